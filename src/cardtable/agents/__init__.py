@@ -1,0 +1,13 @@
+"""Bots: one small interface (:class:`Agent`), made by name with :func:`make_agent`."""
+
+from cardtable.agents import hanafuda_greedy, random_agent
+from cardtable.agents.base import Agent, agent_names, describe_agents, make_agent
+
+__all__ = [
+    "Agent",
+    "agent_names",
+    "describe_agents",
+    "hanafuda_greedy",
+    "make_agent",
+    "random_agent",
+]

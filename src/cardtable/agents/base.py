@@ -1,0 +1,73 @@
+"""The agent interface every bot implements, and the registry front ends read names from.
+
+An agent sees a state and a seat and returns one legal action. It must decide only from
+what that seat may see: the state it is given may be the real one (a bot on the server)
+or a determinization (inside search).
+
+>>> import cardtable
+>>> from cardtable.agents import make_agent
+>>> state = cardtable.load("bakappana").new_state(seed=3)
+>>> bot = make_agent("greedy", "bakappana", seed=1)
+>>> bot.choose(state, state.dealer) in state.legal_actions(state.dealer)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from cardtable.core.actions import Action
+from cardtable.core.errors import OptionError
+from cardtable.core.game import spec_of
+from cardtable.core.state import State
+
+
+class Agent(Protocol):
+    """A bot: ``choose`` returns a legal action for ``seat`` in ``state``."""
+
+    name: str
+
+    def choose(self, state: State, seat: int) -> Action: ...
+
+
+AgentFactory = Callable[[str, int | None], Agent]
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    name: str
+    description: str
+    factory: AgentFactory
+    families: frozenset[str] | None = None  # None: every game
+
+    def supports(self, game_id: str) -> bool:
+        return self.families is None or spec_of(game_id).family in self.families
+
+
+_AGENTS: dict[str, AgentEntry] = {}
+
+
+def register_agent(entry: AgentEntry) -> AgentEntry:
+    _AGENTS[entry.name] = entry
+    return entry
+
+
+def agent_names(game_id: str | None = None) -> list[str]:
+    """Bot names available (for ``game_id`` when given)."""
+    return [n for n, e in _AGENTS.items() if game_id is None or e.supports(game_id)]
+
+
+def describe_agents(game_id: str | None = None) -> dict[str, str]:
+    return {n: _AGENTS[n].description for n in agent_names(game_id)}
+
+
+def make_agent(name: str, game_id: str, seed: int | None = None) -> Agent:
+    """A bot by name for a game; an unknown name raises OptionError listing the valid ones."""
+    key = name.removeprefix("bot:")
+    entry = _AGENTS.get(key)
+    if entry is None or not entry.supports(game_id):
+        valid = ", ".join(agent_names(game_id))
+        raise OptionError(f"unknown bot {name!r} for {game_id}; valid bots: {valid}")
+    return entry.factory(game_id, seed)

@@ -1,0 +1,31 @@
+"""The random bot: a uniformly random legal action. The baseline every bot must beat."""
+
+from __future__ import annotations
+
+from cardtable.core.actions import Action
+from cardtable.core.errors import IllegalAction
+from cardtable.core.rng import Rng
+from cardtable.core.state import State
+from cardtable.agents.base import AgentEntry, register_agent
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = Rng(0 if seed is None else seed)
+
+    def choose(self, state: State, seat: int) -> Action:
+        actions = state.legal_actions(seat)
+        if not actions:
+            raise IllegalAction(f"seat {seat} has nothing to do now")
+        return actions[self.rng.below(len(actions))]
+
+
+register_agent(
+    AgentEntry(
+        "random",
+        "plays a uniformly random legal move",
+        lambda game_id, seed: RandomAgent(seed),
+    )
+)

@@ -1,0 +1,128 @@
+"""The ``cardtable`` command: play, rules, replay.
+
+    cardtable play bakappana --players 3 --seats human,greedy,random --rounds 3 --seed 5
+    cardtable rules bakappana
+    cardtable replay game.json
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+import cardtable
+from cardtable.core.errors import CardtableError, OptionError
+from cardtable.core.game import spec_of
+from cardtable.core.record import GameRecord
+from cardtable.cli.common import console, default_language, parse_rules, parse_seats, seat_names
+from cardtable.cli.hanafuda_view import HanafudaRenderer
+from cardtable.cli.play import Renderer, run_match
+
+app = typer.Typer(
+    name="cardtable",
+    help="Play, learn and study hanafuda fishing games, 7 słów and Ohanami.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+)
+
+
+def renderer_for(game_id: str, names: list[str], lang: str) -> Renderer:
+    family = spec_of(game_id).family
+    if family == "hanafuda":
+        return HanafudaRenderer(names, lang)
+    raise OptionError(f"{game_id} cannot be played in the terminal yet")
+
+
+def fail(error: Exception) -> typer.Exit:
+    console.print(f"[bold red]Error:[/] {error}")
+    return typer.Exit(code=2)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. bakappana (see: cardtable games).")],
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seats: Annotated[
+        str, typer.Option(help="Who plays each seat: human or a bot name, comma separated.")
+    ] = "human",
+    rounds: Annotated[int | None, typer.Option(help="Rounds in the match.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
+    preset: Annotated[str | None, typer.Option(help="A named rule set.")] = None,
+    rule: Annotated[
+        list[str] | None, typer.Option("--rule", "-r", help="A house rule, KEY=VALUE (repeat).")
+    ] = None,
+    save: Annotated[Path | None, typer.Option(help="Save the game to this JSON file.")] = None,
+    lang: Annotated[str | None, typer.Option(help="Card names: en or pl.")] = None,
+    delay: Annotated[float, typer.Option(help="Seconds between bot moves.")] = 0.3,
+) -> None:
+    """Play a game in the terminal against bots (or hot-seat with friends)."""
+    try:
+        options = parse_rules(rule or [])
+        seat_list_given = [s for s in seats.split(",") if s.strip()]
+        if players is not None:
+            options["players"] = players
+        elif "players" not in options and len(seat_list_given) > 1:
+            options["players"] = len(seat_list_given)
+        if rounds is not None:
+            options["rounds"] = rounds
+        chosen = cardtable.load(game, preset=preset, **options)
+        seat_list = parse_seats(seats, chosen.players, game, seed)
+        state = chosen.new_state(seed=seed)
+    except CardtableError as error:
+        raise fail(error) from None
+    names = seat_names(seat_list)
+    language = lang or default_language()
+    if language not in ("en", "pl"):
+        raise fail(OptionError(f"--lang must be en or pl, not {language!r}"))
+    console.print(
+        f"[bold]{chosen.spec.title}[/] for {chosen.players} · seed {state.seed} · "
+        f"{chosen.options.rounds} round(s) · `cardtable rules {game}` explains the rules"  # type: ignore[attr-defined]
+    )
+    run_match(state, seat_list, renderer_for(game, names, language), names, save, delay)
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="Game id, e.g. bakappana.")]) -> None:
+    """Print the rules of a game with every option, preset and bot."""
+    from cardtable.cli.rules import show_rules
+
+    try:
+        show_rules(game)
+    except CardtableError as error:
+        raise fail(error) from None
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game saved with play --save.")],
+    step: Annotated[bool, typer.Option(help="Step move by move (in a terminal).")] = True,
+    lang: Annotated[str | None, typer.Option(help="Card names: en or pl.")] = None,
+) -> None:
+    """Step through a saved game, with every hand shown."""
+    from cardtable.cli.replay import replay_file
+
+    if not file.exists():
+        raise fail(FileNotFoundError(f"no such file: {file}"))
+    try:
+        record = GameRecord.load_file(file)
+        players = int(record.options.get("players", 2))
+        names = [f"Player {i + 1}" for i in range(players)]
+        renderer = renderer_for(record.game, names, lang or default_language())
+        replay_file(file, renderer, names, step)  # type: ignore[arg-type]
+    except (CardtableError, KeyError, ValueError) as error:
+        raise fail(error) from None
+
+
+@app.command()
+def games() -> None:
+    """List the games."""
+    for game_id in cardtable.game_ids():
+        spec = spec_of(game_id)
+        console.print(f"[cyan]{game_id:<16}[/] {spec.summary}")
+
+
+def main() -> None:
+    app()

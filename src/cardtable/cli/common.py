@@ -1,0 +1,77 @@
+"""What the CLI commands share: the console, seats, house-rule parsing, errors."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+
+from cardtable.agents import Agent, make_agent
+from cardtable.core.errors import OptionError
+from cardtable.core.options import parse_rule_value
+
+console = Console(highlight=False)
+
+
+def default_language() -> str:
+    """Polish when the environment says so, else English."""
+    for var in ("CARDTABLE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            return "pl" if value.lower().startswith("pl") else "en"
+    return "en"
+
+
+@dataclass
+class Seat:
+    """Who plays a seat: a person at this terminal, or a bot."""
+
+    number: int
+    kind: str  # "human" or a bot name
+    agent: Agent | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.agent is None
+
+
+def parse_seats(text: str | None, players: int, game_id: str, seed: int | None) -> list[Seat]:
+    """``human,greedy,random`` -> seats; too few entries are filled with greedy bots."""
+    names = [s.strip() for s in (text or "human").split(",") if s.strip()]
+    if len(names) > players:
+        raise OptionError(f"{len(names)} seats given for a {players}-player game")
+    while len(names) < players:
+        names.append("greedy")
+    seats = []
+    for number, name in enumerate(names):
+        if name == "human":
+            seats.append(Seat(number, "human"))
+        else:
+            bot_seed = None if seed is None else seed * 31 + number
+            seats.append(Seat(number, name, make_agent(name, game_id, bot_seed)))
+    return seats
+
+
+def parse_rules(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["scoring=simple", "rounds=3"]`` -> ``{"scoring": "simple", "rounds": 3}``."""
+    rules: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"--rule takes KEY=VALUE, not {pair!r}")
+        rules[key.strip().replace("-", "_")] = parse_rule_value(value)
+    return rules
+
+
+def seat_names(seats: Sequence[Seat]) -> list[str]:
+    humans = [s for s in seats if s.is_human]
+    names = []
+    for seat in seats:
+        if seat.is_human:
+            names.append("You" if len(humans) == 1 else f"Player {seat.number + 1}")
+        else:
+            names.append(f"{seat.kind.removeprefix('bot:')} ({seat.number + 1})")
+    return names

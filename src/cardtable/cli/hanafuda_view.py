@@ -1,0 +1,197 @@
+"""Drawing hanafuda in the terminal: coloured cards, the table, piles, hand and moves."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cardtable.core.actions import Action
+from cardtable.core.results import RoundResult
+from cardtable.core.state import State
+from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
+from cardtable.games.hanafuda.deck import (
+    CARDS,
+    KIND_NAMES,
+    MONTH_MASK_OF,
+    Kind,
+    card_index,
+    iter_cards,
+    value_of,
+)
+from cardtable.games.hanafuda.fishing import FishingState, Phase
+
+KIND_STYLE = {
+    Kind.LIGHT: "bold black on yellow",
+    Kind.ANIMAL: "bold white on red",
+    Kind.RIBBON: "bold white on magenta",
+    Kind.PLAIN: "black on bright_green",
+}
+KIND_MARK = {Kind.LIGHT: "★", Kind.ANIMAL: "◆", Kind.RIBBON: "▮", Kind.PLAIN: "·"}
+
+
+def card_chip(index: int, lang: str = "en") -> Text:
+    """``[03-1 ★ Curtain]`` in its kind's colours."""
+    card = CARDS[index]
+    return Text(f" {card.code} {KIND_MARK[card.kind]} {card.name(lang)} ", KIND_STYLE[card.kind])
+
+
+def card_long(index: int, lang: str = "en") -> Text:
+    """Both languages, the plant and the kind: for menus and narration."""
+    card = CARDS[index]
+    other = "en" if lang == "pl" else "pl"
+    plant = card.plant.plant_pl if lang == "pl" else card.plant.plant_en
+    text = card_chip(index, lang)
+    text.append(f" {card.name(other)} · {plant}, {KIND_NAMES[lang][card.kind]} {card.value}")
+    return text
+
+
+def chips(mask: int, lang: str, empty: str = "—") -> Text:
+    out = Text()
+    for index in iter_cards(mask):
+        if out:
+            out.append(" ")
+        out.append_text(card_chip(index, lang))
+    return out or Text(empty, "dim")
+
+
+def pile_summary(mask: int, lang: str) -> Text:
+    """A captured pile, lights first, compactly: codes coloured by kind."""
+    out = Text()
+    for kind in Kind:
+        group = [i for i in iter_cards(mask) if CARDS[i].kind is kind]
+        for index in group:
+            out.append(CARDS[index].code, KIND_STYLE[kind])
+            out.append(" ")
+    return out or Text("—", "dim")
+
+
+class HanafudaRenderer:
+    def __init__(self, names: Sequence[str], lang: str = "en") -> None:
+        self.names = list(names)
+        self.lang = lang
+
+    # -- the board ---------------------------------------------------------------------
+    def board(self, state: State, seat: int | None, reveal: bool = False) -> RenderableType:
+        assert isinstance(state, FishingState)
+        title = (
+            f"{state.game.spec.title} · round {state.round_no}/{state.game.options.rounds}"  # type: ignore[attr-defined]
+            f" · dealer: {self.names[state.dealer]}"
+        )
+        scores = Table.grid(padding=(0, 2))
+        scores.add_column()
+        scores.add_column(justify="right")
+        scores.add_column(justify="right")
+        scores.add_column()
+        for other in range(state.n):
+            marker = "▶ " if other in state.to_move else "  "
+            hand = state.hands[other].bit_count()
+            scores.add_row(
+                Text(marker + self.names[other], "bold" if other == seat else ""),
+                Text(f"match {state.totals[other]:+d}"),
+                Text(f"pile {value_of(state.piles[other])} pts"),
+                Text(f"{hand} in hand  ") + pile_summary(state.piles[other], self.lang),
+            )
+        parts: list[RenderableType] = [
+            scores,
+            Text(""),
+            Text.assemble(("Table  ", "bold"), chips(state.table, self.lang, "(empty)")),
+            Text(f"Stock  {len(state.stock) - state.stock_pos} cards", "dim"),
+        ]
+        if state.pending >= 0:
+            parts.append(Text.assemble(("Flipped ", "bold"), card_chip(state.pending, self.lang)))
+        if seat is not None:
+            parts.append(Text.assemble(("Hand   ", "bold"), chips(state.hands[seat], self.lang)))
+        if reveal:
+            for other in range(state.n):
+                if other != seat:
+                    parts.append(
+                        Text.assemble(
+                            (f"{self.names[other]}'s hand ", "dim"),
+                            chips(state.hands[other], self.lang),
+                        )
+                    )
+        return Panel(Group(*parts), title=title, title_align="left", border_style="cyan")
+
+    # -- moves -------------------------------------------------------------------------
+    def describe(self, state: State, seat: int, action: Action) -> Text:
+        assert isinstance(state, FishingState)
+        if isinstance(action, Play):
+            text = Text("play ") + card_long(action.card, self.lang)
+            matches = state.table & MONTH_MASK_OF[action.card]
+            if action.take is not None:
+                matches = 1 << action.take
+            if matches:
+                gain = value_of(matches | 1 << action.card)
+                text.append("  → takes ", "bold green")
+                text.append_text(chips(matches, self.lang))
+                text.append(f" (+{gain})", "bold green")
+            else:
+                text.append("  → to the table", "dim")
+            return text
+        if isinstance(action, Take):
+            return Text("take ") + card_long(action.card, self.lang)
+        if isinstance(action, KoiKoi):
+            return Text("koi-koi: go on for more", "bold")
+        if isinstance(action, Shobu):
+            return Text("shōbu: stop and score", "bold")
+        return Text(str(action))
+
+    def match_input(self, state: State, actions: Sequence[Action], typed: str) -> list[int]:
+        """Indices of actions a typed card code refers to (``03-1`` or ``3-1``)."""
+        try:
+            index = card_index(typed)
+        except ValueError:
+            return []
+        found = []
+        for number, action in enumerate(actions):
+            if isinstance(action, Play) and index in (action.card, action.take):
+                found.append(number)
+            elif isinstance(action, Take) and action.card == index:
+                found.append(number)
+        return found
+
+    def prompt_title(self, state: State, seat: int) -> str:
+        assert isinstance(state, FishingState)
+        if state.phase is Phase.TAKE:
+            return "The flipped card matches two table cards. Which one do you take?"
+        if state.phase is Phase.DECIDE:
+            return "You made a yaku. Koi-koi or shōbu?"
+        return "Your turn: play a card from your hand."
+
+    # -- what happened -------------------------------------------------------------------
+    def mark(self, state: State) -> tuple[int, int]:
+        assert isinstance(state, FishingState)
+        return (state.round_no, len(state.events))
+
+    def narrate(self, state: State, mark: tuple[int, int]) -> list[Text]:
+        assert isinstance(state, FishingState)
+        round_before, count = mark
+        # A finished round's events move to previous_events when the next round is dealt.
+        events = state.events if state.round_no == round_before else state.previous_events
+        lines = []
+        for seat, from_stock, card, captured in events[count:]:
+            text = Text(f"{self.names[seat]}: ", "bold")
+            text.append("flips " if from_stock else "plays ")
+            text.append_text(card_chip(card, self.lang))
+            if captured:
+                text.append(" → takes ", "green")
+                text.append_text(chips(captured, self.lang))
+            else:
+                text.append(" → table", "dim")
+            lines.append(text)
+        return lines
+
+    def round_summary(self, result: RoundResult) -> RenderableType:
+        table = Table(title=f"Round {result.number} result", title_style="bold")
+        table.add_column("Player")
+        table.add_column("Score line")
+        table.add_column("Points", justify="right")
+        for line in result.lines:
+            table.add_row(self.names[line.seat], line.label, f"{line.points:+d}")
+        for seat, score in enumerate(result.scores):
+            table.add_row(Text(self.names[seat], "bold"), Text("round total", "bold"), f"{score:+d}")
+        return table

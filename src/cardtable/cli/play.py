@@ -1,0 +1,131 @@
+"""``cardtable play``: a match in the terminal against bots, or hot-seat between people."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from rich.console import RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from cardtable.core.actions import Action
+from cardtable.core.results import RoundResult
+from cardtable.core.state import State
+from cardtable.cli.common import Seat, console
+
+
+class Renderer(Protocol):
+    def board(self, state: State, seat: int | None, reveal: bool = False) -> RenderableType: ...
+    def describe(self, state: State, seat: int, action: Action) -> Text: ...
+    def match_input(self, state: State, actions: Sequence[Action], typed: str) -> list[int]: ...
+    def prompt_title(self, state: State, seat: int) -> str: ...
+    def mark(self, state: State) -> tuple[int, int]: ...
+    def narrate(self, state: State, mark: tuple[int, int]) -> list[Text]: ...
+    def round_summary(self, result: RoundResult) -> RenderableType: ...
+
+
+class Quit(Exception):
+    """The person at the terminal asked to stop."""
+
+
+HELP = (
+    "Type the number of a move, or a card code such as 03-1. "
+    "b shows the board again, h this help, q quits (the game so far is saved with --save)."
+)
+
+
+def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str]) -> Action:
+    actions = state.legal_actions(seat)
+    console.print(renderer.board(state, seat))
+    console.print(Text(f"{names[seat]} — {renderer.prompt_title(state, seat)}", "bold cyan"))
+    for number, action in enumerate(actions, 1):
+        console.print(Text(f"{number:>3}. ") + renderer.describe(state, seat, action))
+    while True:
+        try:
+            typed = console.input(f"[bold]Move 1-{len(actions)}[/] (h for help): ").strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            raise Quit from None
+        lowered = typed.lower()
+        if lowered in ("q", "quit", "exit"):
+            raise Quit
+        if lowered in ("h", "help", "?"):
+            console.print(HELP, style="dim")
+            continue
+        if lowered in ("b", "board"):
+            console.print(renderer.board(state, seat))
+            for number, action in enumerate(actions, 1):
+                console.print(Text(f"{number:>3}. ") + renderer.describe(state, seat, action))
+            continue
+        if typed.isdigit():
+            number = int(typed)
+            if 1 <= number <= len(actions):
+                return actions[number - 1]
+            console.print(f"There is no move {number}: choose 1 to {len(actions)}.", style="red")
+            continue
+        found = renderer.match_input(state, actions, typed)
+        if len(found) == 1:
+            return actions[found[0]]
+        if len(found) > 1:
+            listed = ", ".join(str(i + 1) for i in found)
+            console.print(f"{typed} fits moves {listed}: type the number.", style="yellow")
+            continue
+        console.print(
+            f"{typed!r} is not a move here. {HELP}" if typed else "Type a move number.",
+            style="red",
+        )
+
+
+def run_match(
+    state: State,
+    seats: Sequence[Seat],
+    renderer: Renderer,
+    names: Sequence[str],
+    save: Path | None = None,
+    delay: float = 0.0,
+) -> None:
+    """Play until the game is over or the person quits; save after every move."""
+    humans = [s for s in seats if s.is_human]
+    results_shown = 0
+    try:
+        while not state.is_over:
+            seat = min(state.to_move)
+            controller = seats[seat]
+            mark = renderer.mark(state)
+            if controller.agent is None:
+                if len(humans) > 1:
+                    console.print(Rule(f"{names[seat]}, your turn (others look away)"))
+                action = ask_human(state, seat, renderer, names)
+            else:
+                action = controller.agent.choose(state, seat)
+            state.apply(seat, action)
+            for line in renderer.narrate(state, mark):
+                console.print(line)
+                if delay and controller.agent is not None:
+                    time.sleep(delay)
+            if save is not None:
+                state.record().save(save)
+            finished = state.result().rounds
+            while results_shown < len(finished):
+                console.print(renderer.round_summary(finished[results_shown]))
+                results_shown += 1
+    except Quit:
+        console.print("Game stopped.", style="yellow")
+        if save is not None:
+            state.record().save(save)
+            console.print(f"Saved to {save}; replay it with: cardtable replay {save}")
+        return
+    show_final(state, names)
+    if save is not None:
+        console.print(f"Saved to {save}; replay it with: cardtable replay {save}")
+
+
+def show_final(state: State, names: Sequence[str]) -> None:
+    result = state.result()
+    console.print(Rule("Game over"))
+    for seat, score in sorted(enumerate(result.scores), key=lambda p: -p[1]):
+        star = " ★ winner" if seat in result.winners else ""
+        console.print(f"  {names[seat]:<20} {score:+5d}{star}")

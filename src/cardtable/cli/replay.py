@@ -1,0 +1,65 @@
+"""``cardtable replay FILE``: step through a saved game, every hand shown."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.rule import Rule
+from rich.text import Text
+
+from cardtable.core.record import GameRecord
+from cardtable.cli.common import console
+from cardtable.cli.play import Renderer, show_final
+
+STEP_HELP = "Enter: next move · b: back · number: go to that move · a: play to the end · q: quit"
+
+
+def replay_file(
+    path: Path, renderer_for: type[Renderer] | None, names: Sequence[str], step: bool
+) -> None:
+    record = GameRecord.load_file(path)
+    states = list(record.states())
+    moves = record.log
+    console.print(f"{record.game}: {len(moves)} moves, seed {record.seed}", style="bold")
+    renderer = renderer_for
+    assert renderer is not None
+    interactive = step and sys.stdin.isatty()
+    position = 0
+    while True:
+        state = states[position]
+        if position:
+            seat, action = moves[position - 1]
+            console.print(Rule(f"move {position}/{len(moves)}"))
+            console.print(
+                Text(f"{names[seat]}: ", "bold")
+                + renderer.describe(states[position - 1], seat, action)
+            )
+            for line in renderer.narrate(state, renderer.mark(states[position - 1])):
+                console.print(line)
+        if interactive or position == len(moves):
+            console.print(renderer.board(state, None, reveal=True))
+        if position == len(moves):
+            if state.is_over:
+                show_final(state, names)
+            return
+        if not interactive:
+            position += 1
+            continue
+        try:
+            typed = console.input(f"[dim]{STEP_HELP}[/] > ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return
+        if typed == "q":
+            return
+        if typed == "b":
+            position = max(0, position - 1)
+        elif typed == "a":
+            interactive = False
+            position += 1
+        elif typed.isdigit():
+            position = max(0, min(len(moves), int(typed)))
+        else:
+            position += 1

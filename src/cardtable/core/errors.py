@@ -1,0 +1,20 @@
+"""The two errors users of cardtable catch.
+
+>>> from cardtable import IllegalAction
+>>> issubclass(IllegalAction, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+
+class CardtableError(Exception):
+    """Base of every error cardtable raises on purpose."""
+
+
+class IllegalAction(CardtableError, ValueError):  # noqa: N818 - public name fixed by the design
+    """An action the rules do not allow now; the state it was applied to is unchanged."""
+
+
+class OptionError(CardtableError, ValueError):
+    """A game option, preset or fixed deal that the game does not accept."""

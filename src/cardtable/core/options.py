@@ -1,0 +1,170 @@
+"""Game options: pydantic models that validate house rules and describe themselves.
+
+Each game declares one model (a subclass of :class:`GameOptions`) and a table of named
+presets. :func:`build_options` merges a preset with explicit overrides and turns any
+validation problem into an :class:`OptionError` that names the valid choices, so a typo
+in ``--rule`` or in a web form gets an answer a person can act on.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from cardtable.core.errors import OptionError
+
+O = TypeVar("O", bound="GameOptions")
+
+
+class GameOptions(BaseModel):
+    """Base of every game's options: frozen, and unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+    def changed(self) -> dict[str, Any]:
+        """The options that differ from the model's defaults (what a record needs)."""
+        defaults = type(self)()
+        return {
+            name: value
+            for name, value in self.model_dump(mode="json").items()
+            if getattr(defaults, name) != getattr(self, name)
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """One option as the CLI, the docs and the web form show it."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None
+    description: str
+    bounds: tuple[int | None, int | None] = (None, None)
+
+    def describe_values(self) -> str:
+        if self.choices is not None:
+            return ", ".join(_show(c) for c in self.choices)
+        low, high = self.bounds
+        if low is not None and high is not None:
+            return f"{low}..{high}"
+        if low is not None:
+            return f">= {low}"
+        return ""
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _choices(annotation: Any) -> tuple[Any, ...] | None:
+    if annotation is bool:
+        return (False, True)
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        return tuple(typing.get_args(annotation))
+    if origin in (typing.Union, types.UnionType):
+        found: list[Any] = []
+        for arg in typing.get_args(annotation):
+            sub = _choices(arg)
+            if sub:
+                found.extend(sub)
+        return tuple(found) or None
+    return None
+
+
+def _bounds(field: Any) -> tuple[int | None, int | None]:
+    low = high = None
+    for meta in field.metadata:
+        low = getattr(meta, "ge", low)
+        high = getattr(meta, "le", high)
+    return low, high
+
+
+def describe(model: type[GameOptions]) -> list[OptionInfo]:
+    """Every option of a model, in declaration order."""
+    infos = []
+    for name, field in model.model_fields.items():
+        infos.append(
+            OptionInfo(
+                name=name,
+                default=field.default,
+                choices=_choices(field.annotation),
+                description=field.description or "",
+                bounds=_bounds(field),
+            )
+        )
+    return infos
+
+
+def _explain(model: type[GameOptions], error: ValidationError, game_id: str) -> str:
+    infos = {info.name: info for info in describe(model)}
+    lines = []
+    for problem in error.errors():
+        loc = problem.get("loc") or ()
+        name = str(loc[0]) if loc else ""
+        if problem["type"] == "extra_forbidden":
+            valid = ", ".join(infos)
+            lines.append(f"unknown option {name!r} for {game_id}; valid options: {valid}")
+        elif name in infos:
+            info = infos[name]
+            given = problem.get("input")
+            allowed = info.describe_values()
+            hint = f" (valid: {allowed})" if allowed else ""
+            lines.append(f"option {name}={given!r} is not valid for {game_id}{hint}")
+        else:
+            # A model-level check (a combination of options) explains itself.
+            message = str(problem.get("msg", "invalid options"))
+            lines.append(message.removeprefix("Value error, "))
+    return "; ".join(lines)
+
+
+def build_options(
+    model: type[O],
+    game_id: str,
+    presets: Mapping[str, Mapping[str, Any]],
+    preset: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> O:
+    """Validate ``preset`` + ``overrides`` into an options model, or raise OptionError.
+
+    >>> from pydantic import Field
+    >>> class Demo(GameOptions):
+    ...     rounds: Literal[1, 3] = 3
+    >>> build_options(Demo, "demo", {"short": {"rounds": 1}}, "short").rounds
+    1
+    >>> build_options(Demo, "demo", {}, None, {"rounds": 2})
+    Traceback (most recent call last):
+    ...
+    cardtable.core.errors.OptionError: option rounds=2 is not valid for demo (valid: 1, 3)
+    """
+    values: dict[str, Any] = {}
+    if preset is not None:
+        if preset not in presets:
+            valid = ", ".join(presets) or "(none)"
+            raise OptionError(f"unknown preset {preset!r} for {game_id}; valid presets: {valid}")
+        values.update(presets[preset])
+    values.update(overrides or {})
+    try:
+        return model.model_validate(values)
+    except ValidationError as error:
+        raise OptionError(_explain(model, error, game_id)) from None
+
+
+def parse_rule_value(text: str) -> Any:
+    """Read a ``KEY=VALUE`` value typed on a command line: bools, ints, else the string."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "on", "yes"):
+        return True
+    if lowered in ("false", "off", "no"):
+        return False
+    try:
+        return int(lowered)
+    except ValueError:
+        return text.strip()

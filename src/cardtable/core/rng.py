@@ -1,0 +1,133 @@
+"""Seeded randomness that gives the same stream on every machine and Python version.
+
+The standard library only promises a stable stream for ``random.random()``; its
+``shuffle`` and ``randrange`` may change between versions. Games therefore draw every
+random decision from :class:`Rng`, a SplitMix64 generator whose algorithm is written here.
+
+>>> rng = Rng(7)
+>>> deck = list(range(5))
+>>> rng.shuffle(deck)
+>>> deck == Rng(7).shuffled(range(5))
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, MutableSequence, Sequence
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class RandomSource(Protocol):
+    """What bots and determinizations need from a generator (``random.Random`` fits too)."""
+
+    def shuffle(self, x: MutableSequence[T], /) -> None: ...
+
+    def getrandbits(self, k: int, /) -> int: ...
+
+
+def seed_to_u64(seed: int | str | bytes) -> int:
+    """Map any int, str or bytes seed to 64 bits, the same way everywhere."""
+    if isinstance(seed, bool):
+        raise TypeError("a seed must be an int, str or bytes, not bool")
+    if isinstance(seed, int):
+        data = b"i" + seed.to_bytes((seed.bit_length() + 8) // 8 or 1, "big", signed=True)
+    elif isinstance(seed, str):
+        data = b"s" + seed.encode()
+    elif isinstance(seed, bytes):
+        data = b"b" + seed
+    else:
+        raise TypeError(f"a seed must be an int, str or bytes, not {type(seed).__name__}")
+    return int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
+
+
+class Rng:
+    """SplitMix64: tiny state (one int), so cloning a game state costs nothing."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int | str | bytes = 0) -> None:
+        self._state = seed_to_u64(seed)
+
+    @classmethod
+    def from_state(cls, state: int) -> Rng:
+        rng = cls.__new__(cls)
+        rng._state = state & _MASK64
+        return rng
+
+    @property
+    def state(self) -> int:
+        return self._state
+
+    def clone(self) -> Rng:
+        return Rng.from_state(self._state)
+
+    def next_u64(self) -> int:
+        self._state = (self._state + _GOLDEN) & _MASK64
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def getrandbits(self, k: int) -> int:
+        """``k`` random bits (any ``k >= 0``), like ``random.Random.getrandbits``."""
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        out, have = 0, 0
+        while have < k:
+            out = (out << 64) | self.next_u64()
+            have += 64
+        return out >> (have - k)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` for ``1 <= n <= 2**64``, without modulo bias.
+
+        Lemire's multiply-shift: one 64-bit draw, and a rare rejection keeps it exact.
+        """
+        if not 0 < n <= 1 << 64:
+            raise ValueError("below() needs 1 <= n <= 2**64")
+        product = self.next_u64() * n
+        if product & _MASK64 < n:
+            threshold = ((1 << 64) - n) % n
+            while product & _MASK64 < threshold:
+                product = self.next_u64() * n
+        return product >> 64
+
+    def random(self) -> float:
+        """A float in ``[0, 1)`` with 53 random bits."""
+        return (self.next_u64() >> 11) * (1.0 / (1 << 53))
+
+    def choice(self, seq: Sequence[T]) -> T:
+        if not seq:
+            raise IndexError("cannot choose from an empty sequence")
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, x: MutableSequence[T]) -> None:
+        """Fisher-Yates in place (``below`` inlined: dealing is on every round's path)."""
+        state = self._state
+        for i in range(len(x) - 1, 0, -1):
+            n = i + 1
+            while True:
+                state = (state + _GOLDEN) & _MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                product = (z ^ (z >> 31)) * n
+                if product & _MASK64 >= ((1 << 64) - n) % n:
+                    break
+            j = product >> 64
+            x[i], x[j] = x[j], x[i]
+        self._state = state
+
+    def shuffled(self, items: Iterable[T]) -> list[T]:
+        out = list(items)
+        self.shuffle(out)
+        return out
+
+    def spawn(self) -> Rng:
+        """An independent generator seeded from this one."""
+        return Rng.from_state(self.next_u64())

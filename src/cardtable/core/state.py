@@ -1,0 +1,127 @@
+"""The State protocol every game implements (OpenSpiel's shape, boardgame.io's discipline).
+
+A state is plain data plus these methods. It mutates in :meth:`State.apply` and is copied
+by :meth:`State.clone`, which games keep cheap because bots clone thousands of times a
+second. What a seat may see is computed by :meth:`State.view`; nothing else is shown to
+a client.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from cardtable.core.actions import Action, LoggedMove
+from cardtable.core.errors import IllegalAction
+from cardtable.core.rng import RandomSource
+from cardtable.core.results import MatchResult
+
+if TYPE_CHECKING:
+    from cardtable.core.game import Game
+    from cardtable.core.record import GameRecord
+
+JSON = dict[str, Any]
+
+
+class State(ABC):
+    """A game in progress.
+
+    ``seed`` and ``deals`` are what the state was started from; with ``log`` they rebuild
+    it exactly (:meth:`record`).
+    """
+
+    __slots__ = ("deals", "game", "log", "seed")
+
+    game: Game
+    seed: int
+    deals: tuple[JSON, ...]
+    log: list[LoggedMove]
+
+    # -- whose turn and what they may do ---------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> frozenset[int]:
+        """Seats that must act now (several in simultaneous steps); empty when over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it is not to move)."""
+
+    @abstractmethod
+    def illegal_reason(self, seat: int, action: Action) -> str | None:
+        """Why ``action`` by ``seat`` is not allowed now, or None when it is."""
+
+    @abstractmethod
+    def _perform(self, seat: int, action: Action) -> None:
+        """Carry out an action already known to be legal."""
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Play ``action`` for ``seat``; an illegal one raises IllegalAction and changes nothing."""
+        reason = self.illegal_reason(seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self._perform(seat, action)
+        self.log.append(LoggedMove(seat, action))
+
+    # -- copies and hidden information ------------------------------------------------
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: RandomSource) -> State:
+        """A copy in which everything ``seat`` cannot see is resampled consistently."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """JSON-ready dict of what ``seat`` may see; ``None`` is a spectator."""
+
+    # -- outcome ---------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """Running (or final) match score of each seat."""
+
+    @abstractmethod
+    def result(self) -> MatchResult:
+        """Scores plus the breakdown of every finished round."""
+
+    # -- helpers shared by all games --------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return int(getattr(self.game.options, "players", 0))
+
+    def not_to_move_reason(self, seat: int) -> str:
+        if not 0 <= seat < self.num_players:
+            return f"there is no seat {seat}; seats are 0..{self.num_players - 1}"
+        if self.is_over:
+            return "the game is over"
+        waiting = ", ".join(str(s) for s in sorted(self.to_move))
+        return f"seat {seat} is not to move now (waiting for seat {waiting})"
+
+    def record(self) -> GameRecord:
+        """Everything needed to rebuild this state: game, options, seed, deals, moves."""
+        from cardtable.core.record import GameRecord
+
+        return GameRecord(
+            game=self.game.id,
+            options=self.game.options.model_dump(mode="json"),
+            seed=self.seed,
+            deals=tuple(self.deals),
+            log=tuple(self.log),
+        )
+
+    def apply_all(self, moves: Sequence[LoggedMove]) -> None:
+        for seat, action in moves:
+            self.apply(seat, action)
+
+
+def ensure_legal(state: State, seat: int, action: Action) -> None:
+    """Raise IllegalAction when ``action`` is not legal (for code that only checks)."""
+    reason = state.illegal_reason(seat, action)
+    if reason is not None:
+        raise IllegalAction(reason)

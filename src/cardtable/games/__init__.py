@@ -1,0 +1,5 @@
+"""Every game of cardtable; importing this package registers them."""
+
+from cardtable.games import hanafuda
+
+__all__ = ["hanafuda"]

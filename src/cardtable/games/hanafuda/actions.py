@@ -1,0 +1,121 @@
+"""Hanafuda actions: play a hand card, take a card for a flipped stock card, koi-koi, shōbu.
+
+Every action object is interned, so ``legal_actions`` builds no objects in the hot path,
+and equal actions are equal whether interned or built by hand.
+
+>>> Play.of("02-3", "02-2").to_json()
+{'type': 'play', 'card': '02-3', 'take': '02-2'}
+>>> parse_action({"type": "take", "card": "02-2"}) == Take(5)
+True
+>>> str(Play.of("03-1"))
+'play 03-1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cardtable.core.actions import action_type
+from cardtable.core.errors import IllegalAction
+from cardtable.games.hanafuda.deck import CODES, MONTH_OF, NUM_CARDS, card_index
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card`` from hand; ``take`` names the table card when two of its month lie there."""
+
+    card: int
+    take: int | None = None
+
+    @staticmethod
+    def of(card: str, take: str | None = None) -> Play:
+        return Play(card_index(card), None if take is None else card_index(take))
+
+    def to_json(self) -> dict[str, Any]:
+        take = None if self.take is None else CODES[self.take]
+        return {"type": "play", "card": CODES[self.card], "take": take}
+
+    def __str__(self) -> str:
+        if self.take is None:
+            return f"play {CODES[self.card]}"
+        return f"play {CODES[self.card]} taking {CODES[self.take]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Choose which of two matching table cards the flipped stock card captures."""
+
+    card: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "take", "card": CODES[self.card]}
+
+    def __str__(self) -> str:
+        return f"take {CODES[self.card]}"
+
+
+@dataclass(frozen=True, slots=True)
+class KoiKoi:
+    """Go on after making a yaku (koi-koi)."""
+
+    kind: ClassVar[str] = "koi-koi"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind}
+
+    def __str__(self) -> str:
+        return "koi-koi"
+
+
+@dataclass(frozen=True, slots=True)
+class Shobu:
+    """Stop the round and score (shōbu)."""
+
+    kind: ClassVar[str] = "shobu"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind}
+
+    def __str__(self) -> str:
+        return "shōbu"
+
+
+HanafudaAction = Play | Take | KoiKoi | Shobu
+
+#: interned actions: PLAY[card], PLAY_TAKING[card][take], TAKE[card]
+PLAY: tuple[Play, ...] = tuple(Play(i) for i in range(NUM_CARDS))
+PLAY_TAKING: tuple[dict[int, Play], ...] = tuple(
+    {j: Play(i, j) for j in range(NUM_CARDS) if MONTH_OF[j] == MONTH_OF[i] and j != i}
+    for i in range(NUM_CARDS)
+)
+TAKE: tuple[Take, ...] = tuple(Take(i) for i in range(NUM_CARDS))
+KOIKOI = KoiKoi()
+SHOBU = Shobu()
+
+_TYPES = {"play": Play, "take": Take, "koi-koi": KoiKoi, "shobu": Shobu}
+
+
+def _card_field(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise IllegalAction(f"{key!r} must be a card code such as '03-1', not {value!r}")
+    try:
+        return card_index(value)
+    except ValueError as error:
+        raise IllegalAction(str(error)) from None
+
+
+def parse_action(data: Mapping[str, Any]) -> HanafudaAction:
+    """The action a JSON object describes; malformed input raises IllegalAction."""
+    kind = action_type(data, _TYPES)
+    if kind == "play":
+        card = _card_field(data, "card")
+        if data.get("take") is None:
+            return PLAY[card]
+        take = _card_field(data, "take")
+        return PLAY_TAKING[card].get(take) or Play(card, take)
+    if kind == "take":
+        return TAKE[_card_field(data, "card")]
+    return KOIKOI if kind == "koi-koi" else SHOBU

@@ -1,0 +1,255 @@
+"""The 48 hanafuda cards as data, and card sets as int bitsets.
+
+A card is an index ``0..47`` = ``(month - 1) * 4 + (slot - 1)``; its public name is the
+code ``MM-K``. A set of cards is an int whose bit ``i`` is card ``i`` (python-chess style),
+so a month's cards are the nibble ``MONTH_MASKS[month - 1]`` and set algebra is ``& | ^``.
+
+>>> cards("01-1 03-1 08-1") == (1 << 0) | (1 << 8) | (1 << 28)
+True
+>>> codes(cards("08-1 01-1"))
+['01-1', '08-1']
+>>> CARDS[28].name_en, CARDS[28].kind.name, CARDS[28].value
+('Moon', 'LIGHT', 20)
+>>> value_of(FULL_DECK)
+264
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Kind(IntEnum):
+    """Card kinds, in the order of the first-dealer draw (light beats animal...)."""
+
+    LIGHT = 0
+    ANIMAL = 1
+    RIBBON = 2
+    PLAIN = 3
+
+
+KIND_VALUE = {Kind.LIGHT: 20, Kind.ANIMAL: 10, Kind.RIBBON: 5, Kind.PLAIN: 1}
+KIND_NAMES = {
+    "en": {Kind.LIGHT: "light", Kind.ANIMAL: "animal", Kind.RIBBON: "ribbon", Kind.PLAIN: "plain"},
+    "pl": {Kind.LIGHT: "jasna", Kind.ANIMAL: "zwierzę", Kind.RIBBON: "wstęga", Kind.PLAIN: "zwykła"},
+    "ja": {Kind.LIGHT: "光", Kind.ANIMAL: "種", Kind.RIBBON: "短冊", Kind.PLAIN: "カス"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Month:
+    number: int
+    plant_ja: str
+    plant_en: str
+    plant_pl: str
+
+
+MONTHS: tuple[Month, ...] = (
+    Month(1, "matsu", "Pine", "Sosna"),
+    Month(2, "ume", "Plum", "Śliwa"),
+    Month(3, "sakura", "Cherry", "Wiśnia"),
+    Month(4, "fuji", "Wisteria", "Glicynia"),
+    Month(5, "ayame", "Iris", "Irys"),
+    Month(6, "botan", "Peony", "Piwonia"),
+    Month(7, "hagi", "Bush clover", "Koniczyna"),
+    Month(8, "susuki", "Susuki grass", "Miskant"),
+    Month(9, "kiku", "Chrysanthemum", "Chryzantema"),
+    Month(10, "momiji", "Maple", "Klon"),
+    Month(11, "yanagi", "Willow", "Wierzba"),
+    Month(12, "kiri", "Paulownia", "Pawłownia"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    index: int
+    code: str
+    month: int
+    slot: int
+    kind: Kind
+    tags: frozenset[str]
+    name_en: str
+    name_pl: str
+
+    @property
+    def value(self) -> int:
+        return KIND_VALUE[self.kind]
+
+    @property
+    def bit(self) -> int:
+        return 1 << self.index
+
+    @property
+    def plant(self) -> Month:
+        return MONTHS[self.month - 1]
+
+    def name(self, lang: str = "en") -> str:
+        return self.name_pl if lang == "pl" else self.name_en
+
+    def __str__(self) -> str:
+        return self.code
+
+
+L, A, R, P = Kind.LIGHT, Kind.ANIMAL, Kind.RIBBON, Kind.PLAIN
+
+# (code, kind, tags, English name, Polish name): rules/hanafuda.md §1, slot order = value order.
+_TABLE: tuple[tuple[str, Kind, str, str, str], ...] = (
+    ("01-1", L, "crane", "Crane", "Żuraw"),
+    ("01-2", R, "poetry_ribbon red_ribbon", "Poetry ribbon", "Wstęga z wierszem"),
+    ("01-3", P, "", "Pine", "Sosna"),
+    ("01-4", P, "", "Pine", "Sosna"),
+    ("02-1", A, "bush_warbler", "Bush warbler", "Słowik"),
+    ("02-2", R, "poetry_ribbon red_ribbon", "Poetry ribbon", "Wstęga z wierszem"),
+    ("02-3", P, "", "Plum", "Śliwa"),
+    ("02-4", P, "", "Plum", "Śliwa"),
+    ("03-1", L, "curtain", "Curtain", "Kurtyna"),
+    ("03-2", R, "poetry_ribbon red_ribbon", "Poetry ribbon", "Wstęga z wierszem"),
+    ("03-3", P, "", "Cherry", "Wiśnia"),
+    ("03-4", P, "", "Cherry", "Wiśnia"),
+    ("04-1", A, "cuckoo", "Cuckoo", "Kukułka"),
+    ("04-2", R, "plain_red_ribbon grass_ribbon red_ribbon", "Red ribbon", "Czerwona wstęga"),
+    ("04-3", P, "", "Wisteria", "Glicynia"),
+    ("04-4", P, "", "Wisteria", "Glicynia"),
+    ("05-1", A, "bridge", "Eight-plank bridge", "Most"),
+    ("05-2", R, "plain_red_ribbon grass_ribbon red_ribbon", "Red ribbon", "Czerwona wstęga"),
+    ("05-3", P, "", "Iris", "Irys"),
+    ("05-4", P, "", "Iris", "Irys"),
+    ("06-1", A, "butterflies inoshikacho", "Butterflies", "Motyle"),
+    ("06-2", R, "blue_ribbon", "Blue ribbon", "Niebieska wstęga"),
+    ("06-3", P, "", "Peony", "Piwonia"),
+    ("06-4", P, "", "Peony", "Piwonia"),
+    ("07-1", A, "boar inoshikacho", "Boar", "Dzik"),
+    ("07-2", R, "plain_red_ribbon grass_ribbon red_ribbon", "Red ribbon", "Czerwona wstęga"),
+    ("07-3", P, "", "Bush clover", "Koniczyna"),
+    ("07-4", P, "", "Bush clover", "Koniczyna"),
+    ("08-1", L, "moon", "Moon", "Księżyc"),
+    ("08-2", A, "geese", "Geese", "Gęsi"),
+    ("08-3", P, "august_grass", "Susuki grass", "Trawy"),
+    ("08-4", P, "august_grass", "Susuki grass", "Trawy"),
+    ("09-1", A, "sake_cup", "Sake cup", "Czarka"),
+    ("09-2", R, "blue_ribbon", "Blue ribbon", "Niebieska wstęga"),
+    ("09-3", P, "", "Chrysanthemum", "Chryzantema"),
+    ("09-4", P, "", "Chrysanthemum", "Chryzantema"),
+    ("10-1", A, "deer inoshikacho", "Deer", "Jeleń"),
+    ("10-2", R, "blue_ribbon", "Blue ribbon", "Niebieska wstęga"),
+    ("10-3", P, "", "Maple", "Klon"),
+    ("10-4", P, "", "Maple", "Klon"),
+    ("11-1", L, "rain_man", "Rain man", "Człowiek w deszczu"),
+    ("11-2", A, "swallow", "Swallow", "Jaskółka"),
+    ("11-3", R, "plain_red_ribbon willow_ribbon red_ribbon", "Red ribbon", "Czerwona wstęga"),
+    ("11-4", P, "lightning", "Lightning", "Błyskawica"),
+    ("12-1", L, "phoenix", "Phoenix", "Feniks"),
+    ("12-2", P, "yellow_paulownia", "Yellow paulownia", "Żółta pawłownia"),
+    ("12-3", P, "", "Paulownia", "Pawłownia"),
+    ("12-4", P, "", "Paulownia", "Pawłownia"),
+)
+
+
+def _build() -> tuple[Card, ...]:
+    built = []
+    for index, (code, kind, tags, name_en, name_pl) in enumerate(_TABLE):
+        month, slot = int(code[:2]), int(code[3:])
+        if (month - 1) * 4 + slot - 1 != index:
+            raise AssertionError(f"deck table out of order at {code}")
+        built.append(Card(index, code, month, slot, kind, frozenset(tags.split()), name_en, name_pl))
+    return tuple(built)
+
+
+CARDS: tuple[Card, ...] = _build()
+CODES: tuple[str, ...] = tuple(c.code for c in CARDS)
+INDEX_OF_CODE: dict[str, int] = {c.code: c.index for c in CARDS}
+FULL_DECK = (1 << 48) - 1
+NUM_CARDS = 48
+
+#: card index -> month index 0..11, kind, value (flat tuples: the engine's hot path reads these)
+MONTH_OF: tuple[int, ...] = tuple(i >> 2 for i in range(NUM_CARDS))
+KIND_OF: tuple[Kind, ...] = tuple(c.kind for c in CARDS)
+VALUE_OF: tuple[int, ...] = tuple(c.value for c in CARDS)
+MONTH_MASKS: tuple[int, ...] = tuple(0xF << (4 * m) for m in range(12))
+#: for each card, the mask of its month
+MONTH_MASK_OF: tuple[int, ...] = tuple(MONTH_MASKS[i >> 2] for i in range(NUM_CARDS))
+
+
+def mask_where(predicate: object) -> int:
+    """The set of cards for which ``predicate(card)`` is true."""
+    test = predicate if callable(predicate) else None
+    if test is None:
+        raise TypeError("mask_where needs a callable")
+    return sum(c.bit for c in CARDS if test(c))
+
+
+def tagged(tag: str) -> int:
+    """The set of cards carrying ``tag`` (see the deck table)."""
+    found = sum(c.bit for c in CARDS if tag in c.tags)
+    if not found:
+        raise KeyError(f"no card has tag {tag!r}")
+    return found
+
+
+LIGHTS = mask_where(lambda c: c.kind is Kind.LIGHT)
+ANIMALS = mask_where(lambda c: c.kind is Kind.ANIMAL)
+RIBBONS = mask_where(lambda c: c.kind is Kind.RIBBON)
+PLAINS = mask_where(lambda c: c.kind is Kind.PLAIN)
+
+# Card values of any subset, a byte at a time: six table look-ups instead of a loop.
+_BYTE_VALUES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sum(VALUE_OF[8 * b + k] for k in range(8) if byte >> k & 1) for byte in range(256)
+    )
+    for b in range(6)
+)
+
+
+def value_of(mask: int) -> int:
+    """Sum of the card values in ``mask`` (light 20, animal 10, ribbon 5, plain 1)."""
+    v = _BYTE_VALUES
+    return (
+        v[0][mask & 255]
+        + v[1][mask >> 8 & 255]
+        + v[2][mask >> 16 & 255]
+        + v[3][mask >> 24 & 255]
+        + v[4][mask >> 32 & 255]
+        + v[5][mask >> 40 & 255]
+    )
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    """Card indices in ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def card_index(code: str) -> int:
+    """Index of a card code such as ``"03-1"`` (also accepts ``"3-1"``)."""
+    text = code.strip()
+    if text in INDEX_OF_CODE:
+        return INDEX_OF_CODE[text]
+    month, sep, slot = text.partition("-")
+    if sep and month.isdigit() and slot.isdigit():
+        normal = f"{int(month):02d}-{int(slot)}"
+        if normal in INDEX_OF_CODE:
+            return INDEX_OF_CODE[normal]
+    raise ValueError(f"{code!r} is not a hanafuda card code (MM-K, months 01-12, K 1-4)")
+
+
+def cards(spec: str | Iterable[str | int]) -> int:
+    """A card set from codes: ``cards("01-1 03-1")`` or ``cards(["01-1", 8])``."""
+    items = spec.replace(",", " ").split() if isinstance(spec, str) else spec
+    mask = 0
+    for item in items:
+        mask |= 1 << (item if isinstance(item, int) else card_index(item))
+    return mask
+
+
+def codes(mask: int) -> list[str]:
+    """Codes of the cards in ``mask``, in deck order."""
+    return [CODES[i] for i in iter_cards(mask)]
+
+
+def draw_rank(index: int) -> tuple[int, int]:
+    """Rank for the first-dealer draw: earliest month first, then light > ... > plain."""
+    return (MONTH_OF[index], int(KIND_OF[index]))

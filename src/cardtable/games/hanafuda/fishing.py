@@ -1,0 +1,582 @@
+"""The fishing mechanics shared by every hanafuda game (rules/hanafuda.md §2).
+
+One round: deal (redealt on a misdeal), then turns in play order starting at the dealer.
+A turn plays a hand card and then flips the top stock card; each is *resolved* against
+the table: no card of its month -> it joins the table; one -> both are captured; two ->
+the player chooses one; three -> all four are captured. With two players the stock
+outlasts the hands, and the traditional rule plays stock-only turns until it is empty.
+
+:class:`FishingState` implements that once; each game subclasses it and fills in the
+hooks: how a round is scored, who deals next, and (for koi-koi) decisions between turns.
+
+Seats are fixed for the whole match (0..N-1) and play goes up the seat numbers from the
+dealer, so seat ``(dealer + 1) % N`` plays second ("p1" in the rules, on the dealer's right).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Literal
+
+from pydantic import Field
+
+from cardtable.core.actions import Action, LoggedMove
+from cardtable.core.errors import OptionError
+from cardtable.core.options import GameOptions
+from cardtable.core.results import MatchResult, RoundResult
+from cardtable.core.rng import RandomSource, Rng
+from cardtable.core.state import State
+from cardtable.games.hanafuda.actions import PLAY, PLAY_TAKING, TAKE, Play, Take
+from cardtable.games.hanafuda.deck import (
+    CODES,
+    FULL_DECK,
+    MONTH_MASK_OF,
+    MONTH_MASKS,
+    NUM_CARDS,
+    card_index,
+    codes,
+    draw_rank,
+    iter_cards,
+    value_of,
+)
+
+JSON = dict[str, Any]
+
+#: players -> (cards per hand, cards on the table); the stock holds the rest (§2.2)
+DEAL_SIZES: Mapping[int, tuple[int, int]] = {2: (8, 8), 3: (7, 6), 4: (5, 8)}
+
+_SEAT_SETS = tuple(frozenset({seat}) for seat in range(8))
+_NOBODY: frozenset[int] = frozenset()
+
+
+class Phase(IntEnum):
+    PLAY = 0  # the player to move plays a hand card
+    TAKE = 1  # the flipped stock card matches two table cards: the player picks one
+    DECIDE = 2  # koi-koi: go on or stop
+    OVER = 3
+
+
+PHASE_NAMES = {Phase.PLAY: "play", Phase.TAKE: "take", Phase.DECIDE: "decide", Phase.OVER: "over"}
+
+
+class FishingOptions(GameOptions):
+    """Options every fishing game shares."""
+
+    rounds: Literal[1, 3, 6, 12] = Field(
+        12, description="Rounds in the match: a year of 12, or 6, 3 or 1."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DealerDraw:
+    """The first-dealer draw (§2.1): each pass of draws, then the winner."""
+
+    passes: tuple[tuple[tuple[int, int], ...], ...]  # ((seat, card), ...) per pass
+    dealer: int
+
+    def to_json(self) -> JSON:
+        return {
+            "dealer": self.dealer,
+            "passes": [[{"seat": s, "card": CODES[c]} for s, c in p] for p in self.passes],
+        }
+
+
+def draw_first_dealer(order: Sequence[int], players: int) -> DealerDraw:
+    """Resolve the first-dealer draw from cards taken in ``order`` (a shuffled deck).
+
+    Earliest month deals; in the same month the higher kind wins; players still tied
+    (two plains of one month) draw again.
+
+    >>> draw_first_dealer([47, 10, 30], 3).dealer  # 12-4, 03-3, 08-3: March is earliest
+    1
+    >>> d = draw_first_dealer([10, 11, 40, 20, 21], 3)  # 03-3 and 03-4 tie, then redraw
+    >>> d.dealer, len(d.passes)
+    (1, 2)
+    """
+    contenders = list(range(players))
+    passes: list[tuple[tuple[int, int], ...]] = []
+    position = 0
+    while True:
+        if position + len(contenders) > len(order):
+            raise ValueError("the draw order ran out of cards before the tie was broken")
+        drawn = tuple((seat, order[position + k]) for k, seat in enumerate(contenders))
+        position += len(contenders)
+        passes.append(drawn)
+        best = min(draw_rank(card) for _, card in drawn)
+        contenders = [seat for seat, card in drawn if draw_rank(card) == best]
+        if len(contenders) == 1:
+            return DealerDraw(tuple(passes), contenders[0])
+
+
+def month_misdeal(table: int) -> int | None:
+    """The month index (0..11) whose four cards all lie on ``table``, if any (§2.2)."""
+    for month, mask in enumerate(MONTH_MASKS):
+        if table & mask == mask:
+            return month
+    return None
+
+
+def winner_deals_next(scores: Sequence[int], dealer: int) -> int:
+    """The round's best scorer deals next; on a tie the dealer keeps the deal if tied,
+    otherwise the tied player earliest in play order after the dealer (§3, §8.13)."""
+    best = max(scores)
+    if scores[dealer] == best:
+        return dealer
+    n = len(scores)
+    for step in range(1, n):
+        seat = (dealer + step) % n
+        if scores[seat] == best:
+            return seat
+    return dealer
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    dealer: int | None
+    hands: tuple[int, ...]
+    table: int
+    stock: tuple[int, ...]  # top first
+
+
+def parse_deal(data: Mapping[str, Any], players: int, sizes: tuple[int, int], where: str) -> Deal:
+    """Check and read a fixed deal; every problem is an OptionError saying what is wrong."""
+    hand_size, table_size = sizes
+    unknown = set(data) - {"dealer", "hands", "table", "stock"}
+    if unknown:
+        raise OptionError(f"{where}: unknown keys {sorted(unknown)}; use dealer, hands, table, stock")
+    seen: dict[int, str] = {}
+
+    def read(cards: Any, label: str, size: int | None) -> list[int]:
+        if not isinstance(cards, Sequence) or isinstance(cards, str):
+            raise OptionError(f"{where}: {label} must be a list of card codes")
+        out = []
+        for code in cards:
+            try:
+                index = card_index(str(code))
+            except ValueError as error:
+                raise OptionError(f"{where}: {label}: {error}") from None
+            if index in seen:
+                raise OptionError(f"{where}: card {CODES[index]} is in {seen[index]} and {label}")
+            seen[index] = label
+            out.append(index)
+        if size is not None and len(out) != size:
+            raise OptionError(f"{where}: {label} holds {len(out)} cards; it must hold {size}")
+        return out
+
+    hands_data = data.get("hands")
+    if not isinstance(hands_data, Sequence) or len(hands_data) != players:
+        raise OptionError(f"{where}: hands must list {players} hands, one per seat")
+    hands = tuple(
+        sum(1 << c for c in read(h, f"hands[{seat}]", hand_size))
+        for seat, h in enumerate(hands_data)
+    )
+    table = sum(1 << c for c in read(data.get("table", []), "table", table_size))
+    stock_size = NUM_CARDS - players * hand_size - table_size
+    stock = tuple(read(data.get("stock", []), "stock", stock_size))
+    dealer = data.get("dealer")
+    if dealer is not None and (
+        isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
+    ):
+        raise OptionError(f"{where}: dealer must be a seat number 0..{players - 1}")
+    return Deal(dealer, hands, table, stock)
+
+
+class FishingState(State):
+    """A match of a fishing game in progress. Subclasses supply the scoring."""
+
+    __slots__ = (
+        "current",
+        "dealer",
+        "dealer_draw",
+        "events",
+        "hands",
+        "misdeals",
+        "n",
+        "next_dealer",
+        "pending",
+        "phase",
+        "piles",
+        "previous_events",
+        "results",
+        "rng",
+        "round_no",
+        "start_table",
+        "stock",
+        "stock_only_turns",
+        "stock_pos",
+        "table",
+        "totals",
+    )
+
+    # -- construction -------------------------------------------------------------------
+    def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
+        self.game = game
+        self.seed = seed
+        self.deals = deals
+        self.log: list[LoggedMove] = []
+        self.n: int = game.players
+        self.rng = Rng(seed)
+        self.round_no = 1
+        self.totals = [0] * self.n
+        self.results: list[RoundResult] = []
+        self.events: list[tuple[int, int, int, int]] = []
+        self.previous_events: tuple[tuple[int, int, int, int], ...] = ()
+        self.dealer_draw: DealerDraw | None = None
+        self.next_dealer: int | None = None
+        self.hands = [0] * self.n
+        self.piles = [0] * self.n
+        self.table = 0
+        self.stock: tuple[int, ...] = ()
+        self.stock_pos = 0
+        self.pending = -1
+        self.phase = Phase.PLAY
+        self.current = 0
+        self.dealer = 0
+        self.start_table = 0
+        self.misdeals: list[int] = []
+        #: play stock-only turns once the hands are empty (2 players, traditional end)
+        self.stock_only_turns = False
+        self.configure()
+        self._check_fixed_deals()
+        self._start_round()
+
+    def configure(self) -> None:
+        """Read options into plain attributes before the first deal (subclass hook)."""
+
+    def deal_sizes(self) -> tuple[int, int]:
+        return DEAL_SIZES[self.n]
+
+    def _check_fixed_deals(self) -> None:
+        for k, data in enumerate(self.deals):
+            parse_deal(data, self.n, self.deal_sizes(), f"deals[{k}]")
+
+    # -- dealing ----------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        fixed = None
+        if self.round_no <= len(self.deals):
+            where = f"deals[{self.round_no - 1}]"
+            fixed = parse_deal(self.deals[self.round_no - 1], self.n, self.deal_sizes(), where)
+        if fixed is not None and fixed.dealer is not None:
+            self.dealer = fixed.dealer
+        elif self.next_dealer is not None:
+            self.dealer = self.next_dealer
+        else:
+            self.dealer_draw = draw_first_dealer(self.rng.shuffled(range(NUM_CARDS)), self.n)
+            self.dealer = self.dealer_draw.dealer
+        self.misdeals = []
+        deal = fixed or self._random_deal()
+        while self.is_misdeal(deal):
+            self.misdeals.append(deal.table)
+            deal = self._random_deal()
+        self.hands = list(deal.hands)
+        self.piles = [0] * self.n
+        self.table = self.start_table = deal.table
+        self.stock = deal.stock
+        self.stock_pos = 0
+        self.pending = -1
+        self.previous_events = tuple(self.events) if self.events else self.previous_events
+        self.events = []
+        self.current = self.dealer
+        self.phase = Phase.PLAY
+        self.on_round_start()
+
+    def _random_deal(self) -> Deal:
+        order = self.rng.shuffled(range(NUM_CARDS))
+        hand_size, table_size = self.deal_sizes()
+        hands = [0] * self.n
+        position = 0
+        for step in range(self.n):  # hands go round in play order from the dealer
+            seat = (self.dealer + step) % self.n
+            for card in order[position : position + hand_size]:
+                hands[seat] |= 1 << card
+            position += hand_size
+        table = 0
+        for card in order[position : position + table_size]:
+            table |= 1 << card
+        position += table_size
+        return Deal(self.dealer, tuple(hands), table, tuple(order[position:]))
+
+    def is_misdeal(self, deal: Deal) -> bool:
+        """All four cards of a month on the table (every game; koi-koi adds more)."""
+        return month_misdeal(deal.table) is not None
+
+    def on_round_start(self) -> None:
+        """Called after each deal (teyaku, lucky hands)."""
+
+    # -- the protocol ------------------------------------------------------------------
+    @property
+    def to_move(self) -> frozenset[int]:
+        return _NOBODY if self.phase is Phase.OVER else _SEAT_SETS[self.current]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.current or self.phase is Phase.OVER:
+            return []
+        if self.phase is Phase.PLAY:
+            table = self.table
+            out: list[Action] = []
+            hand = self.hands[seat]
+            while hand:
+                low = hand & -hand
+                card = low.bit_length() - 1
+                hand ^= low
+                matches = table & MONTH_MASK_OF[card]
+                if matches.bit_count() == 2:
+                    takes = PLAY_TAKING[card]
+                    out.extend(takes[t] for t in iter_cards(matches))
+                else:
+                    out.append(PLAY[card])
+            return out
+        if self.phase is Phase.TAKE:
+            return [TAKE[c] for c in iter_cards(self.table & MONTH_MASK_OF[self.pending])]
+        return self.decision_actions(seat)
+
+    def illegal_reason(self, seat: int, action: Action) -> str | None:
+        if seat != self.current or self.phase is Phase.OVER:
+            return self.not_to_move_reason(seat)
+        kind = type(action)
+        if self.phase is Phase.PLAY:
+            if kind is not Play:
+                return f"play a card from your hand first (not {action})"
+            return self._play_problem(seat, action)  # type: ignore[arg-type]
+        if self.phase is Phase.TAKE:
+            if kind is not Take:
+                flipped = CODES[self.pending]
+                return f"the flipped {flipped} matches two table cards: choose one with take"
+            matches = self.table & MONTH_MASK_OF[self.pending]
+            if not matches >> action.card & 1:  # type: ignore[attr-defined]
+                options = " or ".join(codes(matches))
+                return f"the flipped {CODES[self.pending]} can take {options}, not {action}"
+            return None
+        return self.decision_problem(seat, action)
+
+    def _play_problem(self, seat: int, action: Play) -> str | None:
+        card = action.card
+        if not 0 <= card < NUM_CARDS or not self.hands[seat] >> card & 1:
+            return f"{CODES[card] if 0 <= card < NUM_CARDS else card} is not in your hand"
+        matches = self.table & MONTH_MASK_OF[card]
+        count = matches.bit_count()
+        if count == 2:
+            if action.take is None or not matches >> action.take & 1:
+                two = " and ".join(codes(matches))
+                return f"{CODES[card]} matches {two} on the table: say which one to take"
+            return self.hand_play_problem(seat, card)
+        if action.take is not None:
+            said = "no table card" if count == 0 else "one table card" if count == 1 else "three"
+            return (
+                f"{CODES[card]} matches {said}; take is only for choosing between two matches"
+            )
+        return self.hand_play_problem(seat, card)
+
+    def hand_play_problem(self, seat: int, card: int) -> str | None:
+        """Game-specific limits on which hand card may be played (forced match)."""
+        return None
+
+    def _perform(self, seat: int, action: Action) -> None:
+        kind = type(action)
+        if kind is Play:
+            card = action.card  # type: ignore[attr-defined]
+            self.hands[seat] ^= 1 << card
+            self.resolve(seat, card, action.take, from_stock=False)  # type: ignore[attr-defined]
+            if self.flip(seat):
+                return
+        elif kind is Take:
+            self.resolve(seat, self.pending, action.card, from_stock=True)  # type: ignore[attr-defined]
+            self.pending = -1
+        else:
+            self.perform_decision(seat, action)
+            return
+        self.end_turn(seat)
+
+    # -- the turn ----------------------------------------------------------------------
+    def resolve(self, seat: int, card: int, take: int | None, *, from_stock: bool) -> None:
+        """Match ``card`` against the table (§2.3). ``take`` chooses between two matches."""
+        matches = self.table & MONTH_MASK_OF[card]
+        count = matches.bit_count()
+        if count == 0:
+            self.table |= 1 << card
+            captured = 0
+        else:
+            captured = (1 << take) if count == 2 and take is not None else matches
+            self.table ^= captured
+            self.piles[seat] |= captured | 1 << card
+        self.events.append((seat, int(from_stock), card, captured))
+
+    def flip(self, seat: int) -> bool:
+        """Turn over the top stock card; True when the player must choose what it takes."""
+        card = self.stock[self.stock_pos]
+        self.stock_pos += 1
+        if (self.table & MONTH_MASK_OF[card]).bit_count() == 2:
+            self.pending = card
+            self.phase = Phase.TAKE
+            return True
+        self.resolve(seat, card, None, from_stock=True)
+        return False
+
+    def end_turn(self, seat: int) -> None:
+        """After a turn: a decision (koi-koi), the next player, or the end of the round."""
+        while True:
+            if self.wants_decision(seat):
+                self.phase = Phase.DECIDE
+                self.current = seat
+                return
+            if self.round_finished():
+                self.end_round()
+                return
+            seat = (seat + 1) % self.n
+            self.current = seat
+            if self.hands[seat]:
+                self.phase = Phase.PLAY
+                return
+            if self.flip(seat):  # a stock-only turn plays itself unless it needs a choice
+                return
+
+    def round_finished(self) -> bool:
+        if any(self.hands):
+            return False
+        return self.stock_pos >= len(self.stock) or not self.stock_only_turns
+
+    # -- hooks for decisions between turns (koi-koi) ------------------------------------
+    def wants_decision(self, seat: int) -> bool:
+        return False
+
+    def decision_actions(self, seat: int) -> list[Action]:
+        return []
+
+    def decision_problem(self, seat: int, action: Action) -> str | None:
+        return f"{action} is not possible now"
+
+    def perform_decision(self, seat: int, action: Action) -> None:
+        raise AssertionError("this game has no decisions between turns")
+
+    # -- rounds and the match -------------------------------------------------------
+    def score_round(self) -> RoundResult:
+        """The finished round's result (subclass hook)."""
+        raise AssertionError("a fishing game must score its rounds")
+
+    def choose_next_dealer(self, result: RoundResult) -> int:
+        return winner_deals_next(result.scores, self.dealer)
+
+    def match_finished(self) -> bool:
+        return self.round_no >= int(getattr(self.game.options, "rounds", 1))
+
+    def end_round(self) -> None:
+        result = self.score_round()
+        self.results.append(result)
+        for seat, points in enumerate(result.scores):
+            self.totals[seat] += points
+        self.next_dealer = self.choose_next_dealer(result)
+        if self.match_finished():
+            self.phase = Phase.OVER
+            self.previous_events = tuple(self.events)
+            return
+        self.round_no += 1
+        self._start_round()
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.totals)
+
+    def result(self) -> MatchResult:
+        return MatchResult(self.game.id, self.is_over, tuple(self.totals), tuple(self.results))
+
+    # -- copies ---------------------------------------------------------------------------
+    def clone(self) -> FishingState:
+        new = object.__new__(type(self))
+        self.copy_into(new)
+        return new
+
+    def copy_into(self, new: FishingState) -> None:
+        """Copy every field; subclasses with more slots extend this."""
+        new.game = self.game
+        new.seed = self.seed
+        new.deals = self.deals
+        new.log = self.log.copy()
+        new.n = self.n
+        new.rng = self.rng.clone()
+        new.round_no = self.round_no
+        new.totals = self.totals.copy()
+        new.results = self.results.copy()
+        new.events = self.events.copy()
+        new.previous_events = self.previous_events
+        new.dealer_draw = self.dealer_draw
+        new.next_dealer = self.next_dealer
+        new.hands = self.hands.copy()
+        new.piles = self.piles.copy()
+        new.table = self.table
+        new.stock = self.stock
+        new.stock_pos = self.stock_pos
+        new.pending = self.pending
+        new.phase = self.phase
+        new.current = self.current
+        new.dealer = self.dealer
+        new.start_table = self.start_table
+        new.misdeals = self.misdeals
+        new.stock_only_turns = self.stock_only_turns
+
+    def determinize(self, seat: int, rng: RandomSource) -> FishingState:
+        """Resample the other hands, the unseen stock and every future deal."""
+        new = self.clone()
+        seen = self.hands[seat] | self.table | sum(self.piles)
+        if self.pending >= 0:
+            seen |= 1 << self.pending
+        for card in self.stock[: self.stock_pos]:
+            seen |= 1 << card
+        unseen = list(iter_cards(FULL_DECK & ~seen))
+        rng.shuffle(unseen)
+        position = 0
+        for other in range(self.n):
+            if other == seat:
+                continue
+            size = self.hands[other].bit_count()
+            new.hands[other] = sum(1 << c for c in unseen[position : position + size])
+            position += size
+        new.stock = self.stock[: self.stock_pos] + tuple(unseen[position:])
+        new.rng = Rng.from_state(rng.getrandbits(64))
+        new.deals = self.deals[: self.round_no]
+        return new
+
+    # -- what a seat sees -------------------------------------------------------------
+    def view(self, seat: int | None) -> JSON:
+        data: JSON = {
+            "game": self.game.id,
+            "seat": seat,
+            "players": self.n,
+            "round": self.round_no,
+            "rounds": int(getattr(self.game.options, "rounds", 1)),
+            "dealer": self.dealer,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": sorted(self.to_move),
+            "table": codes(self.table),
+            "piles": [codes(p) for p in self.piles],
+            "pile_values": [value_of(p) for p in self.piles],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "stock_size": len(self.stock) - self.stock_pos,
+            "flipped": CODES[self.pending] if self.pending >= 0 else None,
+            "scores": list(self.totals),
+            "events": [self._event_json(e) for e in self.events],
+            "previous_events": [self._event_json(e) for e in self.previous_events],
+            "misdeals": [codes(t) for t in self.misdeals],
+            "last_round": self.results[-1].to_json() if self.results else None,
+            "over": self.is_over,
+        }
+        if self.dealer_draw is not None:
+            data["dealer_draw"] = self.dealer_draw.to_json()
+        if seat is not None:
+            data["hand"] = codes(self.hands[seat])
+            data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
+        return data
+
+    @staticmethod
+    def _event_json(event: tuple[int, int, int, int]) -> JSON:
+        seat, from_stock, card, captured = event
+        return {
+            "seat": seat,
+            "from": "stock" if from_stock else "hand",
+            "card": CODES[card],
+            "captured": codes(captured),
+        }
