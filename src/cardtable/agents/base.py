@@ -55,8 +55,8 @@ def register_agent(entry: AgentEntry) -> AgentEntry:
 
 
 def agent_names(game_id: str | None = None) -> list[str]:
-    """Bot names available (for ``game_id`` when given)."""
-    return [n for n, e in _AGENTS.items() if game_id is None or e.supports(game_id)]
+    """Bot names available (for ``game_id`` when given), sorted."""
+    return sorted(n for n, e in _AGENTS.items() if game_id is None or e.supports(game_id))
 
 
 def describe_agents(game_id: str | None = None) -> dict[str, str]:

@@ -7,6 +7,7 @@ other cards it holds (it can take the discard back) and a month no longer live.
 
 from __future__ import annotations
 
+from cardtable.agents.base import AgentEntry, register_agent
 from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction
 from cardtable.core.rng import Rng
@@ -14,7 +15,6 @@ from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import Play, Take
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF, VALUE_OF, value_of
 from cardtable.games.hanafuda.fishing import FishingState
-from cardtable.agents.base import AgentEntry, register_agent
 
 
 def capture_gain(state: FishingState, card: int, take: int | None) -> int:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from cardtable.agents.base import AgentEntry, register_agent
 from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
-from cardtable.agents.base import AgentEntry, register_agent
 
 
 class RandomAgent:

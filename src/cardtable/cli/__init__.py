@@ -1,8 +1,8 @@
 """The ``cardtable`` command: play, rules, replay.
 
-    cardtable play bakappana --players 3 --seats human,greedy,random --rounds 3 --seed 5
-    cardtable rules bakappana
-    cardtable replay game.json
+cardtable play bakappana --players 3 --seats human,greedy,random --rounds 3 --seed 5
+cardtable rules bakappana
+cardtable replay game.json
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from typing import Annotated
 import typer
 
 import cardtable
-from cardtable.core.errors import CardtableError, OptionError
-from cardtable.core.game import spec_of
-from cardtable.core.record import GameRecord
 from cardtable.cli.common import console, default_language, parse_rules, parse_seats, seat_names
 from cardtable.cli.hanafuda_view import HanafudaRenderer
 from cardtable.cli.play import Renderer, run_match
+from cardtable.cli.replay import replay_file
+from cardtable.cli.rules import show_rules
+from cardtable.core.errors import CardtableError, OptionError
+from cardtable.core.game import spec_of
+from cardtable.core.record import GameRecord
 
 app = typer.Typer(
     name="cardtable",
@@ -81,14 +83,13 @@ def play(
         f"[bold]{chosen.spec.title}[/] for {chosen.players} · seed {state.seed} · "
         f"{chosen.options.rounds} round(s) · `cardtable rules {game}` explains the rules"  # type: ignore[attr-defined]
     )
-    run_match(state, seat_list, renderer_for(game, names, language), names, save, delay)
+    renderer = renderer_for(game, names, language)
+    run_match(state, seats=seat_list, renderer=renderer, names=names, save=save, delay=delay)
 
 
 @app.command()
 def rules(game: Annotated[str, typer.Argument(help="Game id, e.g. bakappana.")]) -> None:
     """Print the rules of a game with every option, preset and bot."""
-    from cardtable.cli.rules import show_rules
-
     try:
         show_rules(game)
     except CardtableError as error:
@@ -102,8 +103,6 @@ def replay(
     lang: Annotated[str | None, typer.Option(help="Card names: en or pl.")] = None,
 ) -> None:
     """Step through a saved game, with every hand shown."""
-    from cardtable.cli.replay import replay_file
-
     if not file.exists():
         raise fail(FileNotFoundError(f"no such file: {file}"))
     try:
@@ -111,7 +110,7 @@ def replay(
         players = int(record.options.get("players", 2))
         names = [f"Player {i + 1}" for i in range(players)]
         renderer = renderer_for(record.game, names, lang or default_language())
-        replay_file(file, renderer, names, step)  # type: ignore[arg-type]
+        replay_file(file, renderer, names, step=step)
     except (CardtableError, KeyError, ValueError) as error:
         raise fail(error) from None
 

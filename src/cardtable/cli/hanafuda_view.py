@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -40,22 +41,35 @@ def card_chip(index: int, lang: str = "en") -> Text:
 
 
 def card_long(index: int, lang: str = "en") -> Text:
-    """Both languages, the plant and the kind: for menus and narration."""
+    """The chip, the name in the other language, the plant, kind and value: for menus."""
     card = CARDS[index]
     other = "en" if lang == "pl" else "pl"
     plant = card.plant.plant_pl if lang == "pl" else card.plant.plant_en
+    points = "pt" if card.value == 1 else "pts"
     text = card_chip(index, lang)
-    text.append(f" {card.name(other)} · {plant}, {KIND_NAMES[lang][card.kind]} {card.value}")
+    text.append(f" {card.name(other)}", "italic")
+    text.append(f" — {plant.lower()} {KIND_NAMES[lang][card.kind]}, {card.value} {points}", "dim")
     return text
 
 
 def chips(mask: int, lang: str, empty: str = "—") -> Text:
+    """Cards in a line (for narration, where a line is short)."""
     out = Text()
     for index in iter_cards(mask):
         if out:
             out.append(" ")
         out.append_text(card_chip(index, lang))
     return out or Text(empty, "dim")
+
+
+def chip_row(label: str, mask: int, lang: str, empty: str = "—") -> RenderableType:
+    """A labelled row of cards that wraps between cards, never inside one."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=8, no_wrap=True)
+    grid.add_column()
+    items = [card_chip(i, lang) for i in iter_cards(mask)] or [Text(empty, "dim")]
+    grid.add_row(Text(label, "bold"), Columns(items, padding=(0, 1)))
+    return grid
 
 
 def pile_summary(mask: int, lang: str) -> Text:
@@ -98,22 +112,17 @@ class HanafudaRenderer:
         parts: list[RenderableType] = [
             scores,
             Text(""),
-            Text.assemble(("Table  ", "bold"), chips(state.table, self.lang, "(empty)")),
-            Text(f"Stock  {len(state.stock) - state.stock_pos} cards", "dim"),
+            chip_row("Table", state.table, self.lang, "(empty)"),
+            Text(f"Stock    {len(state.stock) - state.stock_pos} cards", "dim"),
         ]
         if state.pending >= 0:
             parts.append(Text.assemble(("Flipped ", "bold"), card_chip(state.pending, self.lang)))
         if seat is not None:
-            parts.append(Text.assemble(("Hand   ", "bold"), chips(state.hands[seat], self.lang)))
+            parts.append(chip_row("Hand", state.hands[seat], self.lang))
         if reveal:
             for other in range(state.n):
                 if other != seat:
-                    parts.append(
-                        Text.assemble(
-                            (f"{self.names[other]}'s hand ", "dim"),
-                            chips(state.hands[other], self.lang),
-                        )
-                    )
+                    parts.append(chip_row(f"{self.names[other]}", state.hands[other], self.lang))
         return Panel(Group(*parts), title=title, title_align="left", border_style="cyan")
 
     # -- moves -------------------------------------------------------------------------
@@ -148,9 +157,9 @@ class HanafudaRenderer:
             return []
         found = []
         for number, action in enumerate(actions):
-            if isinstance(action, Play) and index in (action.card, action.take):
-                found.append(number)
-            elif isinstance(action, Take) and action.card == index:
+            played = isinstance(action, Play) and index in (action.card, action.take)
+            taken = isinstance(action, Take) and action.card == index
+            if played or taken:
                 found.append(number)
         return found
 
@@ -185,13 +194,38 @@ class HanafudaRenderer:
             lines.append(text)
         return lines
 
+    def opening(self, state: State) -> list[Text]:
+        """How the dealer was chosen and any misdeal, at the start of a round."""
+        assert isinstance(state, FishingState)
+        lines = []
+        draw = state.dealer_draw
+        if draw is not None and state.round_no == 1 and not state.log:
+            for number, drawn in enumerate(draw.passes):
+                text = Text("Dealer draw: " if number == 0 else "Tie, draw again: ", "bold")
+                for seat, card in drawn:
+                    text.append(f"{self.names[seat]} ")
+                    text.append_text(card_chip(card, self.lang))
+                    text.append("  ")
+                lines.append(text)
+        dealer = self.names[state.dealer]
+        verb = "deal" if dealer == "You" else "deals"
+        lines.append(Text(f"Round {state.round_no}: {dealer} {verb}.", "bold"))
+        for table in state.misdeals:
+            lines.append(
+                Text.assemble(("Misdeal, dealt again: ", "yellow"), chips(table, self.lang))
+            )
+        return lines
+
     def round_summary(self, result: RoundResult) -> RenderableType:
         table = Table(title=f"Round {result.number} result", title_style="bold")
         table.add_column("Player")
         table.add_column("Score line")
         table.add_column("Points", justify="right")
-        for line in result.lines:
-            table.add_row(self.names[line.seat], line.label, f"{line.points:+d}")
         for seat, score in enumerate(result.scores):
-            table.add_row(Text(self.names[seat], "bold"), Text("round total", "bold"), f"{score:+d}")
+            for line in result.lines:
+                if line.seat == seat:
+                    table.add_row(self.names[seat], line.label, f"{line.points:+d}")
+            table.add_row(
+                "", Text("round total", "bold"), Text(f"{score:+d}", "bold"), end_section=True
+            )
         return table

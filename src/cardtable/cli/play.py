@@ -11,10 +11,10 @@ from rich.console import RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from cardtable.cli.common import Seat, console
 from cardtable.core.actions import Action
 from cardtable.core.results import RoundResult
 from cardtable.core.state import State
-from cardtable.cli.common import Seat, console
 
 
 class Renderer(Protocol):
@@ -24,6 +24,7 @@ class Renderer(Protocol):
     def prompt_title(self, state: State, seat: int) -> str: ...
     def mark(self, state: State) -> tuple[int, int]: ...
     def narrate(self, state: State, mark: tuple[int, int]) -> list[Text]: ...
+    def opening(self, state: State) -> list[Text]: ...
     def round_summary(self, result: RoundResult) -> RenderableType: ...
 
 
@@ -81,6 +82,7 @@ def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str])
 
 def run_match(
     state: State,
+    *,
     seats: Sequence[Seat],
     renderer: Renderer,
     names: Sequence[str],
@@ -89,7 +91,9 @@ def run_match(
 ) -> None:
     """Play until the game is over or the person quits; save after every move."""
     humans = [s for s in seats if s.is_human]
-    results_shown = 0
+    results_shown = len(state.result().rounds)
+    for line in renderer.opening(state):
+        console.print(line)
     try:
         while not state.is_over:
             seat = min(state.to_move)
@@ -112,6 +116,9 @@ def run_match(
             while results_shown < len(finished):
                 console.print(renderer.round_summary(finished[results_shown]))
                 results_shown += 1
+                if not state.is_over:
+                    for line in renderer.opening(state):
+                        console.print(line)
     except Quit:
         console.print("Game stopped.", style="yellow")
         if save is not None:

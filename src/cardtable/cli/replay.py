@@ -9,22 +9,18 @@ from pathlib import Path
 from rich.rule import Rule
 from rich.text import Text
 
-from cardtable.core.record import GameRecord
 from cardtable.cli.common import console
 from cardtable.cli.play import Renderer, show_final
+from cardtable.core.record import GameRecord
 
 STEP_HELP = "Enter: next move · b: back · number: go to that move · a: play to the end · q: quit"
 
 
-def replay_file(
-    path: Path, renderer_for: type[Renderer] | None, names: Sequence[str], step: bool
-) -> None:
+def replay_file(path: Path, renderer: Renderer, names: Sequence[str], *, step: bool) -> None:
     record = GameRecord.load_file(path)
     states = list(record.states())
     moves = record.log
     console.print(f"{record.game}: {len(moves)} moves, seed {record.seed}", style="bold")
-    renderer = renderer_for
-    assert renderer is not None
     interactive = step and sys.stdin.isatty()
     position = 0
     while True:

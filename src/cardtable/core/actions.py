@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
+from cardtable.core.errors import IllegalAction
+
 JSON = dict[str, Any]
 
 
@@ -32,8 +34,6 @@ class LoggedMove(NamedTuple):
 
 def action_type(data: Mapping[str, Any], known: Mapping[str, object]) -> str:
     """Read and check the ``type`` field of an action's JSON (shared by the parsers)."""
-    from cardtable.core.errors import IllegalAction
-
     if not isinstance(data, Mapping):
         raise IllegalAction(f"an action must be a JSON object, not {type(data).__name__}")
     kind = data.get("type")

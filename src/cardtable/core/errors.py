@@ -12,7 +12,7 @@ class CardtableError(Exception):
     """Base of every error cardtable raises on purpose."""
 
 
-class IllegalAction(CardtableError, ValueError):  # noqa: N818 - public name fixed by the design
+class IllegalAction(CardtableError, ValueError):
     """An action the rules do not allow now; the state it was applied to is unchanged."""
 
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cardtable.core.errors import OptionError
 
-O = TypeVar("O", bound="GameOptions")
+OptionsT = TypeVar("OptionsT", bound="GameOptions")
 
 
 class GameOptions(BaseModel):
@@ -126,12 +126,12 @@ def _explain(model: type[GameOptions], error: ValidationError, game_id: str) -> 
 
 
 def build_options(
-    model: type[O],
+    model: type[OptionsT],
     game_id: str,
     presets: Mapping[str, Mapping[str, Any]],
     preset: str | None = None,
     overrides: Mapping[str, Any] | None = None,
-) -> O:
+) -> OptionsT:
     """Validate ``preset`` + ``overrides`` into an options model, or raise OptionError.
 
     >>> from pydantic import Field

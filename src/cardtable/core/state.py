@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.core.actions import Action, LoggedMove
 from cardtable.core.errors import IllegalAction
-from cardtable.core.rng import RandomSource
 from cardtable.core.results import MatchResult
+from cardtable.core.rng import RandomSource
 
 if TYPE_CHECKING:
     from cardtable.core.game import Game
@@ -105,7 +105,7 @@ class State(ABC):
 
     def record(self) -> GameRecord:
         """Everything needed to rebuild this state: game, options, seed, deals, moves."""
-        from cardtable.core.record import GameRecord
+        from cardtable.core.record import GameRecord  # noqa: PLC0415 - record imports state
 
         return GameRecord(
             game=self.game.id,

@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Literal, Self, cast
 
 from pydantic import Field, model_validator
 
@@ -64,7 +64,7 @@ class BakappanaState(FishingState):
     __slots__ = ("par", "simple")
 
     def configure(self) -> None:
-        options: BakappanaOptions = self.game.options
+        options = cast(BakappanaOptions, self.game.options)
         self.simple = options.scoring == "simple"
         self.par = 0 if self.simple else TOTAL_VALUE // self.n
         self.stock_only_turns = self.n == 2 and not options.two_player_stop_when_hands_empty
@@ -79,7 +79,9 @@ class BakappanaState(FishingState):
         scores = []
         for seat, pile in enumerate(self.piles):
             captured = value_of(pile)
-            lines.append(ScoreLine(seat, "cards", "Captured card values", captured, tuple(codes(pile))))
+            lines.append(
+                ScoreLine(seat, "cards", "Captured card values", captured, tuple(codes(pile)))
+            )
             if self.par:
                 lines.append(ScoreLine(seat, "par", f"Par (264 / {self.n})", -self.par))
             scores.append(captured - self.par)

@@ -33,7 +33,12 @@ class Kind(IntEnum):
 KIND_VALUE = {Kind.LIGHT: 20, Kind.ANIMAL: 10, Kind.RIBBON: 5, Kind.PLAIN: 1}
 KIND_NAMES = {
     "en": {Kind.LIGHT: "light", Kind.ANIMAL: "animal", Kind.RIBBON: "ribbon", Kind.PLAIN: "plain"},
-    "pl": {Kind.LIGHT: "jasna", Kind.ANIMAL: "zwierzę", Kind.RIBBON: "wstęga", Kind.PLAIN: "zwykła"},
+    "pl": {
+        Kind.LIGHT: "jasna",
+        Kind.ANIMAL: "zwierzę",
+        Kind.RIBBON: "wstęga",
+        Kind.PLAIN: "zwykła",
+    },
     "ja": {Kind.LIGHT: "光", Kind.ANIMAL: "種", Kind.RIBBON: "短冊", Kind.PLAIN: "カス"},
 }
 
@@ -153,7 +158,9 @@ def _build() -> tuple[Card, ...]:
         month, slot = int(code[:2]), int(code[3:])
         if (month - 1) * 4 + slot - 1 != index:
             raise AssertionError(f"deck table out of order at {code}")
-        built.append(Card(index, code, month, slot, kind, frozenset(tags.split()), name_en, name_pl))
+        built.append(
+            Card(index, code, month, slot, kind, frozenset(tags.split()), name_en, name_pl)
+        )
     return tuple(built)
 
 
@@ -195,9 +202,7 @@ PLAINS = mask_where(lambda c: c.kind is Kind.PLAIN)
 
 # Card values of any subset, a byte at a time: six table look-ups instead of a loop.
 _BYTE_VALUES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        sum(VALUE_OF[8 * b + k] for k in range(8) if byte >> k & 1) for byte in range(256)
-    )
+    tuple(sum(VALUE_OF[8 * b + k] for k in range(8) if byte >> k & 1) for byte in range(256))
     for b in range(6)
 )
 

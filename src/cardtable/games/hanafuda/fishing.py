@@ -91,9 +91,9 @@ def draw_first_dealer(order: Sequence[int], players: int) -> DealerDraw:
 
     >>> draw_first_dealer([47, 10, 30], 3).dealer  # 12-4, 03-3, 08-3: March is earliest
     1
-    >>> d = draw_first_dealer([10, 11, 40, 20, 21], 3)  # 03-3 and 03-4 tie, then redraw
-    >>> d.dealer, len(d.passes)
-    (1, 2)
+    >>> d = draw_first_dealer([10, 11, 40, 20, 21], 3)  # 03-3 and 03-4 tie: seats 0, 1 redraw
+    >>> d.dealer, len(d.passes)  # 06-1 (animal) beats 06-2 (ribbon)
+    (0, 2)
     """
     contenders = list(range(players))
     passes: list[tuple[tuple[int, int], ...]] = []
@@ -145,7 +145,9 @@ def parse_deal(data: Mapping[str, Any], players: int, sizes: tuple[int, int], wh
     hand_size, table_size = sizes
     unknown = set(data) - {"dealer", "hands", "table", "stock"}
     if unknown:
-        raise OptionError(f"{where}: unknown keys {sorted(unknown)}; use dealer, hands, table, stock")
+        raise OptionError(
+            f"{where}: unknown keys {sorted(unknown)}; use dealer, hands, table, stock"
+        )
     seen: dict[int, str] = {}
 
     def read(cards: Any, label: str, size: int | None) -> list[int]:
@@ -368,9 +370,7 @@ class FishingState(State):
             return self.hand_play_problem(seat, card)
         if action.take is not None:
             said = "no table card" if count == 0 else "one table card" if count == 1 else "three"
-            return (
-                f"{CODES[card]} matches {said}; take is only for choosing between two matches"
-            )
+            return f"{CODES[card]} matches {said}; take is only for choosing between two matches"
         return self.hand_play_problem(seat, card)
 
     def hand_play_problem(self, seat: int, card: int) -> str | None:

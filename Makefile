@@ -1,0 +1,54 @@
+# cardtable: the README's two commands are `make run` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+# Debian packages the project needs (none yet for the engine and terminal play).
+APT_PACKAGES ?= tmux
+
+.PHONY: run test bench lint format system-deps clean help
+
+help:
+	@echo "make run     play Bakappana in the terminal against two bots"
+	@echo "make test    install everything needed and run every test (lint included)"
+	@echo "make bench   engine benchmarks (figures in benchmarks/results/)"
+	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+system-deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; \
+	  else \
+	    echo "missing system packages:$$missing (install them with: sudo apt-get install$$missing)"; \
+	  fi; \
+	fi
+
+run: $(STAMP)
+	$(VENV)/bin/cardtable play bakappana --players 3 --seats human,greedy,greedy --rounds 3
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/mypy --strict src
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format src tests benchmarks
+	$(VENV)/bin/ruff check --fix src tests benchmarks
+
+test: $(STAMP) system-deps lint
+	$(VENV)/bin/pytest -n 2 --doctest-modules src tests
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

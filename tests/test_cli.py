@@ -1,0 +1,154 @@
+"""The cardtable command as a person uses it: typed input, bad input, saving, replay."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def cardtable(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "120", "TERM": "dumb", "CARDTABLE_LANG": "en"}
+    return subprocess.run(
+        [sys.executable, "-m", "cardtable", *args],
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
+    )
+
+
+def test_play_a_whole_round_with_bad_input_along_the_way(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    typed = "xyz\n99\nh\nb\n" + "1\n" * 40
+    done = cardtable(
+        "play",
+        "bakappana",
+        "--seats",
+        "human,random",
+        "--rounds",
+        "1",
+        "--seed",
+        "3",
+        "--delay",
+        "0",
+        "--save",
+        str(save),
+        typed=typed,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Dealer draw:" in out
+    assert "'xyz' is not a move here" in out
+    assert "There is no move 99: choose 1 to" in out
+    assert "Type the number of a move, or a card code" in out
+    assert "Round 1 result" in out and "Game over" in out
+    assert "Traceback" not in out + done.stderr
+    record = json.loads(save.read_text())
+    assert record["game"] == "bakappana" and record["seed"] == 3 and record["log"]
+
+
+def test_a_card_code_is_a_move(tmp_path: Path) -> None:
+    done = cardtable(
+        "play",
+        "bakappana",
+        "--seats",
+        "human,greedy",
+        "--seed",
+        "3",
+        "--rounds",
+        "1",
+        "--delay",
+        "0",
+        typed="",
+    )
+    # No input at all: the game stops cleanly at the first prompt.
+    assert done.returncode == 0 and "Game stopped." in done.stdout
+    first_card = done.stdout.split("Hand", 1)[1].split()[0]
+    typed = f"{first_card}\n" + "1\n" * 40
+    done = cardtable(
+        "play",
+        "bakappana",
+        "--seats",
+        "human,greedy",
+        "--seed",
+        "3",
+        "--rounds",
+        "1",
+        "--delay",
+        "0",
+        typed=typed,
+    )
+    assert done.returncode == 0
+    assert f"You: plays  {first_card}" in done.stdout or "fits moves" in done.stdout
+
+
+def test_quit_saves_and_replay_shows_the_moves(tmp_path: Path) -> None:
+    save = tmp_path / "partial.json"
+    done = cardtable(
+        "play",
+        "bakappana",
+        "--players",
+        "3",
+        "--seats",
+        "human,greedy,random",
+        "--seed",
+        "5",
+        "--delay",
+        "0",
+        "--save",
+        str(save),
+        typed="1\n2\nq\n",
+    )
+    assert done.returncode == 0 and "Game stopped." in done.stdout
+    assert f"cardtable replay {save}" in " ".join(done.stdout.split())
+    moves = len(json.loads(save.read_text())["log"])
+    assert moves >= 2
+    shown = cardtable("replay", str(save), "--no-step")
+    assert shown.returncode == 0, shown.stderr
+    assert f"move {moves}/{moves}" in shown.stdout
+    assert "Player 1: play" in shown.stdout
+
+
+def test_errors_are_messages_not_tracebacks(tmp_path: Path) -> None:
+    cases = [
+        (("play", "bakappana", "--rule", "scoring=fancy"), "option scoring='fancy' is not valid"),
+        (("play", "bakappana", "--rule", "nonsense"), "--rule takes KEY=VALUE"),
+        (("play", "bakapana"), "unknown game 'bakapana'"),
+        (("play", "bakappana", "--seats", "human,wizard"), "unknown bot 'wizard'"),
+        (("play", "bakappana", "--players", "5"), "option players=5 is not valid"),
+        (("replay", str(tmp_path / "missing.json")), "no such file"),
+        (("rules", "nope"), "unknown game 'nope'"),
+    ]
+    for args, message in cases:
+        done = cardtable(*args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert message in " ".join(done.stdout.split()), (args, done.stdout)
+        assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_rules_lists_every_option_preset_and_bot() -> None:
+    done = cardtable("rules", "bakappana")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    for needle in (
+        "Bakappana",
+        "stock-only",
+        "two_player_stop_when_hands_empty",
+        "scoring",
+        "traditional",
+        "family",
+        "quick",
+        "greedy",
+        "random",
+    ):
+        assert needle in text
+
+
+def test_games_lists_bakappana() -> None:
+    done = cardtable("games")
+    assert done.returncode == 0 and "bakappana" in done.stdout
