@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,8 @@ from cardtable.games.hanafuda.actions import Play
 from cardtable.games.hanafuda.deck import FULL_DECK, NUM_CARDS, codes
 from cardtable.games.hanafuda.fishing import FishingState
 
-GAMES = 10_000
+GAMES = 10_000  # per player count, in CHUNKS tests so both cores share the work
+CHUNKS = 4
 
 
 def card_places(state: FishingState) -> list[int]:
@@ -106,8 +108,10 @@ def check_finished(state: FishingState, players: int, scoring: str) -> None:
     assert rebuilt.result() == state.result()
 
 
-def _property(players: int) -> None:
-    @settings(max_examples=GAMES)
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games(players: int, chunk: int) -> None:
+    @settings(max_examples=GAMES // CHUNKS, database=None)
     @given(
         seed=st.integers(min_value=0, max_value=2**63 - 1),
         scoring=st.sampled_from(["traditional", "simple"]),
@@ -120,18 +124,6 @@ def _property(players: int) -> None:
         check_finished(state, players, scoring)
 
     run()
-
-
-def test_two_players() -> None:
-    _property(2)
-
-
-def test_three_players() -> None:
-    _property(3)
-
-
-def test_four_players() -> None:
-    _property(4)
 
 
 def test_hand_plays_per_round() -> None:

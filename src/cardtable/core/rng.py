@@ -91,7 +91,11 @@ class Rng:
         """
         if not 0 < n <= 1 << 64:
             raise ValueError("below() needs 1 <= n <= 2**64")
-        product = self.next_u64() * n
+        # next_u64() inlined: bots call this once per move
+        z = self._state = (self._state + _GOLDEN) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        product = (z ^ (z >> 31)) * n
         if product & _MASK64 < n:
             threshold = ((1 << 64) - n) % n
             while product & _MASK64 < threshold:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from cardtable.core.record import GameRecord
 
 JSON = dict[str, Any]
+_new_tuple = tuple.__new__
 
 
 class State(ABC):
@@ -62,7 +63,8 @@ class State(ABC):
         if reason is not None:
             raise IllegalAction(reason)
         self._perform(seat, action)
-        self.log.append(LoggedMove(seat, action))
+        # tuple.__new__ skips NamedTuple's Python-level constructor: apply is a hot path.
+        self.log.append(_new_tuple(LoggedMove, (seat, action)))
 
     # -- copies and hidden information ------------------------------------------------
     @abstractmethod

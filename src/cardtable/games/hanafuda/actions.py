@@ -91,6 +91,28 @@ PLAY_TAKING: tuple[dict[int, Play], ...] = tuple(
     for i in range(NUM_CARDS)
 )
 TAKE: tuple[Take, ...] = tuple(Take(i) for i in range(NUM_CARDS))
+
+
+def _month_plays(month: int, hand_nibble: int, table_nibble: int) -> tuple[Play, ...]:
+    """The hand plays of one month, given which of its four cards are in hand / on table."""
+    if hand_nibble & table_nibble:
+        return ()  # a card cannot be in hand and on the table
+    plays: list[Play] = []
+    table_cards = [4 * month + k for k in range(4) if table_nibble >> k & 1]
+    for k in range(4):
+        if hand_nibble >> k & 1:
+            card = 4 * month + k
+            if len(table_cards) == 2:
+                plays.extend(PLAY_TAKING[card][t] for t in table_cards)
+            else:
+                plays.append(PLAY[card])
+    return tuple(plays)
+
+
+#: MONTH_PLAYS[month][hand nibble][table nibble] -> the legal hand plays of that month
+MONTH_PLAYS: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+    tuple(tuple(_month_plays(m, h, t) for t in range(16)) for h in range(16)) for m in range(12)
+)
 KOIKOI = KoiKoi()
 SHOBU = Shobu()
 

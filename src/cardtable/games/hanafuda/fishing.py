@@ -28,7 +28,7 @@ from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng
 from cardtable.core.state import State
-from cardtable.games.hanafuda.actions import PLAY, PLAY_TAKING, TAKE, Play, Take
+from cardtable.games.hanafuda.actions import MONTH_PLAYS, TAKE, Play, Take
 from cardtable.games.hanafuda.deck import (
     CODES,
     FULL_DECK,
@@ -59,6 +59,8 @@ class Phase(IntEnum):
 
 
 PHASE_NAMES = {Phase.PLAY: "play", Phase.TAKE: "take", Phase.DECIDE: "decide", Phase.OVER: "over"}
+# Module-level aliases: a global look-up is cheaper than Phase.X on the engine's hot path.
+_PLAY, _TAKE, _DECIDE, _OVER = Phase.PLAY, Phase.TAKE, Phase.DECIDE, Phase.OVER
 
 
 class FishingOptions(GameOptions):
@@ -212,6 +214,10 @@ class FishingState(State):
         "totals",
     )
 
+    #: class-level switches: the hot path skips hooks a game does not use
+    limits_hand_play = False
+    has_decisions = False
+
     # -- construction -------------------------------------------------------------------
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
         self.game = game
@@ -233,7 +239,7 @@ class FishingState(State):
         self.stock: tuple[int, ...] = ()
         self.stock_pos = 0
         self.pending = -1
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.current = 0
         self.dealer = 0
         self.start_table = 0
@@ -281,7 +287,7 @@ class FishingState(State):
         self.previous_events = tuple(self.events) if self.events else self.previous_events
         self.events = []
         self.current = self.dealer
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.on_round_start()
 
     def _random_deal(self) -> Deal:
@@ -310,43 +316,37 @@ class FishingState(State):
     # -- the protocol ------------------------------------------------------------------
     @property
     def to_move(self) -> frozenset[int]:
-        return _NOBODY if self.phase is Phase.OVER else _SEAT_SETS[self.current]
+        return _NOBODY if self.phase is _OVER else _SEAT_SETS[self.current]
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat != self.current or self.phase is Phase.OVER:
+        if seat != self.current or self.phase is _OVER:
             return []
-        if self.phase is Phase.PLAY:
-            table = self.table
+        if self.phase is _PLAY:
+            # One table look-up per month in hand (see MONTH_PLAYS): this is the hot path.
+            hand, table = self.hands[seat], self.table
             out: list[Action] = []
-            hand = self.hands[seat]
             while hand:
-                low = hand & -hand
-                card = low.bit_length() - 1
-                hand ^= low
-                matches = table & MONTH_MASK_OF[card]
-                if matches.bit_count() == 2:
-                    takes = PLAY_TAKING[card]
-                    out.extend(takes[t] for t in iter_cards(matches))
-                else:
-                    out.append(PLAY[card])
+                shift = ((hand & -hand).bit_length() - 1) & ~3
+                out.extend(MONTH_PLAYS[shift >> 2][hand >> shift & 15][table >> shift & 15])
+                hand &= ~(15 << shift)
             return out
-        if self.phase is Phase.TAKE:
+        if self.phase is _TAKE:
             return [TAKE[c] for c in iter_cards(self.table & MONTH_MASK_OF[self.pending])]
         return self.decision_actions(seat)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
-        if seat != self.current or self.phase is Phase.OVER:
+        if seat != self.current or self.phase is _OVER:
             return self.not_to_move_reason(seat)
         kind = type(action)
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             if kind is not Play:
                 return f"play a card from your hand first (not {action})"
             return self._play_problem(seat, action)  # type: ignore[arg-type]
-        if self.phase is Phase.TAKE:
+        if self.phase is _TAKE:
             if kind is not Take:
                 flipped = CODES[self.pending]
                 return f"the flipped {flipped} matches two table cards: choose one with take"
@@ -367,14 +367,14 @@ class FishingState(State):
             if action.take is None or not matches >> action.take & 1:
                 two = " and ".join(codes(matches))
                 return f"{CODES[card]} matches {two} on the table: say which one to take"
-            return self.hand_play_problem(seat, card)
-        if action.take is not None:
+        elif action.take is not None:
             said = "no table card" if count == 0 else "one table card" if count == 1 else "three"
             return f"{CODES[card]} matches {said}; take is only for choosing between two matches"
-        return self.hand_play_problem(seat, card)
+        return self.hand_play_problem(seat, card) if self.limits_hand_play else None
 
     def hand_play_problem(self, seat: int, card: int) -> str | None:
-        """Game-specific limits on which hand card may be played (forced match)."""
+        """Game-specific limits on which hand card may be played (a subclass that
+        overrides this sets ``limits_hand_play = True``)."""
         return None
 
     def _perform(self, seat: int, action: Action) -> None:
@@ -413,7 +413,7 @@ class FishingState(State):
         self.stock_pos += 1
         if (self.table & MONTH_MASK_OF[card]).bit_count() == 2:
             self.pending = card
-            self.phase = Phase.TAKE
+            self.phase = _TAKE
             return True
         self.resolve(seat, card, None, from_stock=True)
         return False
@@ -421,8 +421,8 @@ class FishingState(State):
     def end_turn(self, seat: int) -> None:
         """After a turn: a decision (koi-koi), the next player, or the end of the round."""
         while True:
-            if self.wants_decision(seat):
-                self.phase = Phase.DECIDE
+            if self.has_decisions and self.wants_decision(seat):
+                self.phase = _DECIDE
                 self.current = seat
                 return
             if self.round_finished():
@@ -431,7 +431,7 @@ class FishingState(State):
             seat = (seat + 1) % self.n
             self.current = seat
             if self.hands[seat]:
-                self.phase = Phase.PLAY
+                self.phase = _PLAY
                 return
             if self.flip(seat):  # a stock-only turn plays itself unless it needs a choice
                 return
@@ -443,6 +443,8 @@ class FishingState(State):
 
     # -- hooks for decisions between turns (koi-koi) ------------------------------------
     def wants_decision(self, seat: int) -> bool:
+        """Whether ``seat`` must decide after its turn (subclasses that say yes set
+        ``has_decisions = True``)."""
         return False
 
     def decision_actions(self, seat: int) -> list[Action]:
@@ -472,7 +474,7 @@ class FishingState(State):
             self.totals[seat] += points
         self.next_dealer = self.choose_next_dealer(result)
         if self.match_finished():
-            self.phase = Phase.OVER
+            self.phase = _OVER
             self.previous_events = tuple(self.events)
             return
         self.round_no += 1

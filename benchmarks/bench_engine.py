@@ -1,0 +1,94 @@
+"""Engine speed: random rounds per second through the public State API, and
+clone()+random playouts per second (what search bots need).
+
+    make bench            # or: .venv/bin/python benchmarks/bench_engine.py --seconds 3
+
+Figures go to the terminal and to benchmarks/results/engine.json. Speed is never
+asserted in tests: these machines are shared and noisy, so compare ratios from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cardtable
+from cardtable.core.rng import Rng
+from cardtable.core.state import State
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def measure(work: Callable[[], int], seconds: float) -> float:
+    """Units of work per second over at least ``seconds`` (best of three slices)."""
+    rates = []
+    for _ in range(3):
+        done, start = 0, time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < seconds / 3:
+            done += work()
+        rates.append(done / elapsed)
+    return max(rates)
+
+
+def random_rounds(game_id: str, players: int) -> Callable[[], int]:
+    """One new seeded round played to the end by random legal moves."""
+    game = cardtable.load(game_id, players=players, rounds=1)
+    rng = Rng(1)
+    seeds = iter(range(10**12))
+
+    def work() -> int:
+        state = game.new_state(seed=next(seeds))
+        while not state.is_over:
+            (seat,) = state.to_move
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[rng.below(len(actions))])
+        return 1
+
+    return work
+
+
+def playouts(game_id: str, players: int) -> Callable[[], int]:
+    """clone() of a fresh deal, then a random playout to the end of the round."""
+    root: State = cardtable.load(game_id, players=players, rounds=1).new_state(seed=7)
+    rng = Rng(2)
+
+    def work() -> int:
+        state = root.clone()
+        while not state.is_over:
+            (seat,) = state.to_move
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[rng.below(len(actions))])
+        return 1
+
+    return work
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
+    args = parser.parse_args()
+    figures: dict[str, float] = {}
+    print(f"{'benchmark':<42} {'per second':>12}")
+    for players in (2, 3, 4):
+        for name, make in (
+            ("rounds (new_state + play)", random_rounds),
+            ("clone+playout", playouts),
+        ):
+            key = f"bakappana {players}p {name}"
+            figures[key] = measure(make("bakappana", players), args.seconds)
+            print(f"{key:<42} {figures[key]:>12,.0f}")
+    RESULTS.mkdir(exist_ok=True)
+    report = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "figures": figures,
+    }
+    (RESULTS / "engine.json").write_text(json.dumps(report, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
