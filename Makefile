@@ -4,8 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# Debian packages the project needs (none yet for the engine and terminal play).
-APT_PACKAGES ?= tmux
+# Debian packages the project needs (none yet: the engine and terminal play are pure Python).
+APT_PACKAGES ?=
 
 .PHONY: run test bench lint format system-deps clean help
 

@@ -34,6 +34,14 @@ def measure(work: Callable[[], int], seconds: float) -> float:
     return max(rates)
 
 
+def play_randomly(state: State, rng: Rng) -> None:
+    """Random legal moves to the end, through the public API only."""
+    while not state.is_over:
+        (seat,) = state.to_move
+        actions = state.legal_actions(seat)
+        state.apply(seat, actions[rng.below(len(actions))])
+
+
 def random_rounds(game_id: str, players: int) -> Callable[[], int]:
     """One new seeded round played to the end by random legal moves."""
     game = cardtable.load(game_id, players=players, rounds=1)
@@ -41,11 +49,7 @@ def random_rounds(game_id: str, players: int) -> Callable[[], int]:
     seeds = iter(range(10**12))
 
     def work() -> int:
-        state = game.new_state(seed=next(seeds))
-        while not state.is_over:
-            (seat,) = state.to_move
-            actions = state.legal_actions(seat)
-            state.apply(seat, actions[rng.below(len(actions))])
+        play_randomly(game.new_state(seed=next(seeds)), rng)
         return 1
 
     return work
@@ -57,11 +61,7 @@ def playouts(game_id: str, players: int) -> Callable[[], int]:
     rng = Rng(2)
 
     def work() -> int:
-        state = root.clone()
-        while not state.is_over:
-            (seat,) = state.to_move
-            actions = state.legal_actions(seat)
-            state.apply(seat, actions[rng.below(len(actions))])
+        play_randomly(root.clone(), rng)
         return 1
 
     return work

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import cardtable
-from cardtable import GameRecord, OptionError
+from cardtable import GameRecord, IllegalAction, OptionError
 from cardtable.games.hanafuda.fishing import FishingState
 from tests.hanafuda_helpers import make_deal
 
@@ -67,6 +67,25 @@ def test_bad_record_files(tmp_path: Path) -> None:
     path.write_text('{"game": "bakappana"}')
     with pytest.raises(OptionError, match="not a cardtable game record"):
         GameRecord.load_file(path)
+    path.write_text('{"format": "cardtable-game/1", "game": "bakappana", "log": []}')
+    with pytest.raises(OptionError, match="not a valid game record: KeyError"):
+        GameRecord.load_file(path)
+    path.write_text('{"format": "cardtable-game/1", "game": "bakappana", "seed": 1, "log": [5]}')
+    with pytest.raises(IllegalAction, match="cannot read log entry 5"):
+        GameRecord.load_file(path)
+
+
+def test_a_log_with_an_illegal_move_is_refused() -> None:
+    state = finished_game(2)
+    log = [move.to_json() for move in state.log]
+    log[3], log[4] = log[4], log[3]
+    with pytest.raises(IllegalAction):
+        cardtable.replay("bakappana", state.game.options, state.seed, log)
+
+
+def test_deals_must_be_mappings() -> None:
+    with pytest.raises(OptionError, match=r"deals\[0\] must be a mapping"):
+        cardtable.load("bakappana").new_state(seed=1, deals=[["01-1"]])  # type: ignore[list-item]
 
 
 def test_clone_is_independent() -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from cardtable.core.actions import Action
-from cardtable.core.errors import OptionError
+from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.game import spec_of
 from cardtable.core.state import State
 
@@ -30,6 +30,14 @@ class Agent(Protocol):
     name: str
 
     def choose(self, state: State, seat: int) -> Action: ...
+
+
+def actions_for(state: State, seat: int) -> list[Action]:
+    """The legal actions of ``seat``; a bot asked to move out of turn gets a clear error."""
+    actions = state.legal_actions(seat)
+    if not actions:
+        raise IllegalAction(f"seat {seat} has nothing to do now")
+    return actions
 
 
 AgentFactory = Callable[[str, int | None], Agent]

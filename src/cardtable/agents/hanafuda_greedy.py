@@ -7,9 +7,8 @@ other cards it holds (it can take the discard back) and a month no longer live.
 
 from __future__ import annotations
 
-from cardtable.agents.base import AgentEntry, register_agent
+from cardtable.agents.base import AgentEntry, actions_for, register_agent
 from cardtable.core.actions import Action
-from cardtable.core.errors import IllegalAction
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import Play, Take
@@ -44,9 +43,7 @@ class GreedyAgent:
         self.rng = Rng(0 if seed is None else seed)
 
     def choose(self, state: State, seat: int) -> Action:
-        actions = state.legal_actions(seat)
-        if not actions:
-            raise IllegalAction(f"seat {seat} has nothing to do now")
+        actions = actions_for(state, seat)
         if not isinstance(state, FishingState):
             return actions[self.rng.below(len(actions))]
         best: list[Action] = []

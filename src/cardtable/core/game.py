@@ -67,7 +67,11 @@ class Game:
             seed = secrets.randbits(63)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"a seed must be an integer, not {seed!r}")
-        return self.spec.start(self, seed, tuple(dict(d) for d in (deals or ())))
+        fixed = tuple(deals or ())
+        for k, deal in enumerate(fixed):
+            if not isinstance(deal, Mapping):
+                raise OptionError(f"deals[{k}] must be a mapping, not {type(deal).__name__}")
+        return self.spec.start(self, seed, tuple(dict(d) for d in fixed))
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:
         """The action a JSON object describes (raises IllegalAction when malformed)."""

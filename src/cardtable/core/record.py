@@ -40,17 +40,22 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
-        if data.get("format") != FORMAT:
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise OptionError(f"not a cardtable game record (expected format {FORMAT!r})")
-        game = load(str(data["game"]), **dict(data.get("options") or {}))
-        log = tuple(_logged_move(game.parse_action, entry) for entry in data.get("log") or ())
-        return cls(
-            game=game.id,
-            options=game.options.model_dump(mode="json"),
-            seed=int(data["seed"]),
-            deals=tuple(dict(d) for d in data.get("deals") or ()),
-            log=log,
-        )
+        try:
+            game = load(str(data["game"]), **dict(data.get("options") or {}))
+            log = tuple(_logged_move(game.parse_action, entry) for entry in data.get("log") or ())
+            return cls(
+                game=game.id,
+                options=game.options.model_dump(mode="json"),
+                seed=int(data["seed"]),
+                deals=tuple(dict(d) for d in data.get("deals") or ()),
+                log=log,
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            if isinstance(error, OptionError | IllegalAction):
+                raise
+            raise OptionError(f"not a valid game record: {error!r}") from None
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
