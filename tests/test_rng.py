@@ -51,6 +51,14 @@ def test_shuffle_is_a_permutation_and_matches_below() -> None:
     assert items == expected
 
 
+def test_draws_are_lazy_and_a_permutation() -> None:
+    drawn = list(Rng(4).draws(range(48)))
+    assert sorted(drawn) == list(range(48))
+    rng = Rng(4)
+    first_three = [card for card, _ in zip(rng.draws(range(48)), range(3), strict=False)]
+    assert first_three == drawn[:3]
+
+
 def test_getrandbits_lengths() -> None:
     rng = Rng(1)
     assert rng.getrandbits(0) == 0

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, MutableSequence, Sequence
+from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
@@ -116,16 +116,29 @@ class Rng:
         state = self._state
         for i in range(len(x) - 1, 0, -1):
             n = i + 1
-            while True:
-                state = (state + _GOLDEN) & _MASK64
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-                product = (z ^ (z >> 31)) * n
-                if product & _MASK64 >= ((1 << 64) - n) % n:
-                    break
+            state = (state + _GOLDEN) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            product = (z ^ (z >> 31)) * n
+            if product & _MASK64 < n:  # rare: only then can the draw need rejecting
+                threshold = ((1 << 64) - n) % n
+                while product & _MASK64 < threshold:
+                    state = (state + _GOLDEN) & _MASK64
+                    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                    product = (z ^ (z >> 31)) * n
             j = product >> 64
             x[i], x[j] = x[j], x[i]
         self._state = state
+
+    def draws(self, items: Iterable[T]) -> Iterator[T]:
+        """Items in random order, drawn one at a time (a lazy forward Fisher-Yates):
+        taking k of n costs k steps, not n."""
+        pool = list(items)
+        for i in range(len(pool)):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+            yield pool[i]
 
     def shuffled(self, items: Iterable[T]) -> list[T]:
         out = list(items)

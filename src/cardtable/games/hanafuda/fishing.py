@@ -15,7 +15,7 @@ dealer, so seat ``(dealer + 1) % N`` plays second ("p1" in the rules, on the dea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Literal
@@ -85,7 +85,7 @@ class DealerDraw:
         }
 
 
-def draw_first_dealer(order: Sequence[int], players: int) -> DealerDraw:
+def draw_first_dealer(order: Iterable[int], players: int) -> DealerDraw:
     """Resolve the first-dealer draw from cards taken in ``order`` (a shuffled deck).
 
     Earliest month deals; in the same month the higher kind wins; players still tied
@@ -99,12 +99,12 @@ def draw_first_dealer(order: Sequence[int], players: int) -> DealerDraw:
     """
     contenders = list(range(players))
     passes: list[tuple[tuple[int, int], ...]] = []
-    position = 0
+    cards = iter(order)
     while True:
-        if position + len(contenders) > len(order):
-            raise ValueError("the draw order ran out of cards before the tie was broken")
-        drawn = tuple((seat, order[position + k]) for k, seat in enumerate(contenders))
-        position += len(contenders)
+        try:
+            drawn = tuple((seat, next(cards)) for seat in contenders)
+        except (StopIteration, RuntimeError):
+            raise ValueError("the draw ran out of cards before the tie was broken") from None
         passes.append(drawn)
         best = min(draw_rank(card) for _, card in drawn)
         contenders = [seat for seat, card in drawn if draw_rank(card) == best]
@@ -271,7 +271,7 @@ class FishingState(State):
         elif self.next_dealer is not None:
             self.dealer = self.next_dealer
         else:
-            self.dealer_draw = draw_first_dealer(self.rng.shuffled(range(NUM_CARDS)), self.n)
+            self.dealer_draw = draw_first_dealer(self.rng.draws(range(NUM_CARDS)), self.n)
             self.dealer = self.dealer_draw.dealer
         self.misdeals = []
         deal = fixed or self._random_deal()
