@@ -47,6 +47,31 @@ def make_deal(
     return deal
 
 
+def make_position(
+    players: int,
+    *,
+    hands: Sequence[Sequence[str]],
+    table: Sequence[str] = (),
+    piles: Sequence[Sequence[str]] = (),
+    stock: Sequence[str] = (),
+    dealer: int = 0,
+) -> dict[str, Any]:
+    """A mid-round position: exactly these hands, table and piles; the stock starts with
+    ``stock`` and holds every other card after it (in deck order)."""
+    all_piles = [list(p) for p in piles] + [[] for _ in range(players - len(piles))]
+    named = [c for h in hands for c in h] + list(table) + list(stock)
+    named += [c for p in all_piles for c in p]
+    assert len(set(named)) == len(named), "a card is named twice"
+    rest = [code for code in CODES if code not in set(named)]
+    return {
+        "dealer": dealer,
+        "hands": [list(h) for h in hands],
+        "table": list(table),
+        "piles": all_piles,
+        "stock": list(stock) + rest,
+    }
+
+
 def new_state(game_id: str, deal: dict[str, Any], *, seed: int = 1, **options: Any) -> FishingState:
     state = cardtable.load(game_id, **options).new_state(seed=seed, deals=[deal])
     assert isinstance(state, FishingState)

@@ -86,10 +86,11 @@ def test_edge_5_four_of_a_month_on_the_table_is_redealt() -> None:
     deal = make_deal(2, table=["01-1", "01-2", "01-3", "01-4"], dealer=1)
     state = new_state("bakappana", deal)
     assert month_misdeal(mask("01-1", "01-2", "01-3", "01-4")) == 0
-    assert state.misdeals == [mask(*deal["table"])]
+    assert state.misdeals == [("four cards of one month on the table", mask(*deal["table"]))]
     assert month_misdeal(state.table) is None
     assert state.dealer == 1  # same dealer deals again
-    assert state.view(None)["misdeals"] == [deal["table"]]
+    view = state.view(None)["misdeals"]
+    assert view == [{"reason": "four cards of one month on the table", "table": deal["table"]}]
 
 
 def test_edge_22_dealer_draw() -> None:
@@ -208,8 +209,8 @@ def test_illegal_actions_explain_and_change_nothing() -> None:
     cases = [
         (1, Play(card_index("07-3")), "not to move"),
         (0, Play(card_index("07-3")), "not in your hand"),
-        (0, Play(card_index("03-4")), "matches 03-1 and 03-3 on the table: say which"),
-        (0, Play(card_index("09-3"), card_index("09-1")), "take is only for choosing"),
+        (0, Play(card_index("03-4")), "03-4 can take 03-1 or 03-3: say which one with take"),
+        (0, Play(card_index("09-3"), card_index("09-1")), "take is only for a choice"),
         (0, Take(card_index("03-1")), "play a card from your hand first"),
         (7, Play(card_index("03-4")), "there is no seat 7"),
     ]

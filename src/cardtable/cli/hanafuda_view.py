@@ -210,9 +210,9 @@ class HanafudaRenderer:
         dealer = self.names[state.dealer]
         verb = "deal" if dealer == "You" else "deals"
         lines.append(Text(f"Round {state.round_no}: {dealer} {verb}.", "bold"))
-        for table in state.misdeals:
+        for reason, table in state.misdeals:
             lines.append(
-                Text.assemble(("Misdeal, dealt again: ", "yellow"), chips(table, self.lang))
+                Text.assemble((f"Dealt again ({reason}): ", "yellow"), chips(table, self.lang))
             )
         return lines
 

@@ -5,7 +5,7 @@
 ['01-1', '03-1', '08-1']
 """
 
-from cardtable.games.hanafuda import bakappana
+from cardtable.games.hanafuda import bakappana, hana_awase, koikoi
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take, parse_action
 from cardtable.games.hanafuda.deck import CARDS, Card, Kind, card_index, cards, codes, value_of
 
@@ -21,6 +21,8 @@ __all__ = [
     "card_index",
     "cards",
     "codes",
+    "hana_awase",
+    "koikoi",
     "parse_action",
     "value_of",
 ]

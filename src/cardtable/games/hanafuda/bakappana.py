@@ -21,12 +21,13 @@ from cardtable.core.game import GameSpec, register
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.deck import FULL_DECK, codes, value_of
-from cardtable.games.hanafuda.fishing import FishingOptions, FishingState
+from cardtable.games.hanafuda.fishing import FishingOptions, FishingState, rounds_field
 
 TOTAL_VALUE = value_of(FULL_DECK)  # 264
 
 
 class BakappanaOptions(FishingOptions):
+    rounds: Literal[1, 3, 6, 12] = rounds_field()
     players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
     scoring: Literal["traditional", "simple"] = Field(
         "traditional",

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field
 
@@ -28,7 +28,7 @@ from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng
 from cardtable.core.state import State
-from cardtable.games.hanafuda.actions import MONTH_PLAYS, TAKE, Play, Take
+from cardtable.games.hanafuda.actions import MONTH_PLAYS, PLAY, TAKE, Play, Take
 from cardtable.games.hanafuda.deck import (
     CODES,
     FULL_DECK,
@@ -64,11 +64,12 @@ _PLAY, _TAKE, _DECIDE, _OVER = Phase.PLAY, Phase.TAKE, Phase.DECIDE, Phase.OVER
 
 
 class FishingOptions(GameOptions):
-    """Options every fishing game shares."""
+    """Base of the fishing games' options; each declares ``rounds`` with
+    :func:`rounds_field` (koi-koi allows 8 rounds besides the rulebook's 1, 3, 6, 12)."""
 
-    rounds: Literal[1, 3, 6, 12] = Field(
-        12, description="Rounds in the match: a year of 12, or 6, 3 or 1."
-    )
+
+def rounds_field() -> Any:
+    return Field(12, description="Rounds in the match: a year of 12, or fewer.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +113,32 @@ def draw_first_dealer(order: Iterable[int], players: int) -> DealerDraw:
             return DealerDraw(tuple(passes), contenders[0])
 
 
+def _single_options(matches: int) -> tuple[int, ...]:
+    """Each card of ``matches`` as its own capture option."""
+    return tuple(1 << c for c in iter_cards(matches))
+
+
+def _option_card(option: int) -> int:
+    """The card that names an option in actions: its lowest card."""
+    return (option & -option).bit_length() - 1
+
+
+def _chosen(options: Sequence[int], take: int | None) -> int | None:
+    """The option ``take`` names, if any."""
+    if take is None or not 0 <= take < NUM_CARDS:
+        return None
+    for option in options:
+        if _option_card(option) == take:
+            return option
+    return None
+
+
+def _plays(card: int, options: Sequence[int]) -> list[Play]:
+    if len(options) < 2:
+        return [PLAY[card]]
+    return [Play(card, _option_card(o)) for o in options]
+
+
 def month_misdeal(table: int) -> int | None:
     """The month index (0..11) whose four cards all lie on ``table``, if any (§2.2)."""
     for month, mask in enumerate(MONTH_MASKS):
@@ -140,19 +167,25 @@ class Deal:
     hands: tuple[int, ...]
     table: int
     stock: tuple[int, ...]  # top first
+    piles: tuple[int, ...] | None = None  # given: a mid-round position, not a fresh deal
 
 
 def parse_deal(data: Mapping[str, Any], players: int, sizes: tuple[int, int], where: str) -> Deal:
-    """Check and read a fixed deal; every problem is an OptionError saying what is wrong."""
+    """Check and read a fixed deal; every problem is an OptionError saying what is wrong.
+
+    A deal with ``piles`` is a mid-round *position* (puzzles, tests, hints): hands may
+    hold fewer cards and the table any number, as long as every card is placed once.
+    """
     hand_size, table_size = sizes
-    unknown = set(data) - {"dealer", "hands", "table", "stock"}
+    unknown = set(data) - {"dealer", "hands", "table", "stock", "piles"}
     if unknown:
         raise OptionError(
-            f"{where}: unknown keys {sorted(unknown)}; use dealer, hands, table, stock"
+            f"{where}: unknown keys {sorted(unknown)}; use dealer, hands, table, stock, piles"
         )
+    position = data.get("piles") is not None
     seen: dict[int, str] = {}
 
-    def read(cards: Any, label: str, size: int | None) -> list[int]:
+    def read(cards: Any, label: str, size: int | None, at_most: bool = False) -> list[int]:
         if not isinstance(cards, Sequence) or isinstance(cards, str):
             raise OptionError(f"{where}: {label} must be a list of card codes")
         out = []
@@ -165,26 +198,33 @@ def parse_deal(data: Mapping[str, Any], players: int, sizes: tuple[int, int], wh
                 raise OptionError(f"{where}: card {CODES[index]} is in {seen[index]} and {label}")
             seen[index] = label
             out.append(index)
-        if size is not None and len(out) != size:
-            raise OptionError(f"{where}: {label} holds {len(out)} cards; it must hold {size}")
+        if size is not None and (len(out) > size if at_most else len(out) != size):
+            limit = f"at most {size}" if at_most else str(size)
+            raise OptionError(f"{where}: {label} holds {len(out)} cards; it must hold {limit}")
         return out
 
-    hands_data = data.get("hands")
-    if not isinstance(hands_data, Sequence) or len(hands_data) != players:
-        raise OptionError(f"{where}: hands must list {players} hands, one per seat")
-    hands = tuple(
-        sum(1 << c for c in read(h, f"hands[{seat}]", hand_size))
-        for seat, h in enumerate(hands_data)
+    def read_seats(key: str, size: int | None, at_most: bool) -> tuple[int, ...]:
+        given = data.get(key)
+        if not isinstance(given, Sequence) or len(given) != players:
+            raise OptionError(f"{where}: {key} must list {players} {key}, one per seat")
+        return tuple(
+            sum(1 << c for c in read(cards, f"{key}[{seat}]", size, at_most))
+            for seat, cards in enumerate(given)
+        )
+
+    hands = read_seats("hands", hand_size, at_most=position)
+    table = sum(
+        1 << c for c in read(data.get("table", []), "table", None if position else table_size)
     )
-    table = sum(1 << c for c in read(data.get("table", []), "table", table_size))
-    stock_size = NUM_CARDS - players * hand_size - table_size
+    piles = read_seats("piles", None, at_most=False) if position else None
+    stock_size = NUM_CARDS - len(seen)
     stock = tuple(read(data.get("stock", []), "stock", stock_size))
     dealer = data.get("dealer")
     if dealer is not None and (
         isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
     ):
         raise OptionError(f"{where}: dealer must be a seat number 0..{players - 1}")
-    return Deal(dealer, hands, table, stock)
+    return Deal(dealer, hands, table, stock, piles)
 
 
 class FishingState(State):
@@ -192,6 +232,7 @@ class FishingState(State):
 
     __slots__ = (
         "current",
+        "custom_captures",
         "dealer",
         "dealer_draw",
         "events",
@@ -212,6 +253,7 @@ class FishingState(State):
         "stock_pos",
         "table",
         "totals",
+        "unplayable",
     )
 
     #: class-level switches: the hot path skips hooks a game does not use
@@ -243,7 +285,11 @@ class FishingState(State):
         self.current = 0
         self.dealer = 0
         self.start_table = 0
-        self.misdeals: list[int] = []
+        self.misdeals: list[tuple[str, int]] = []
+        #: cards in hand that may not be played now (a card just kept from the stock)
+        self.unplayable = 0
+        #: True when a game overrides capture_options (wild cards, steals)
+        self.custom_captures = False
         #: play stock-only turns once the hands are empty (2 players, traditional end)
         self.stock_only_turns = False
         self.configure()
@@ -275,20 +321,21 @@ class FishingState(State):
             self.dealer = self.dealer_draw.dealer
         self.misdeals = []
         deal = fixed or self._random_deal()
-        while self.is_misdeal(deal):
-            self.misdeals.append(deal.table)
+        while deal.piles is None and (reason := self.misdeal_reason(deal)) is not None:
+            self.misdeals.append((reason, deal.table))
+            self.on_misdeal(reason)
             deal = self._random_deal()
         self.hands = list(deal.hands)
-        self.piles = [0] * self.n
+        self.piles = list(deal.piles) if deal.piles is not None else [0] * self.n
         self.table = self.start_table = deal.table
         self.stock = deal.stock
         self.stock_pos = 0
         self.pending = -1
         self.previous_events = tuple(self.events) if self.events else self.previous_events
         self.events = []
-        self.current = self.dealer
-        self.phase = _PLAY
-        self.on_round_start()
+        self.unplayable = 0
+        if self.on_round_start():
+            self.begin_turn(self.dealer)
 
     def _random_deal(self) -> Deal:
         order = self.rng.shuffled(range(NUM_CARDS))
@@ -306,12 +353,18 @@ class FishingState(State):
         position += table_size
         return Deal(self.dealer, tuple(hands), table, tuple(order[position:]))
 
-    def is_misdeal(self, deal: Deal) -> bool:
-        """All four cards of a month on the table (every game; koi-koi adds more)."""
-        return month_misdeal(deal.table) is not None
+    def misdeal_reason(self, deal: Deal) -> str | None:
+        """Why a deal must be dealt again, or None (koi-koi adds lucky-hand reasons)."""
+        if month_misdeal(deal.table) is not None:
+            return "four cards of one month on the table"
+        return None
 
-    def on_round_start(self) -> None:
-        """Called after each deal (teyaku, lucky hands)."""
+    def on_misdeal(self, reason: str) -> None:
+        """Called before a redeal (koi-koi re-draws the dealer in one case)."""
+
+    def on_round_start(self) -> bool:
+        """Called after each deal (teyaku, lucky hands); False when it ended the round."""
+        return True
 
     # -- the protocol ------------------------------------------------------------------
     @property
@@ -326,16 +379,26 @@ class FishingState(State):
         if seat != self.current or self.phase is _OVER:
             return []
         if self.phase is _PLAY:
-            # One table look-up per month in hand (see MONTH_PLAYS): this is the hot path.
-            hand, table = self.hands[seat], self.table
+            hand = self.hands[seat] & ~self.unplayable
             out: list[Action] = []
+            if self.custom_captures:
+                for card in iter_cards(hand):
+                    if self.hand_play_problem(seat, card) is None:
+                        out.extend(_plays(card, self.capture_options(seat, card)))
+                return out
+            # One table look-up per month in hand (see MONTH_PLAYS): this is the hot path.
+            table = self.table
             while hand:
                 shift = ((hand & -hand).bit_length() - 1) & ~3
-                out.extend(MONTH_PLAYS[shift >> 2][hand >> shift & 15][table >> shift & 15])
+                plays = MONTH_PLAYS[shift >> 2][hand >> shift & 15][table >> shift & 15]
+                if self.limits_hand_play:
+                    plays = tuple(p for p in plays if self.hand_play_problem(seat, p.card) is None)
+                out.extend(plays)
                 hand &= ~(15 << shift)
             return out
         if self.phase is _TAKE:
-            return [TAKE[c] for c in iter_cards(self.table & MONTH_MASK_OF[self.pending])]
+            options = self.capture_options(seat, self.pending)
+            return [TAKE[_option_card(option)] for option in options]
         return self.decision_actions(seat)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
@@ -349,27 +412,31 @@ class FishingState(State):
         if self.phase is _TAKE:
             if kind is not Take:
                 flipped = CODES[self.pending]
-                return f"the flipped {flipped} matches two table cards: choose one with take"
-            matches = self.table & MONTH_MASK_OF[self.pending]
-            if not matches >> action.card & 1:  # type: ignore[attr-defined]
-                options = " or ".join(codes(matches))
-                return f"the flipped {CODES[self.pending]} can take {options}, not {action}"
+                return f"the flipped {flipped} can take several cards: choose one with take"
+            options = self.capture_options(seat, self.pending)
+            if _chosen(options, action.card) is None:  # type: ignore[attr-defined]
+                said = " or ".join(CODES[_option_card(o)] for o in options)
+                return f"the flipped {CODES[self.pending]} can take {said}, not {action}"
             return None
         return self.decision_problem(seat, action)
 
     def _play_problem(self, seat: int, action: Play) -> str | None:
-        card = action.card
+        card, take = action.card, action.take
         if not 0 <= card < NUM_CARDS or not self.hands[seat] >> card & 1:
             return f"{CODES[card] if 0 <= card < NUM_CARDS else card} is not in your hand"
-        matches = self.table & MONTH_MASK_OF[card]
-        count = matches.bit_count()
-        if count == 2:
-            if action.take is None or not matches >> action.take & 1:
-                two = " and ".join(codes(matches))
-                return f"{CODES[card]} matches {two} on the table: say which one to take"
-        elif action.take is not None:
-            said = "no table card" if count == 0 else "one table card" if count == 1 else "three"
-            return f"{CODES[card]} matches {said}; take is only for choosing between two matches"
+        if self.unplayable >> card & 1:
+            return f"{CODES[card]} was just drawn: play another card"
+        if self.custom_captures:
+            options = self.capture_options(seat, card)
+        else:
+            matches = self.table & MONTH_MASK_OF[card]
+            options = _single_options(matches) if matches.bit_count() == 2 else (matches,)
+        if len(options) >= 2:
+            if take is None or _chosen(options, take) is None:
+                said = " or ".join(CODES[_option_card(o)] for o in options)
+                return f"{CODES[card]} can take {said}: say which one with take"
+        elif take is not None:
+            return f"{CODES[card]} leaves nothing to choose; take is only for a choice of captures"
         return self.hand_play_problem(seat, card) if self.limits_hand_play else None
 
     def hand_play_problem(self, seat: int, card: int) -> str | None:
@@ -383,58 +450,112 @@ class FishingState(State):
             card = action.card  # type: ignore[attr-defined]
             self.hands[seat] ^= 1 << card
             self.resolve(seat, card, action.take, from_stock=False)  # type: ignore[attr-defined]
-            if self.flip(seat):
+            if self.after_hand_play(seat):
                 return
         elif kind is Take:
             self.resolve(seat, self.pending, action.card, from_stock=True)  # type: ignore[attr-defined]
             self.pending = -1
+            if self.after_take(seat):
+                return
         else:
             self.perform_decision(seat, action)
             return
         self.end_turn(seat)
 
     # -- the turn ----------------------------------------------------------------------
-    def resolve(self, seat: int, card: int, take: int | None, *, from_stock: bool) -> None:
-        """Match ``card`` against the table (§2.3). ``take`` chooses between two matches."""
+    def capture_options(self, seat: int, card: int) -> tuple[int, ...]:
+        """What ``card`` may capture, one mask per option (§2.3): none -> it goes to the
+        table; one -> taken without asking; several -> the player chooses. Games with
+        wild cards or steals override this and set ``custom_captures``."""
         matches = self.table & MONTH_MASK_OF[card]
-        count = matches.bit_count()
-        if count == 0:
-            self.table |= 1 << card
-            captured = 0
+        if not matches:
+            return ()
+        if matches.bit_count() == 2:
+            return _single_options(matches)
+        return (matches,)
+
+    def resolve(self, seat: int, card: int, take: int | None, *, from_stock: bool) -> None:
+        """Match ``card`` against the table; ``take`` names the chosen option."""
+        if self.custom_captures:
+            options = self.capture_options(seat, card)
+            captured = (_chosen(options, take) if take is not None else None) or (
+                options[0] if options else 0
+            )
         else:
-            captured = (1 << take) if count == 2 and take is not None else matches
-            self.table ^= captured
+            matches = self.table & MONTH_MASK_OF[card]
+            captured = (1 << take) if take is not None else matches
+        if captured:
+            self.take_cards(seat, captured)
             self.piles[seat] |= captured | 1 << card
+        else:
+            self.table |= 1 << card
         self.events.append((seat, int(from_stock), card, captured))
+
+    def take_cards(self, seat: int, captured: int) -> None:
+        """Remove captured cards from where they lie (the table; piles for steals)."""
+        self.table &= ~captured
 
     def flip(self, seat: int) -> bool:
         """Turn over the top stock card; True when the player must choose what it takes."""
         card = self.stock[self.stock_pos]
         self.stock_pos += 1
-        if (self.table & MONTH_MASK_OF[card]).bit_count() == 2:
+        if self.custom_captures:
+            if len(self.capture_options(seat, card)) >= 2:
+                self.pending = card
+                self.phase = _TAKE
+                return True
+        elif (self.table & MONTH_MASK_OF[card]).bit_count() == 2:
             self.pending = card
             self.phase = _TAKE
             return True
         self.resolve(seat, card, None, from_stock=True)
+        return self.after_flip(seat, card)
+
+    # -- turn hooks (koi-koi turn variants) --------------------------------------------
+    def begin_turn(self, seat: int) -> None:
+        """A seat starts a turn with cards in hand (draw-first variants hook here)."""
+        self.current = seat
+        self.phase = _PLAY
+
+    def after_hand_play(self, seat: int) -> bool:
+        """After the hand card: flip the stock (if any is left, as in a position).
+        True while the turn waits for input."""
+        return self.stock_pos < len(self.stock) and self.flip(seat)
+
+    def after_flip(self, seat: int, card: int) -> bool:
+        """After a flipped card was resolved without a choice. True to wait for input."""
         return False
 
-    def end_turn(self, seat: int) -> None:
-        """After a turn: a decision (koi-koi), the next player, or the end of the round."""
+    def after_take(self, seat: int) -> bool:
+        """After the choice for a flipped card. True to wait for input."""
+        return False
+
+    def end_turn(self, seat: int, *, decided: bool = False) -> None:
+        """After a turn: the game's say (koi-koi), the next player, or the round's end.
+
+        ``decided`` is True when the player has just answered the decision for this turn.
+        """
         while True:
-            if self.has_decisions and self.wants_decision(seat):
-                self.phase = _DECIDE
-                self.current = seat
+            if self.has_decisions and not decided and self.after_turn(seat):
                 return
+            decided = False
             if self.round_finished():
                 self.end_round()
                 return
             seat = (seat + 1) % self.n
-            self.current = seat
             if self.hands[seat]:
-                self.phase = _PLAY
+                self.begin_turn(seat)
                 return
+            self.current = seat
+            if self.stock_pos >= len(self.stock):
+                continue  # nothing to flip: the turn passes (positions only)
+            if self.has_decisions:
+                self.begin_stock_turn(seat)
             if self.flip(seat):  # a stock-only turn plays itself unless it needs a choice
                 return
+
+    def begin_stock_turn(self, seat: int) -> None:
+        """A stock-only turn starts (games with decisions note the mover's yaku here)."""
 
     def round_finished(self) -> bool:
         if any(self.hands):
@@ -442,9 +563,9 @@ class FishingState(State):
         return self.stock_pos >= len(self.stock) or not self.stock_only_turns
 
     # -- hooks for decisions between turns (koi-koi) ------------------------------------
-    def wants_decision(self, seat: int) -> bool:
-        """Whether ``seat`` must decide after its turn (subclasses that say yes set
-        ``has_decisions = True``)."""
+    def after_turn(self, seat: int) -> bool:
+        """The game's say after ``seat``'s turn: True when it asked for a decision or ended
+        the round (subclasses that use it set ``has_decisions = True``)."""
         return False
 
     def decision_actions(self, seat: int) -> list[Action]:
@@ -519,23 +640,33 @@ class FishingState(State):
         new.start_table = self.start_table
         new.misdeals = self.misdeals
         new.stock_only_turns = self.stock_only_turns
+        new.unplayable = self.unplayable
+        new.custom_captures = self.custom_captures
+
+    def known_in_hands(self) -> list[int]:
+        """Cards everyone knows are in each hand (hands shown for teyaku)."""
+        return [0] * self.n
 
     def determinize(self, seat: int, rng: RandomSource) -> FishingState:
         """Resample the other hands, the unseen stock and every future deal."""
         new = self.clone()
+        known = self.known_in_hands()
         seen = self.hands[seat] | self.table | sum(self.piles)
         if self.pending >= 0:
             seen |= 1 << self.pending
         for card in self.stock[: self.stock_pos]:
             seen |= 1 << card
+        for other in range(self.n):
+            seen |= self.hands[other] & known[other]
         unseen = list(iter_cards(FULL_DECK & ~seen))
         rng.shuffle(unseen)
         position = 0
         for other in range(self.n):
             if other == seat:
                 continue
-            size = self.hands[other].bit_count()
-            new.hands[other] = sum(1 << c for c in unseen[position : position + size])
+            kept = self.hands[other] & known[other]
+            size = self.hands[other].bit_count() - kept.bit_count()
+            new.hands[other] = kept | sum(1 << c for c in unseen[position : position + size])
             position += size
         new.stock = self.stock[: self.stock_pos] + tuple(unseen[position:])
         new.rng = Rng.from_state(rng.getrandbits(64))
@@ -562,7 +693,7 @@ class FishingState(State):
             "scores": list(self.totals),
             "events": [self._event_json(e) for e in self.events],
             "previous_events": [self._event_json(e) for e in self.previous_events],
-            "misdeals": [codes(t) for t in self.misdeals],
+            "misdeals": [{"reason": r, "table": codes(t)} for r, t in self.misdeals],
             "last_round": self.results[-1].to_json() if self.results else None,
             "over": self.is_over,
         }
@@ -578,7 +709,7 @@ class FishingState(State):
         seat, from_stock, card, captured = event
         return {
             "seat": seat,
-            "from": "stock" if from_stock else "hand",
+            "from": ("hand", "stock", "stock-kept")[from_stock],
             "card": CODES[card],
             "captured": codes(captured),
         }

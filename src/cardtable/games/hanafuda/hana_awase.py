@@ -1,0 +1,392 @@
+"""Hana-awase: fishing scored by card values plus yaku (rules/hanafuda.md §4, §5).
+
+Two registered games share this module. ``hana-awase`` is the Polish version (2-4 players,
+free hand play, no teyaku). ``hana-awase-88`` is the Russian 3-player version with par 88:
+teyaku, a forced hand match, captures from opponents' open piles and the special payments
+switched on. Every Russian rule is an option of both.
+
+>>> import cardtable
+>>> state = cardtable.load("hana-awase-88", rounds=1).new_state(seed=3)
+>>> while not state.is_over:
+...     (seat,) = state.to_move
+...     state.apply(seat, state.legal_actions(seat)[-1])
+>>> sum(state.scores())
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Self, cast
+
+from pydantic import Field, model_validator
+
+from cardtable.core.game import GameSpec, register
+from cardtable.core.results import RoundResult, ScoreLine
+from cardtable.games.hanafuda.actions import parse_action
+from cardtable.games.hanafuda.deck import (
+    FULL_DECK,
+    MONTH_MASK_OF,
+    MONTH_MASKS,
+    PLAINS,
+    codes,
+    iter_cards,
+    value_of,
+)
+from cardtable.games.hanafuda.fishing import (
+    FishingOptions,
+    FishingState,
+    rounds_field,
+    winner_deals_next,
+)
+from cardtable.games.hanafuda.yaku import Yaku, hana_awase_table
+
+TOTAL_VALUE = value_of(FULL_DECK)
+WILLOW = MONTH_MASKS[10]
+TEYAKU_SEVEN, TEYAKU_SIX = 30, 20
+SPECIAL_PAYMENT = 30
+
+
+def settle(
+    card_values: Sequence[int], yaku_values: Sequence[int], scoring: str = "traditional"
+) -> list[int]:
+    """Card and yaku settlement of a deal (§4, §5.4), without teyaku or special payments.
+
+    >>> settle([120, 90, 54], [60, 0, 20])  # the rulebook's worked example (§5.6)
+    [132, -78, -54]
+    """
+    n = len(card_values)
+    total_yaku = sum(yaku_values)
+    if scoring == "simple":
+        return [c + y * (n - 1) for c, y in zip(card_values, yaku_values, strict=True)]
+    par = TOTAL_VALUE // n
+    return [
+        (c - par) + y * (n - 1) - (total_yaku - y)
+        for c, y in zip(card_values, yaku_values, strict=True)
+    ]
+
+
+class HanaAwaseOptions(FishingOptions):
+    rounds: Literal[1, 3, 6, 12] = rounds_field()
+    players: int = Field(3, ge=2, le=4, description="Number of players, 2 to 4.")
+    scoring: Literal["traditional", "simple"] = Field(
+        "traditional",
+        description=(
+            "traditional: (cards - par) + own yaku x (players - 1) - the others' yaku, "
+            "zero-sum; simple: cards + own yaku x (players - 1)."
+        ),
+    )
+    two_player_stop_when_hands_empty: bool = Field(
+        False,
+        description="Two players: end the round when the hands are empty (simple scoring only).",
+    )
+    forced_hand_match: bool = Field(
+        False,
+        description="A player who can capture with a hand card must play such a card.",
+    )
+    capture_from_opponent_piles: bool = Field(
+        False,
+        description="A played card may also take a card of its month from an opponent's pile.",
+    )
+    teyaku: bool = Field(
+        False,
+        description="Hands dealt with 7 plains collect 30 from each player, with 6 plains 20.",
+    )
+    willow_is_plain_for_teyaku: bool = Field(
+        False, description="Teyaku count every willow card as a plain."
+    )
+    special_payments: bool = Field(
+        False,
+        description=(
+            "3 players: a deal where someone captured under 20 in card values is drawn; "
+            "otherwise the dealer or the player after him with at most 8 captured cards, and "
+            "the third player with at most 10, collect 30 from each."
+        ),
+    )
+    fuke_threshold_inclusive: bool = Field(
+        False, description="The drawn-deal rule uses 20 or less instead of under 20."
+    )
+    willow_row_cancels_yaku: bool = Field(
+        False, description="If anyone holds all four willow cards, nobody scores yaku."
+    )
+    rain_spoils_drinking: bool = Field(
+        False, description="The rain man's holder scores no Nomi, Hanami or Tsukimi."
+    )
+    sugawara_excluded_by_lights: bool = Field(
+        False, description="Gokō and Shikō replace Omote-sugawara."
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if self.two_player_stop_when_hands_empty and self.scoring == "traditional":
+            raise ValueError(
+                "two_player_stop_when_hands_empty leaves cards uncaptured, so traditional "
+                "scoring would not be zero-sum: use scoring=simple with it"
+            )
+        if self.special_payments and self.players != 3:
+            raise ValueError("special_payments name the three seats of a 3-player game")
+        return self
+
+
+class HanaAwase88Options(HanaAwaseOptions):
+    players: Literal[3] = Field(3, description="Exactly 3 players (par 88).")
+    scoring: Literal["traditional"] = Field(
+        "traditional",
+        description="(cards - 88) + own yaku x 2 - the others' yaku + teyaku and specials.",
+    )
+    forced_hand_match: bool = Field(
+        True, description="A player who can capture with a hand card must play such a card."
+    )
+    capture_from_opponent_piles: bool = Field(
+        True,
+        description="A played card may also take a card of its month from an opponent's pile.",
+    )
+    teyaku: bool = Field(
+        True,
+        description="Hands dealt with 7 plains collect 30 from each player, with 6 plains 20.",
+    )
+    special_payments: bool = Field(
+        True,
+        description=(
+            "A deal where someone captured under 20 in card values is drawn; otherwise the "
+            "dealer or the player after him with at most 8 captured cards, and the third "
+            "player with at most 10, collect 30 from each."
+        ),
+    )
+
+
+class HanaAwaseState(FishingState):
+    __slots__ = ("options", "revealed", "teyaku_lines", "yaku_table")
+
+    def configure(self) -> None:
+        self.options = cast(HanaAwaseOptions, self.game.options)
+        options = self.options
+        self.yaku_table = hana_awase_table(options)
+        self.stock_only_turns = self.n == 2 and not options.two_player_stop_when_hands_empty
+        self.custom_captures = options.capture_from_opponent_piles
+        self.revealed = [0] * self.n  # hands shown for teyaku, known to everyone
+        self.teyaku_lines: tuple[ScoreLine, ...] = ()
+
+    @property
+    def limits_hand_play(self) -> bool:  # type: ignore[override]
+        return self.options.forced_hand_match
+
+    def copy_into(self, new: FishingState) -> None:
+        super().copy_into(new)
+        assert isinstance(new, HanaAwaseState)
+        new.options = self.options
+        new.yaku_table = self.yaku_table
+        new.revealed = self.revealed.copy()
+        new.teyaku_lines = self.teyaku_lines
+
+    # -- captures ------------------------------------------------------------------------
+    def capture_options(self, seat: int, card: int) -> tuple[int, ...]:
+        month = MONTH_MASK_OF[card]
+        on_table = self.table & month
+        if not self.custom_captures or on_table.bit_count() == 3:
+            return super().capture_options(seat, card)
+        candidates = on_table
+        for other, pile in enumerate(self.piles):
+            if other != seat:
+                candidates |= pile & month
+        return tuple(1 << c for c in iter_cards(candidates))
+
+    def take_cards(self, seat: int, captured: int) -> None:
+        self.table &= ~captured
+        if self.custom_captures:
+            for other in range(self.n):
+                if other != seat:
+                    self.piles[other] &= ~captured
+
+    def hand_play_problem(self, seat: int, card: int) -> str | None:
+        if self.capture_options(seat, card):
+            return None
+        capturing = [c for c in iter_cards(self.hands[seat]) if self.capture_options(seat, c)]
+        if capturing:
+            can = ", ".join(codes(sum(1 << c for c in capturing)))
+            return f"you must play a card that captures ({can}); forced hand match"
+        return None
+
+    # -- teyaku ---------------------------------------------------------------------------
+    def on_round_start(self) -> bool:
+        self.revealed = [0] * self.n
+        lines: list[ScoreLine] = []
+        if self.options.teyaku:
+            plain_cards = PLAINS | (WILLOW if self.options.willow_is_plain_for_teyaku else 0)
+            for seat, hand in enumerate(self.hands):
+                plains = (hand & plain_cards).bit_count()
+                if plains >= 6:
+                    each = TEYAKU_SEVEN if plains == 7 else TEYAKU_SIX
+                    self.revealed[seat] = hand
+                    shown = tuple(codes(hand))
+                    lines.append(
+                        ScoreLine(
+                            seat,
+                            f"teyaku:{plains}",
+                            f"Teyaku: {plains} plains",
+                            each * (self.n - 1),
+                            shown,
+                        )
+                    )
+                    for other in range(self.n):
+                        if other != seat:
+                            lines.append(
+                                ScoreLine(
+                                    other,
+                                    f"teyaku:{plains}",
+                                    f"Pays seat {seat + 1}'s teyaku",
+                                    -each,
+                                )
+                            )
+        self.teyaku_lines = tuple(lines)
+        return True
+
+    # -- scoring ------------------------------------------------------------------------
+    def pile_yaku(self, seat: int) -> list[Yaku]:
+        return self.yaku_table.evaluate(self.piles[seat])
+
+    def score_round(self) -> RoundResult:
+        n, options = self.n, self.options
+        lines = list(self.teyaku_lines)
+        values = [value_of(pile) for pile in self.piles]
+        threshold_hit = [v <= 20 if options.fuke_threshold_inclusive else v < 20 for v in values]
+        if options.special_payments and any(threshold_hit):
+            fuke = [s for s in range(n) if threshold_hit[s]]
+            for seat in fuke:
+                lines.append(
+                    ScoreLine(seat, "fuke", f"Fuke: captured only {values[seat]}: deal drawn", 0)
+                )
+            return self._result(lines, outcome="drawn")
+        yaku = [self.pile_yaku(seat) for seat in range(n)]
+        if options.willow_row_cancels_yaku and any(p & WILLOW == WILLOW for p in self.piles):
+            holder = next(s for s in range(n) if self.piles[s] & WILLOW == WILLOW)
+            lines.append(ScoreLine(holder, "willow_row_cancels", "Willow row: no yaku count", 0))
+            yaku = [[] for _ in range(n)]
+        par = 0 if options.scoring == "simple" else TOTAL_VALUE // n
+        for seat in range(n):
+            lines.append(
+                ScoreLine(
+                    seat,
+                    "cards",
+                    "Captured card values",
+                    values[seat],
+                    tuple(codes(self.piles[seat])),
+                )
+            )
+            if par:
+                lines.append(ScoreLine(seat, "par", f"Par (264 / {n})", -par))
+            for y in yaku[seat]:
+                lines.append(
+                    ScoreLine(
+                        seat,
+                        f"yaku:{y.key}",
+                        f"{y.name}: {y.points} from each of {n - 1}",
+                        y.points * (n - 1),
+                        y.cards,
+                    )
+                )
+                if options.scoring == "traditional":
+                    for other in range(n):
+                        if other != seat:
+                            lines.append(
+                                ScoreLine(
+                                    other,
+                                    f"yaku:{y.key}",
+                                    f"Pays seat {seat + 1}'s {y.name}",
+                                    -y.points,
+                                )
+                            )
+        if options.special_payments:
+            lines.extend(self._card_count_payments())
+        return self._result(lines, outcome="played")
+
+    def _card_count_payments(self) -> list[ScoreLine]:
+        """§5.4 rules 2-3: few captured cards collect 30 from each other player."""
+        lines = []
+        for step in range(self.n):
+            seat = (self.dealer + step) % self.n
+            limit = 10 if step == 2 else 8
+            count = self.piles[seat].bit_count()
+            if count <= limit:
+                lines.append(
+                    ScoreLine(
+                        seat,
+                        "few_cards",
+                        f"Only {count} cards captured (≤ {limit})",
+                        SPECIAL_PAYMENT * (self.n - 1),
+                    )
+                )
+                for other in range(self.n):
+                    if other != seat:
+                        lines.append(
+                            ScoreLine(
+                                other,
+                                "few_cards",
+                                f"Pays seat {seat + 1}'s few-cards bonus",
+                                -SPECIAL_PAYMENT,
+                            )
+                        )
+        return lines
+
+    def _result(self, lines: list[ScoreLine], outcome: str) -> RoundResult:
+        scores = [0] * self.n
+        for line in lines:
+            scores[line.seat] += line.points
+        return RoundResult(self.round_no, self.dealer, tuple(scores), tuple(lines), outcome)
+
+    def choose_next_dealer(self, result: RoundResult) -> int:
+        if result.outcome == "drawn":
+            return self.dealer
+        return winner_deals_next(result.scores, self.dealer)
+
+    # -- hidden information ---------------------------------------------------------------
+    def known_in_hands(self) -> list[int]:
+        return [hand & shown for hand, shown in zip(self.hands, self.revealed, strict=True)]
+
+    def view(self, seat: int | None) -> dict[str, object]:
+        data = super().view(seat)
+        data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]
+        data["teyaku"] = [line.to_json() for line in self.teyaku_lines if line.points > 0]
+        return data
+
+
+SPEC = register(
+    GameSpec(
+        id="hana-awase",
+        title="Hana-awase",
+        summary="Hanafuda fishing for 2-4 players: card values plus 16 yaku (Polish rules).",
+        options_model=HanaAwaseOptions,
+        start=HanaAwaseState,
+        parse_action=parse_action,
+        presets={
+            "default": {},
+            "russian_extras": {
+                "players": 3,
+                "teyaku": True,
+                "special_payments": True,
+                "forced_hand_match": True,
+            },
+        },
+        family="hanafuda",
+    )
+)
+
+SPEC_88 = register(
+    GameSpec(
+        id="hana-awase-88",
+        title="Hana-awase 88",
+        summary="Three-player hana-awase, par 88, with teyaku, steals and special payments.",
+        options_model=HanaAwase88Options,
+        start=HanaAwaseState,
+        parse_action=parse_action,
+        presets={
+            "default": {},
+            "japanese": {
+                "capture_from_opponent_piles": False,
+                "forced_hand_match": False,
+                "fuke_threshold_inclusive": True,
+            },
+        },
+        family="hanafuda",
+    )
+)

@@ -1,0 +1,639 @@
+"""Koi-koi: two players race for yaku and decide to stop or go on (rules/hanafuda.md §6).
+
+After his turn, a player whose yaku total rose must choose: *shōbu* (stop: the round ends
+and he scores his yaku times the multipliers) or *koi-koi* (go on, raising the stakes).
+Every optional rule of the Polish rulebook is a named option; the ★ rules are on by
+default. Presets reproduce the Nintendo cards, KoiKoi-AI's rules and Battle Hanafuda.
+
+>>> import cardtable
+>>> state = cardtable.load("koi-koi", rounds=1).new_state(seed=2)
+>>> state.to_move == {state.dealer}
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Self, cast
+
+from pydantic import Field, field_validator, model_validator
+
+from cardtable.core.actions import Action
+from cardtable.core.game import GameSpec, register
+from cardtable.core.results import RoundResult, ScoreLine
+from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Shobu, parse_action
+from cardtable.games.hanafuda.deck import (
+    LIGHTS,
+    MONTH_MASK_OF,
+    MONTH_MASKS,
+    cards,
+    codes,
+    iter_cards,
+    tagged,
+)
+from cardtable.games.hanafuda.fishing import (
+    Deal,
+    FishingOptions,
+    FishingState,
+    Phase,
+    draw_first_dealer,
+    rounds_field,
+)
+from cardtable.games.hanafuda.yaku import Yaku, YakuTable, koikoi_table
+
+LIGHTNING = cards("11-4")
+AUGUST_GRASS = tagged("august_grass")
+LUCKY_HAND_POINTS = 6
+
+KoikoiMultiplier = Literal[
+    "none", "own_x2", "opponent_x2", "any_x2", "count_opponent", "count_all", "japan_bonus"
+]
+
+
+def teshi(hand: int) -> bool:
+    """Four cards of one month in a hand."""
+    return any(hand & mask == mask for mask in MONTH_MASKS)
+
+
+def kuttsuki(hand: int) -> bool:
+    """Four pairs: at least four months with exactly two cards each (§8.7), and for an
+    8-card hand nothing else."""
+    counts = [(hand & mask).bit_count() for mask in MONTH_MASKS]
+    pairs = counts.count(2)
+    if hand.bit_count() == 8:
+        return pairs == 4
+    return pairs >= 4
+
+
+#: rules that cannot both be on
+EXCLUSIVE = (
+    ("lucky_hands_win", "lucky_hands_void"),
+    ("lightning_wild", "lightning_wild_if_grass"),
+    ("draw_then_two_hand_plays", "keep_unmatched_draw"),
+    ("draw_passes_deal", "oya_ken_points"),
+    ("draw_last_yaku_scores", "oya_ken_points"),
+)
+
+
+class KoiKoiOptions(FishingOptions):
+    players: Literal[2] = Field(2, description="Koi-koi is for exactly 2 players.")
+    rounds: Literal[1, 3, 6, 8, 12] = rounds_field()
+    zero_sum: bool = Field(
+        True, description="★ Both start with zero_sum_start points; the loser pays the winner."
+    )
+    zero_sum_start: int = Field(30, ge=1, le=1000, description="Starting points (zero-sum).")
+    # deal
+    lucky_hands_win: bool = Field(
+        False, description="Teshi or kuttsuki in a hand wins the round at once (6 points)."
+    )
+    lucky_hands_void: bool = Field(
+        True, description="★ Teshi or kuttsuki in a hand: the cards are dealt again."
+    )
+    kuttsuki_enabled: bool = Field(
+        True, description="Kuttsuki (four pairs) counts as a lucky hand besides teshi."
+    )
+    table_lucky_void: bool = Field(
+        True, description="★ Four pairs on the table: the cards are dealt again."
+    )
+    table_triple_void: bool = Field(
+        False, description="Three cards of one month on the table: the cards are dealt again."
+    )
+    deal_ten_cards: bool = Field(False, description="10 cards per hand (table 8, stock 20).")
+    # yaku
+    chofuku_mode: Literal["replace", "add", "none"] = Field(
+        "replace",
+        description=(
+            "Akatan + Aotan: replace = 10 instead of 5 + 5; add = 10 plus both 5s; "
+            "none = no extra yaku."
+        ),
+    )
+    set_yaku_extra_bonus: bool = Field(
+        False,
+        description=(
+            "+1 per extra animal on Ino-shika-chō and per extra ribbon on Akatan/Aotan; "
+            "Tane/Tanzaku then do not count those cards again."
+        ),
+    )
+    inoshikacho_enabled: bool = Field(True, description="Ino-shika-chō is a yaku.")
+    sake_viewing: Literal["normal", "disabled", "needs_other_yaku"] = Field(
+        "normal", description="Hanami/Tsukimi: normal, disabled, or only with another yaku."
+    )
+    weather_ruins_viewing: bool = Field(
+        True,
+        description="★ No Hanami while a November card is on the table, no Tsukimi while "
+        "a December card is.",
+    )
+    sake_cup_mode: Literal["both", "one_of", "animal_only"] = Field(
+        "both", description="The sake cup counts as animal and plain, as either, or animal only."
+    )
+    viewing_value: Literal["standard", "low"] = Field(
+        "standard", description="low: Hanami/Tsukimi are worth 1, or 3 after own koi-koi."
+    )
+    double_plain: tuple[Literal["sake_cup", "lightning", "yellow_paulownia"], ...] = Field(
+        (), description="Cards that count as two plains for Kasu (comma separated)."
+    )
+    # extra card properties
+    lightning_wild: bool = Field(False, description="The lightning (11-4) matches any card.")
+    lightning_wild_if_grass: bool = Field(
+        False, description="The lightning is wild when an August plain is on the first table."
+    )
+    # turn variants
+    continue_with_stock_after_hands: bool = Field(
+        False, description="After the hands are empty, play stock-only turns."
+    )
+    draw_then_two_hand_plays: bool = Field(
+        False, description="A turn takes the top stock card into hand, then plays two cards."
+    )
+    keep_unmatched_draw: bool = Field(
+        False,
+        description="A flipped card that matches nothing goes to hand; play another card.",
+    )
+    # draws
+    oya_ken_points: int = Field(
+        0, ge=0, le=50, description="On a draw the dealer collects this and keeps the deal."
+    )
+    draw_passes_deal: bool = Field(False, description="On a draw the other player deals.")
+    draw_last_yaku_scores: bool = Field(
+        False, description="On a draw the last player to form or raise a yaku scores it."
+    )
+    # koi-koi declaration
+    koikoi_min_points: int = Field(
+        0, ge=0, le=50, description="Koi-koi only with at least this many points."
+    )
+    koikoi_only_on_new_yaku: bool = Field(
+        False, description="Only a new yaku (not a raised one) allows a koi-koi call."
+    )
+    koikoi_once_per_round: bool = Field(
+        False, description="At most one koi-koi call per round; after it, yaku win at once."
+    )
+    # multipliers
+    double_if_seven_plus: bool = Field(False, description="×2 when the base is 7 or more.")
+    koikoi_multiplier: KoikoiMultiplier = Field(
+        "count_all",
+        description=(
+            "★ count_all: ×(1 + all calls); count_opponent: ×(1 + opponent's calls); "
+            "own_x2 / opponent_x2 / any_x2: ×2 after such a call; japan_bonus: +1..+3 for "
+            "1-3 own calls, then ×2..×5; none."
+        ),
+    )
+    table_lights_multiplier: Literal["none", "x2", "count"] = Field(
+        "none", description="Lights on the first table: x2 = ×2; count = ×(lights + 1)."
+    )
+    # scoring
+    best_yaku_only: bool = Field(False, description="The winner scores only his best yaku.")
+    score_opponent_yaku: bool = Field(
+        False, description="The winner also adds the value of the opponent's yaku."
+    )
+
+    @field_validator("double_plain", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _chosen_rule_displaces_a_default(cls, data: Any) -> Any:
+        """Asking for one of two exclusive rules switches off the other when that one was
+        only on by default (``lucky_hands_win=true`` turns the ★ ``lucky_hands_void`` off)."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for first, second in EXCLUSIVE:
+            for chosen, other in ((first, second), (second, first)):
+                if data.get(chosen) and other not in data:
+                    default = cls.model_fields[other].default
+                    if default:
+                        data[other] = type(default)()
+        return data
+
+    @model_validator(mode="after")
+    def _exclusive(self) -> Self:
+        for first, second in EXCLUSIVE:
+            if getattr(self, first) and getattr(self, second):
+                raise ValueError(f"{first} and {second} exclude each other: choose one")
+        if not self.zero_sum and "zero_sum_start" in self.model_fields_set:
+            raise ValueError("zero_sum_start needs zero_sum=true")
+        return self
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "nintendo": {
+        "zero_sum": False,
+        "weather_ruins_viewing": False,
+        "table_lucky_void": False,
+        "lucky_hands_void": False,
+        "lucky_hands_win": True,
+        "double_if_seven_plus": True,
+        "koikoi_multiplier": "opponent_x2",
+        "koikoi_once_per_round": True,
+        "draw_passes_deal": True,
+    },
+    "koikoi_japan": {
+        "rounds": 8,
+        "zero_sum": True,
+        "zero_sum_start": 30,
+        "weather_ruins_viewing": False,
+        "table_lucky_void": False,
+        "lucky_hands_void": True,
+        "kuttsuki_enabled": False,
+        "viewing_value": "low",
+        "chofuku_mode": "add",
+        "koikoi_multiplier": "japan_bonus",
+        "oya_ken_points": 1,
+    },
+    "battle_hanafuda": {
+        "zero_sum": False,
+        "weather_ruins_viewing": False,
+        "set_yaku_extra_bonus": True,
+        "double_if_seven_plus": True,
+        "koikoi_multiplier": "opponent_x2",
+        "koikoi_once_per_round": True,
+        "draw_passes_deal": True,
+        "lucky_hands_void": True,
+        "table_lucky_void": True,
+        "table_triple_void": True,
+    },
+}
+
+
+class KoiKoiState(FishingState):
+    """A koi-koi match. Per round it tracks calls, the mover's yaku at turn start and
+    the round's winner."""
+
+    __slots__ = (
+        "calls",
+        "decision_counts",
+        "last_improver",
+        "last_yaku_total",
+        "lucky",
+        "options",
+        "plays_left",
+        "second_play",
+        "start_keys",
+        "start_total",
+        "table_lights",
+        "winner",
+        "yaku_table",
+    )
+
+    has_decisions = True
+
+    def configure(self) -> None:
+        self.options = cast(KoiKoiOptions, self.game.options)
+        self.yaku_table: YakuTable = koikoi_table(self.options)
+        self.stock_only_turns = self.options.continue_with_stock_after_hands
+        if self.options.zero_sum:
+            self.totals = [self.options.zero_sum_start] * self.n
+        self._reset_round()
+
+    def _reset_round(self) -> None:
+        self.calls = [0, 0]
+        self.winner: int | None = None
+        self.lucky: tuple[int, str] | None = None
+        self.last_improver: int | None = None
+        self.last_yaku_total = 0
+        self.start_total = 0
+        self.start_keys: frozenset[str] = frozenset()
+        self.plays_left = 0
+        self.second_play = False
+        self.decision_counts = True
+        self.table_lights = 0
+
+    def deal_sizes(self) -> tuple[int, int]:
+        return (10, 8) if self.options.deal_ten_cards else (8, 8)
+
+    def copy_into(self, new: FishingState) -> None:
+        super().copy_into(new)
+        assert isinstance(new, KoiKoiState)
+        new.options = self.options
+        new.yaku_table = self.yaku_table
+        new.calls = self.calls.copy()
+        new.winner = self.winner
+        new.lucky = self.lucky
+        new.last_improver = self.last_improver
+        new.last_yaku_total = self.last_yaku_total
+        new.start_total = self.start_total
+        new.start_keys = self.start_keys
+        new.plays_left = self.plays_left
+        new.second_play = self.second_play
+        new.decision_counts = self.decision_counts
+        new.table_lights = self.table_lights
+
+    # -- dealing ----------------------------------------------------------------------------
+    def lucky_kind(self, hand: int) -> str | None:
+        if teshi(hand):
+            return "teshi"
+        if self.options.kuttsuki_enabled and kuttsuki(hand):
+            return "kuttsuki"
+        return None
+
+    def misdeal_reason(self, deal: Deal) -> str | None:
+        reason = super().misdeal_reason(deal)
+        if reason is not None:
+            return reason
+        options = self.options
+        if options.table_lucky_void and kuttsuki(deal.table):
+            return "four pairs on the table"
+        if options.table_triple_void and any(
+            (deal.table & mask).bit_count() >= 3 for mask in MONTH_MASKS
+        ):
+            return "three cards of one month on the table"
+        kinds = [self.lucky_kind(hand) for hand in deal.hands]
+        if options.lucky_hands_void and any(kinds):
+            return f"{next(k for k in kinds if k)} in a hand"
+        if options.lucky_hands_win and all(kinds):
+            return "both players hold lucky hands"
+        return None
+
+    def on_misdeal(self, reason: str) -> None:
+        if reason == "both players hold lucky hands":  # §6.3: the dealer is drawn again
+            self.dealer_draw = draw_first_dealer(self.rng.draws(range(48)), self.n)
+            self.dealer = self.dealer_draw.dealer
+
+    def on_round_start(self) -> bool:
+        self._reset_round()
+        options = self.options
+        self.table_lights = (self.start_table & LIGHTS).bit_count()
+        wild = options.lightning_wild or (
+            options.lightning_wild_if_grass and bool(self.start_table & AUGUST_GRASS)
+        )
+        self.custom_captures = wild
+        if options.lucky_hands_win:
+            for seat, hand in enumerate(self.hands):
+                kind = self.lucky_kind(hand)
+                if kind:
+                    self.lucky = (seat, kind)
+                    self.winner = seat
+                    self.end_round()
+                    return False
+        return True
+
+    # -- captures with a wild lightning ----------------------------------------------------
+    def capture_options(self, seat: int, card: int) -> tuple[int, ...]:
+        if not self.custom_captures:
+            return super().capture_options(seat, card)
+        table = self.table
+        if card == 43:  # the lightning takes any one table card
+            return tuple(1 << c for c in iter_cards(table))
+        matches = table & MONTH_MASK_OF[card] & ~LIGHTNING
+        count = matches.bit_count()
+        options: tuple[int, ...]
+        if count == 0:
+            options = ()
+        elif count == 2:
+            options = tuple(1 << c for c in iter_cards(matches))
+        else:
+            options = (matches,)
+        if table & LIGHTNING:
+            options = (*options, LIGHTNING)
+        return options
+
+    # -- turns --------------------------------------------------------------------------
+    def yaku_total(self, seat: int) -> int:
+        return self.yaku_table.total(self.piles[seat], self.table, self.calls[seat])
+
+    def pile_yaku(self, seat: int) -> list[Yaku]:
+        return self.yaku_table.evaluate(self.piles[seat], self.table, self.calls[seat])
+
+    def _note_turn_start(self, seat: int) -> None:
+        self.start_total = self.yaku_total(seat)
+        if self.options.koikoi_only_on_new_yaku:
+            self.start_keys = frozenset(y.key for y in self.pile_yaku(seat))
+
+    def begin_turn(self, seat: int) -> None:
+        super().begin_turn(seat)
+        self._note_turn_start(seat)
+        if self.options.draw_then_two_hand_plays:
+            if self.stock_pos < len(self.stock):
+                self.hands[seat] |= 1 << self.stock[self.stock_pos]
+                self.stock_pos += 1
+            self.plays_left = 2
+
+    def begin_stock_turn(self, seat: int) -> None:
+        self._note_turn_start(seat)
+
+    def after_hand_play(self, seat: int) -> bool:
+        options = self.options
+        if options.draw_then_two_hand_plays:
+            self.plays_left -= 1
+            return self.plays_left > 0 and bool(self.hands[seat])
+        if self.second_play:
+            self.second_play = False
+            self.unplayable = 0
+            return False
+        return self.flip(seat)
+
+    def after_flip(self, seat: int, card: int) -> bool:
+        if (
+            self.options.keep_unmatched_draw
+            and self.table >> card & 1
+            and self.phase is Phase.PLAY
+            and self.hands[seat]
+        ):
+            # §6.3 keep_unmatched_draw: the unmatched card goes to hand, another is played
+            self.table ^= 1 << card
+            self.hands[seat] |= 1 << card
+            self.unplayable = 1 << card
+            self.second_play = True
+            self.events[-1] = (seat, 2, card, 0)
+            return True
+        return False
+
+    def round_finished(self) -> bool:
+        if any(self.hands):
+            return False
+        return self.stock_pos >= len(self.stock) or not self.stock_only_turns
+
+    def _has_more_turns(self, seat: int) -> bool:
+        if self.hands[seat]:
+            return True
+        if not self.stock_only_turns:
+            return False
+        # the opponent flips next, so another own flip needs two more stock cards
+        return len(self.stock) - self.stock_pos >= 2
+
+    def after_turn(self, seat: int) -> bool:
+        total = self.yaku_total(seat)
+        if total <= self.start_total:
+            return False
+        self.last_improver = seat
+        self.last_yaku_total = total
+        options = self.options
+        forced_stop = (
+            not self._has_more_turns(seat)
+            or (options.koikoi_once_per_round and any(self.calls))
+            or total < options.koikoi_min_points
+        )
+        if forced_stop:
+            self.winner = seat
+            self.end_round()
+            return True
+        self.decision_counts = True
+        if options.koikoi_only_on_new_yaku:
+            keys = {y.key for y in self.pile_yaku(seat)}
+            self.decision_counts = bool(keys - self.start_keys)
+        self.phase = Phase.DECIDE
+        self.current = seat
+        return True
+
+    def decision_actions(self, seat: int) -> list[Action]:
+        return [KOIKOI, SHOBU]
+
+    def decision_problem(self, seat: int, action: Action) -> str | None:
+        if isinstance(action, KoiKoi | Shobu):
+            return None
+        return f"you made a yaku: answer koi-koi or shōbu (not {action})"
+
+    def perform_decision(self, seat: int, action: Action) -> None:
+        if isinstance(action, Shobu):
+            self.winner = seat
+            self.end_round()
+            return
+        if self.decision_counts:
+            self.calls[seat] += 1
+        self.end_turn(seat, decided=True)
+
+    # -- scoring ------------------------------------------------------------------------
+    def _payout(self, seat: int, lines: list[ScoreLine], with_opponent: bool = True) -> int:
+        """The round score of ``seat`` winning now, with a line for every part of it."""
+        options = self.options
+        other = 1 - seat
+        yaku = self.pile_yaku(seat)
+        if options.best_yaku_only and yaku:
+            yaku = [max(yaku, key=lambda y: y.points)]
+        base = 0
+        for y in yaku:
+            lines.append(ScoreLine(seat, f"yaku:{y.key}", y.name, y.points, y.cards))
+            base += y.points
+        if options.score_opponent_yaku and with_opponent:
+            for y in self.pile_yaku(other):
+                lines.append(
+                    ScoreLine(
+                        seat, f"opponent_yaku:{y.key}", f"Opponent's {y.name}", y.points, y.cards
+                    )
+                )
+                base += y.points
+        multipliers: list[tuple[str, str, int]] = []
+        if options.double_if_seven_plus and base >= 7:
+            multipliers.append(("seven_plus", f"×2: base {base} ≥ 7", 2))
+        own, theirs = self.calls[seat], self.calls[other]
+        mode = options.koikoi_multiplier
+        if mode == "japan_bonus" and own:
+            if own <= 3:
+                lines.append(
+                    ScoreLine(seat, "koikoi_bonus", f"Koi-koi bonus: +{own} for {own} call(s)", own)
+                )
+                base += own
+            else:
+                multipliers.append(
+                    ("koikoi_bonus", f"×{own - 2}: {own} own koi-koi calls", own - 2)
+                )
+        elif mode == "own_x2" and own:
+            multipliers.append(("koikoi", "×2: you called koi-koi", 2))
+        elif mode == "opponent_x2" and theirs:
+            multipliers.append(("koikoi", "×2: the opponent called koi-koi", 2))
+        elif mode == "any_x2" and own + theirs:
+            multipliers.append(("koikoi", "×2: koi-koi was called", 2))
+        elif mode == "count_opponent" and theirs:
+            multipliers.append(
+                ("koikoi", f"×{1 + theirs}: the opponent called koi-koi {theirs}×", 1 + theirs)
+            )
+        elif mode == "count_all" and own + theirs:
+            calls = own + theirs
+            multipliers.append(
+                ("koikoi", f"×{1 + calls}: {own} own + {theirs} opponent's koi-koi", 1 + calls)
+            )
+        if options.table_lights_multiplier == "x2" and self.table_lights:
+            multipliers.append(("table_lights", "×2: a light lay on the first table", 2))
+        elif options.table_lights_multiplier == "count" and self.table_lights:
+            lights = self.table_lights
+            multipliers.append(
+                ("table_lights", f"×{lights + 1}: {lights} light(s) on the first table", lights + 1)
+            )
+        score = base
+        for rule, label, factor in multipliers:
+            score *= factor
+            lines.append(ScoreLine(seat, f"multiplier:{rule}", label, score - score // factor))
+        return score
+
+    def score_round(self) -> RoundResult:
+        lines: list[ScoreLine] = []
+        scores = [0, 0]
+        outcome = "exhausted"
+        if self.lucky is not None:
+            seat, kind = self.lucky
+            lines.append(
+                ScoreLine(
+                    seat,
+                    f"lucky:{kind}",
+                    f"Lucky hand: {kind}",
+                    LUCKY_HAND_POINTS,
+                    tuple(codes(self.hands[seat])),
+                )
+            )
+            scores[seat] = LUCKY_HAND_POINTS
+            outcome = "lucky_hand"
+        elif self.winner is not None:
+            scores[self.winner] = self._payout(self.winner, lines)
+            outcome = "shobu"
+        elif self.options.draw_last_yaku_scores and self.last_improver is not None:
+            seat = self.last_improver
+            scores[seat] = self._payout(seat, lines)
+            outcome = "exhausted_last_yaku"
+        elif self.options.oya_ken_points:
+            scores[self.dealer] = self.options.oya_ken_points
+            lines.append(
+                ScoreLine(
+                    self.dealer, "oya_ken", "Dealer's privilege on a draw", scores[self.dealer]
+                )
+            )
+        if self.options.zero_sum:
+            for seat in (0, 1):
+                if scores[seat]:
+                    lines.append(
+                        ScoreLine(1 - seat, "pays", f"Pays seat {seat + 1}", -scores[seat])
+                    )
+            scores = [scores[0] - scores[1], scores[1] - scores[0]]
+        return RoundResult(
+            self.round_no, self.dealer, (scores[0], scores[1]), tuple(lines), outcome
+        )
+
+    def choose_next_dealer(self, result: RoundResult) -> int:
+        if result.outcome in ("shobu", "lucky_hand") and self.winner is not None:
+            return self.winner
+        if result.outcome == "exhausted_last_yaku" and self.last_improver is not None:
+            return self.last_improver
+        if self.options.draw_passes_deal:
+            return 1 - self.dealer
+        return self.dealer
+
+    def match_finished(self) -> bool:
+        if self.options.zero_sum and min(self.totals) <= 0:
+            return True
+        return super().match_finished()
+
+    # -- views --------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        data = super().view(seat)
+        data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]
+        data["yaku_totals"] = [self.yaku_total(s) for s in range(self.n)]
+        data["koikoi_calls"] = list(self.calls)
+        if self.phase is Phase.DECIDE:
+            data["decision"] = {"seat": self.current, "counts_as_call": self.decision_counts}
+        return data
+
+
+SPEC = register(
+    GameSpec(
+        id="koi-koi",
+        title="Koi-koi",
+        summary="Two-player hanafuda: make yaku, then stop (shōbu) or raise the stakes (koi-koi).",
+        options_model=KoiKoiOptions,
+        start=KoiKoiState,
+        parse_action=parse_action,
+        presets=PRESETS,
+        family="hanafuda",
+    )
+)

@@ -1,0 +1,413 @@
+"""Yaku (scoring combinations) as data, and one evaluator for every table.
+
+A yaku is declared once as a :class:`YakuDef`: the cards it counts, how many it needs,
+its points and the points per extra card, the cards it requires, which other yaku it
+replaces, its group (only the best of a group scores) and the table cards that void it
+(weather). The koi-koi table (rules/hanafuda.md §6.2) and the hana-awase table (§5.5)
+are lists of such rows; house rules pick or adjust rows, they never add code paths.
+
+>>> from cardtable.games.hanafuda import cards
+>>> [(y.name, y.points) for y in evaluate("koi-koi", cards("01-1 03-1 08-1 09-1"))]
+[('Sankō', 5), ('Hanami-zake', 5), ('Tsukimi-zake', 5)]
+>>> [(y.name, y.points) for y in evaluate("hana-awase", cards("03-1 08-1 09-1"))]
+[('Nomi', 30)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from cardtable.core.game import spec_of
+from cardtable.core.options import GameOptions, build_options
+from cardtable.games.hanafuda.deck import (
+    ANIMALS,
+    LIGHTS,
+    MONTH_MASKS,
+    PLAINS,
+    RIBBONS,
+    cards,
+    codes,
+    tagged,
+)
+
+RAIN_MAN = cards("11-1")
+SAKE_CUP = cards("09-1")
+CURTAIN = cards("03-1")
+MOON = cards("08-1")
+DRY_LIGHTS = LIGHTS & ~RAIN_MAN
+POETRY = tagged("poetry_ribbon")
+BLUE = tagged("blue_ribbon")
+GRASS = tagged("grass_ribbon")
+INOSHIKACHO = tagged("inoshikacho")
+WILLOW_RIBBON = cards("11-3")
+NOVEMBER, DECEMBER = MONTH_MASKS[10], MONTH_MASKS[11]
+DOUBLE_PLAIN_CARDS = {
+    "sake_cup": SAKE_CUP,
+    "lightning": cards("11-4"),
+    "yellow_paulownia": cards("12-2"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class YakuDef:
+    """One row of a yaku table.
+
+    Scores when every card of ``requires`` is held and at least ``need`` cards of
+    ``counts`` are held (cards of ``doubles`` count twice); then it is worth
+    ``points + extra * (count - need)``.
+    """
+
+    key: str
+    name: str  # romaji, as players say it
+    en: str
+    pl: str
+    counts: int
+    need: int
+    points: int
+    ja: str = ""
+    ru: str = ""
+    extra: int = 0
+    requires: int = 0
+    doubles: int = 0
+    group: str = ""  # within a non-empty group only the best yaku scores
+    replaces: tuple[str, ...] = ()
+    void_if_table: int = 0  # not scored while any of these cards lies on the table
+
+    def describe_cards(self) -> str:
+        """What the yaku needs, in words, for the docs and the CLI."""
+        if self.requires == self.counts:
+            return " ".join(codes(self.counts))
+        text = f"{self.need} of {' '.join(codes(self.counts))}"
+        if self.requires:
+            text += f", with {' '.join(codes(self.requires))}"
+        return text
+
+    def points_for(self, captured: int, table: int = 0) -> int:
+        """Points this row gives ``captured`` on its own (0 when it does not score)."""
+        if captured & self.requires != self.requires or table & self.void_if_table:
+            return 0
+        count = (captured & self.counts).bit_count() + (captured & self.doubles).bit_count()
+        if count < self.need:
+            return 0
+        return self.points + self.extra * (count - self.need)
+
+
+@dataclass(frozen=True, slots=True)
+class Yaku:
+    """A scored yaku: its name, points and the cards that make it."""
+
+    name: str
+    points: int
+    cards: tuple[str, ...]
+    key: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "points": self.points,
+            "cards": list(self.cards),
+        }
+
+
+# -- the koi-koi table (§6.2) --------------------------------------------------------------
+def _row(key: str, **fields: Any) -> YakuDef:
+    return YakuDef(key=key, **fields)
+
+
+KOIKOI_ROWS: tuple[YakuDef, ...] = (
+    _row("goko", name="Gokō", en="Five lights", pl="Pięć jasnych", ja="五光",
+         counts=LIGHTS, need=5, points=10, group="lights"),
+    _row("shiko", name="Shikō", en="Four lights", pl="Cztery jasne", ja="四光",
+         counts=DRY_LIGHTS, need=4, points=8, group="lights"),
+    _row("ame_shiko", name="Ame-shikō", en="Rainy four lights", pl="Cztery jasne z deszczem",
+         ja="雨四光", counts=LIGHTS, need=4, requires=RAIN_MAN, points=7, group="lights"),
+    _row("sanko", name="Sankō", en="Three lights", pl="Trzy jasne", ja="三光",
+         counts=DRY_LIGHTS, need=3, points=5, group="lights"),
+    _row("hanami", name="Hanami-zake", en="Flower-viewing sake", pl="Sake pod wiśnią",
+         ja="花見酒", counts=CURTAIN | SAKE_CUP, requires=CURTAIN | SAKE_CUP, need=2, points=5),
+    _row("tsukimi", name="Tsukimi-zake", en="Moon-viewing sake", pl="Sake pod księżycem",
+         ja="月見酒", counts=MOON | SAKE_CUP, requires=MOON | SAKE_CUP, need=2, points=5),
+    _row("inoshikacho", name="Ino-shika-chō", en="Boar, deer and butterflies",
+         pl="Dzik, jeleń i motyle", ja="猪鹿蝶", counts=INOSHIKACHO, requires=INOSHIKACHO,
+         need=3, points=5),
+    _row("tane", name="Tane", en="Animals", pl="Zwierzęta", ja="タネ",
+         counts=ANIMALS, need=5, points=1, extra=1),
+    _row("akatan", name="Akatan", en="Poetry ribbons", pl="Wstęgi z wierszem", ja="赤短",
+         counts=POETRY, requires=POETRY, need=3, points=5),
+    _row("aotan", name="Aotan", en="Blue ribbons", pl="Niebieskie wstęgi", ja="青短",
+         counts=BLUE, requires=BLUE, need=3, points=5),
+    _row("chofuku", name="Akatan-aotan", en="Poetry and blue ribbons",
+         pl="Wstęgi z wierszem i niebieskie", ja="赤短青短", counts=POETRY | BLUE,
+         requires=POETRY | BLUE, need=6, points=10, replaces=("akatan", "aotan")),
+    _row("tanzaku", name="Tanzaku", en="Ribbons", pl="Wstęgi", ja="短冊",
+         counts=RIBBONS, need=5, points=1, extra=1),
+    _row("kasu", name="Kasu", en="Plains", pl="Zwykłe", ja="カス",
+         counts=PLAINS | SAKE_CUP, need=10, points=1, extra=1),
+)  # fmt: skip
+
+# -- the hana-awase dekiyaku table (§5.5) ----------------------------------------------------
+HANA_AWASE_ROWS: tuple[YakuDef, ...] = (
+    _row("goko", name="Gokō", en="Five lights", pl="Pięć jasnych", ja="五光", ru="пять ярких",
+         counts=LIGHTS, need=5, points=200, replaces=("shiko",)),
+    _row("shiko", name="Shikō", en="Four lights", pl="Cztery jasne", ja="四光",
+         ru="четыре ярких", counts=DRY_LIGHTS, need=4, points=60),
+    _row("nanatan", name="Nanatan", en="Seven ribbons", pl="Siedem wstęg", ja="七短",
+         ru="семь лент", counts=RIBBONS & ~WILLOW_RIBBON, need=7, points=40,
+         replaces=("rokutan",)),
+    _row("aotan", name="Aotan", en="Blue ribbons", pl="Niebieskie wstęgi", ja="青短",
+         ru="синие ленты", counts=BLUE, requires=BLUE, need=3, points=40),
+    _row("akatan", name="Akatan", en="Poetry ribbons", pl="Wstęgi z wierszem", ja="赤短",
+         ru="поэтические ленты", counts=POETRY, requires=POETRY, need=3, points=40),
+    _row("rokutan", name="Rokutan", en="Six ribbons", pl="Sześć wstęg", ja="六短",
+         ru="шесть лент", counts=RIBBONS & ~WILLOW_RIBBON, need=6, points=30),
+    _row("nomi", name="Nomi", en="Drinking", pl="Picie", ja="飲み", ru="выпивка",
+         counts=CURTAIN | MOON | SAKE_CUP, requires=CURTAIN | MOON | SAKE_CUP, need=3,
+         points=30, replaces=("hanami", "tsukimi")),
+    _row("omote_sugawara", name="Omote-sugawara", en="Spring", pl="Wiosna", ja="表菅原",
+         ru="весна", counts=cards("01-1 02-1 03-1"), requires=cards("01-1 02-1 03-1"),
+         need=3, points=30),
+    _row("matsu_kiri_bozu", name="Matsu-kiri-bōzu", en="Pine, paulownia and moon",
+         pl="Sosna, pawłownia i księżyc", ja="松桐坊主", ru="сосна-павлония-луна",
+         counts=cards("01-1 08-1 12-1"), requires=cards("01-1 08-1 12-1"), need=3, points=20),
+    _row("inoshikacho", name="Ino-shika-chō", en="Boar, deer and butterflies",
+         pl="Dzik, jeleń i motyle", ja="猪鹿蝶", counts=INOSHIKACHO, requires=INOSHIKACHO,
+         need=3, points=20),
+    _row("tsukimi", name="Tsukimi", en="Sake under the moon", pl="Sake pod księżycem",
+         ja="月見で一杯", counts=MOON | SAKE_CUP, requires=MOON | SAKE_CUP, need=2, points=20),
+    _row("hanami", name="Hanami", en="Sake under the cherry", pl="Sake pod wiśnią",
+         ja="花見で一杯", counts=CURTAIN | SAKE_CUP, requires=CURTAIN | SAKE_CUP, need=2,
+         points=20),
+    _row("kusa", name="Kusa", en="Grass ribbons", pl="Trawy", ja="草", ru="трава",
+         counts=GRASS, requires=GRASS, need=3, points=20),
+    _row("fuji_shima", name="Fuji-shima", en="Wisteria row", pl="Rząd glicynii", ja="藤シマ",
+         ru="глициниевый ряд", counts=MONTH_MASKS[3], requires=MONTH_MASKS[3], need=4,
+         points=20),
+    _row("yanagi_shima", name="Yanagi-shima", en="Willow row", pl="Rząd wierzby",
+         ja="柳シマ", ru="ивовый ряд", counts=NOVEMBER, requires=NOVEMBER, need=4, points=20),
+    _row("kiri_shima", name="Kiri-shima", en="Paulownia row", pl="Rząd pawłowni",
+         ja="桐シマ", ru="павлониевый ряд", counts=DECEMBER, requires=DECEMBER, need=4,
+         points=20),
+)  # fmt: skip
+
+KOIKOI_KEYS = tuple(row.key for row in KOIKOI_ROWS)
+HANA_AWASE_KEYS = tuple(row.key for row in HANA_AWASE_ROWS)
+VIEWING = frozenset({"hanami", "tsukimi", "nomi"})
+
+
+@dataclass(frozen=True, slots=True)
+class YakuTable:
+    """The rows in force under some house rules, and how to score a pile with them."""
+
+    rows: tuple[YakuDef, ...]
+    #: koi-koi ``sake_viewing=needs_other_yaku``: viewing yaku need another yaku beside them
+    viewing_needs_other: bool = False
+    #: koi-koi ``sake_cup_mode=one_of``: score the cup as an animal or a plain, the better
+    cup_one_of: bool = False
+    #: koikoi_japan: viewing yaku are worth ``(points, points_after_own_koikoi)``
+    viewing_values: tuple[int, int] | None = None
+    #: hana-awase ``rain_spoils_drinking``: the rain man's holder scores no viewing yaku
+    rain_spoils_drinking: bool = False
+
+    def row(self, key: str) -> YakuDef:
+        for row in self.rows:
+            if row.key == key:
+                return row
+        raise KeyError(key)
+
+    def evaluate(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> list[Yaku]:
+        """Every yaku ``captured`` scores, in table order."""
+        return [
+            Yaku(row.name, points, tuple(codes(captured & (row.counts | row.requires))), row.key)
+            for row, points in self._scored(captured, table, koikoi_calls).values()
+        ]
+
+    def total(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> int:
+        """The points of :meth:`evaluate` without building the yaku (the engine's hot path)."""
+        if captured.bit_count() < 2:
+            return 0
+        return sum(points for _, points in self._scored(captured, table, koikoi_calls).values())
+
+    def _scored(
+        self, captured: int, table: int, koikoi_calls: int
+    ) -> dict[str, tuple[YakuDef, int]]:
+        if self.cup_one_of and captured & SAKE_CUP:
+            as_animal = self._rows_scored(captured, table, koikoi_calls, cup_as="animal")
+            as_plain = self._rows_scored(captured, table, koikoi_calls, cup_as="plain")
+            if sum(p for _, p in as_plain.values()) > sum(p for _, p in as_animal.values()):
+                return as_plain
+            return as_animal
+        return self._rows_scored(captured, table, koikoi_calls, cup_as="")
+
+    def _rows_scored(
+        self, captured: int, table: int, koikoi_calls: int, cup_as: str
+    ) -> dict[str, tuple[YakuDef, int]]:
+        scored: dict[str, tuple[YakuDef, int]] = {}
+        for row in self.rows:
+            counted = row
+            if cup_as and row.counts & SAKE_CUP:
+                other_class = PLAINS if cup_as == "animal" else ANIMALS & ~SAKE_CUP
+                if row.counts & other_class:  # the cup leaves the class it is not used for
+                    counted = replace(
+                        row, counts=row.counts & ~SAKE_CUP, doubles=row.doubles & ~SAKE_CUP
+                    )
+            points = counted.points_for(captured, table)
+            if points:
+                scored[row.key] = (counted, points)
+        if not scored:
+            return scored
+        if self.rain_spoils_drinking and captured & RAIN_MAN:
+            for key in VIEWING:
+                scored.pop(key, None)
+        for key in list(scored):
+            if key in scored:
+                for replaced in scored[key][0].replaces:
+                    scored.pop(replaced, None)
+        best: dict[str, str] = {}
+        for key, (row, points) in list(scored.items()):
+            if not row.group:
+                continue
+            holder = best.get(row.group)
+            if holder is None:
+                best[row.group] = key
+            elif points > scored[holder][1]:
+                del scored[holder]
+                best[row.group] = key
+            else:
+                del scored[key]
+        if self.viewing_values is not None:
+            value = self.viewing_values[1 if koikoi_calls else 0]
+            for key in VIEWING & scored.keys():
+                scored[key] = (scored[key][0], value)
+        if self.viewing_needs_other and not set(scored) - VIEWING:
+            scored.clear()
+        return scored
+
+
+def _opt(options: GameOptions | Mapping[str, Any], name: str, default: Any) -> Any:
+    if isinstance(options, Mapping):
+        return options.get(name, default)
+    return getattr(options, name, default)
+
+
+def koikoi_table(options: GameOptions | Mapping[str, Any]) -> YakuTable:
+    """The koi-koi rows under house rules (§6.2, §6.3)."""
+    return _koikoi_table(
+        chofuku_mode=_opt(options, "chofuku_mode", "replace"),
+        extra_bonus=_opt(options, "set_yaku_extra_bonus", False),
+        inoshikacho=_opt(options, "inoshikacho_enabled", True),
+        sake_viewing=_opt(options, "sake_viewing", "normal"),
+        weather=_opt(options, "weather_ruins_viewing", True),
+        cup_mode=_opt(options, "sake_cup_mode", "both"),
+        double_plain=tuple(sorted(_opt(options, "double_plain", ()))),
+        viewing_value=_opt(options, "viewing_value", "standard"),
+    )
+
+
+@lru_cache(maxsize=256)
+def _koikoi_table(
+    *,
+    chofuku_mode: str,
+    extra_bonus: bool,
+    inoshikacho: bool,
+    sake_viewing: str,
+    weather: bool,
+    cup_mode: str,
+    double_plain: tuple[str, ...],
+    viewing_value: str,
+) -> YakuTable:
+    rows = {row.key: row for row in KOIKOI_ROWS}
+    if chofuku_mode == "none":
+        del rows["chofuku"]
+    elif chofuku_mode == "add":
+        rows["chofuku"] = replace(rows["chofuku"], replaces=())
+    if extra_bonus:
+        # Wikipedia style: +1 per extra card of the class, and the count yaku of that class
+        # is not scored again for the same cards.
+        rows["inoshikacho"] = replace(
+            rows["inoshikacho"], counts=ANIMALS, extra=1, replaces=("tane",)
+        )
+        for key in ("akatan", "aotan"):
+            rows[key] = replace(rows[key], counts=RIBBONS, extra=1, replaces=("tanzaku",))
+        if "chofuku" in rows:
+            rows["chofuku"] = replace(
+                rows["chofuku"],
+                counts=RIBBONS,
+                extra=1,
+                replaces=(*rows["chofuku"].replaces, "tanzaku"),
+            )
+    if not inoshikacho:
+        del rows["inoshikacho"]
+    if sake_viewing == "disabled":
+        del rows["hanami"], rows["tsukimi"]
+    elif weather:
+        rows["hanami"] = replace(rows["hanami"], void_if_table=NOVEMBER)
+        rows["tsukimi"] = replace(rows["tsukimi"], void_if_table=DECEMBER)
+    if cup_mode == "animal_only":
+        rows["kasu"] = replace(rows["kasu"], counts=PLAINS)
+    doubles = 0
+    for name in double_plain:
+        doubles |= DOUBLE_PLAIN_CARDS[name]
+    if cup_mode == "animal_only":
+        doubles &= ~SAKE_CUP
+    if doubles:
+        rows["kasu"] = replace(rows["kasu"], doubles=doubles)
+    return YakuTable(
+        rows=tuple(rows.values()),
+        viewing_needs_other=sake_viewing == "needs_other_yaku",
+        cup_one_of=cup_mode == "one_of",
+        viewing_values=(1, 3) if viewing_value == "low" else None,
+    )
+
+
+def hana_awase_table(options: GameOptions | Mapping[str, Any]) -> YakuTable:
+    """The hana-awase rows under house rules (§5.4, §5.5)."""
+    return _hana_awase_table(
+        sugawara_excluded=_opt(options, "sugawara_excluded_by_lights", False),
+        rain_spoils=_opt(options, "rain_spoils_drinking", False),
+    )
+
+
+@lru_cache(maxsize=16)
+def _hana_awase_table(*, sugawara_excluded: bool, rain_spoils: bool) -> YakuTable:
+    rows = {row.key: row for row in HANA_AWASE_ROWS}
+    if sugawara_excluded:
+        for key in ("goko", "shiko"):
+            rows[key] = replace(rows[key], replaces=(*rows[key].replaces, "omote_sugawara"))
+    return YakuTable(rows=tuple(rows.values()), rain_spoils_drinking=rain_spoils)
+
+
+def table_for(game_id: str, options: GameOptions | Mapping[str, Any]) -> YakuTable | None:
+    """The yaku table a game scores with (None for Bakappana, which has none)."""
+    if game_id == "koi-koi":
+        return koikoi_table(options)
+    if game_id in ("hana-awase", "hana-awase-88"):
+        return hana_awase_table(options)
+    return None
+
+
+def evaluate(
+    game_id: str,
+    captured: int | str | Iterable[str],
+    *,
+    table: int | str | Sequence[str] = 0,
+    koikoi_calls: int = 0,
+    **house_rules: Any,
+) -> list[Yaku]:
+    """The yaku a pile of captured cards scores in a game under its house rules.
+
+    ``table`` (the cards on the table, for the weather rule) and ``koikoi_calls`` (the
+    holder's calls this round, for rules that depend on them) give the context.
+    Unknown games or house rules raise OptionError.
+    """
+    spec = spec_of(game_id)
+    options = build_options(spec.options_model, game_id, spec.presets, None, house_rules)
+    yaku_table = table_for(game_id, options)
+    if yaku_table is None:
+        return []
+    pile = captured if isinstance(captured, int) else cards(captured)
+    on_table = table if isinstance(table, int) else cards(table)
+    return yaku_table.evaluate(pile, on_table, koikoi_calls)

@@ -1,0 +1,145 @@
+"""Yaku tables and the evaluator: rules/hanafuda.md §5.5, §6.2 and the §7 cases on yaku."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable import OptionError
+from cardtable.games.hanafuda.deck import PLAINS, RIBBONS, codes
+from cardtable.games.hanafuda.yaku import (
+    HANA_AWASE_ROWS,
+    KOIKOI_ROWS,
+    evaluate,
+)
+
+
+def points(game: str, pile: str, **rules: object) -> dict[str, int]:
+    return {y.key: y.points for y in evaluate(game, pile, **rules)}
+
+
+def test_tables_are_complete_and_named() -> None:
+    assert len(HANA_AWASE_ROWS) == 16
+    assert sorted(r.points for r in HANA_AWASE_ROWS) == sorted(
+        [200, 60, 40, 40, 40, 30, 30, 30, 20, 20, 20, 20, 20, 20, 20, 20]
+    )
+    for row in (*KOIKOI_ROWS, *HANA_AWASE_ROWS):
+        assert row.name and row.en and row.pl and row.ja
+        assert row.describe_cards()
+    assert all(
+        row.ru for row in HANA_AWASE_ROWS if row.key not in {"inoshikacho", "tsukimi", "hanami"}
+    )
+
+
+def test_edge_11_a_card_in_several_yaku() -> None:
+    # the sake cup in Hanami + Tsukimi + Tane + Kasu
+    pile = "03-1 08-1 09-1 02-1 04-1 05-1 06-1 " + " ".join(codes(PLAINS)[:9])
+    got = points("koi-koi", pile)
+    assert got["hanami"] == 5 and got["tsukimi"] == 5
+    assert got["tane"] == 1  # 5 animals: cup, warbler, cuckoo, bridge, butterflies
+    assert got["kasu"] == 1  # 9 plains + the cup
+    # 9 plains + cup = Kasu on its own
+    assert points("koi-koi", " ".join(codes(PLAINS)[:9]) + " 09-1") == {"kasu": 1}
+    # six poetry/blue ribbons = chōfuku 10 + Tanzaku 2
+    assert points("koi-koi", "01-2 02-2 03-2 06-2 09-2 10-2") == {"chofuku": 10, "tanzaku": 2}
+
+
+def test_edge_12_light_yaku() -> None:
+    assert points("koi-koi", "01-1 03-1 08-1 11-1") == {"ame_shiko": 7}
+    assert points("koi-koi", "01-1 03-1 11-1") == {}
+    assert points("koi-koi", "01-1 03-1 08-1 11-1 12-1") == {"goko": 10}
+    assert points("koi-koi", "01-1 03-1 08-1 12-1") == {"shiko": 8}
+    assert points("koi-koi", "01-1 03-1 12-1") == {"sanko": 5}
+
+
+def test_edge_13_weather_voids_viewing_while_the_card_is_on_the_table() -> None:
+    pile = "03-1 08-1 09-1"
+    assert points("koi-koi", pile, table="11-2") == {"tsukimi": 5}  # rain: no hanami
+    assert points("koi-koi", pile, table="12-3") == {"hanami": 5}  # fog: no tsukimi
+    assert points("koi-koi", pile, table="01-3") == {"hanami": 5, "tsukimi": 5}
+    assert points("koi-koi", pile, table="11-2", weather_ruins_viewing=False) == {
+        "hanami": 5,
+        "tsukimi": 5,
+    }
+
+
+def test_edge_14_hana_awase_exclusions_and_stacking() -> None:
+    assert points("hana-awase", "03-1 08-1 09-1") == {"nomi": 30}  # not 70
+    assert points("hana-awase", "01-1 03-1 08-1 11-1 12-1")["goko"] == 200
+    assert "shiko" not in points("hana-awase", "01-1 03-1 08-1 11-1 12-1")
+    seven = "01-2 02-2 03-2 06-2 09-2 10-2 04-2"
+    got = points("hana-awase", seven)
+    assert got == {"nanatan": 40, "akatan": 40, "aotan": 40}  # 120, no rokutan
+    assert points("hana-awase", "01-2 02-2 03-2 06-2 09-2 04-2") == {"rokutan": 30, "akatan": 40}
+    # the willow ribbon does not count towards six ribbons
+    assert "rokutan" not in points("hana-awase", "01-2 02-2 04-2 05-2 07-2 11-3")
+
+
+def test_hana_awase_other_yaku() -> None:
+    assert points("hana-awase", "01-1 02-1 03-1")["omote_sugawara"] == 30
+    assert points("hana-awase", "01-1 08-1 12-1")["matsu_kiri_bozu"] == 20
+    assert points("hana-awase", "04-2 05-2 07-2") == {"kusa": 20}
+    assert points("hana-awase", "04-1 04-2 04-3 04-4") == {"fuji_shima": 20}
+    assert points("hana-awase", "11-1 11-2 11-3 11-4") == {"yanagi_shima": 20}
+    assert points("hana-awase", "12-1 12-2 12-3 12-4") == {"kiri_shima": 20}
+    assert points("hana-awase", "06-1 07-1 10-1") == {"inoshikacho": 20}
+    lights = "01-1 02-1 03-1 08-1 12-1"
+    assert "omote_sugawara" in points("hana-awase", lights)
+    assert "omote_sugawara" not in points("hana-awase", lights, sugawara_excluded_by_lights=True)
+
+
+def test_edge_15_rain_spoils_drinking_for_its_holder_only() -> None:
+    assert points("hana-awase", "03-1 08-1 09-1 11-1", rain_spoils_drinking=True) == {}
+    assert points("hana-awase", "03-1 08-1 09-1", rain_spoils_drinking=True) == {"nomi": 30}
+
+
+def test_koikoi_yaku_options_change_the_score() -> None:
+    six = "01-2 02-2 03-2 06-2 09-2 10-2"
+    assert points("koi-koi", six, chofuku_mode="add") == {
+        "akatan": 5, "aotan": 5, "chofuku": 10, "tanzaku": 2,
+    }  # fmt: skip
+    assert points("koi-koi", six, chofuku_mode="none") == {"akatan": 5, "aotan": 5, "tanzaku": 2}
+    seven = six + " 04-2"
+    assert points("koi-koi", seven, set_yaku_extra_bonus=True) == {"chofuku": 11}
+    assert points("koi-koi", "01-2 02-2 03-2 04-2", set_yaku_extra_bonus=True) == {"akatan": 6}
+    isc = "06-1 07-1 10-1 02-1 04-1"
+    assert points("koi-koi", isc) == {"inoshikacho": 5, "tane": 1}
+    assert points("koi-koi", isc, set_yaku_extra_bonus=True) == {"inoshikacho": 7}
+    assert points("koi-koi", isc, inoshikacho_enabled=False) == {"tane": 1}
+    assert points("koi-koi", "03-1 09-1", sake_viewing="disabled") == {}
+    assert points("koi-koi", "03-1 09-1", sake_viewing="needs_other_yaku") == {}
+    assert points("koi-koi", "03-1 09-1 01-1 12-1", sake_viewing="needs_other_yaku") == {
+        "sanko": 5, "hanami": 5,
+    }  # fmt: skip
+    assert points("koi-koi", "03-1 09-1", viewing_value="low") == {"hanami": 1}
+    assert points("koi-koi", "03-1 09-1", viewing_value="low", koikoi_calls=1) == {"hanami": 3}
+
+
+def test_sake_cup_modes_and_double_plains() -> None:
+    nine_plains = " ".join(codes(PLAINS & ~(1 << 43) & ~(1 << 45))[:9])
+    four_animals = "02-1 04-1 05-1 06-1"
+    pile = f"{nine_plains} {four_animals} 09-1"
+    assert points("koi-koi", pile) == {"tane": 1, "kasu": 1}
+    assert points("koi-koi", pile, sake_cup_mode="animal_only") == {"tane": 1}
+    assert points("koi-koi", pile, sake_cup_mode="one_of") in ({"tane": 1}, {"kasu": 1})
+    assert points("koi-koi", f"{nine_plains} 09-1 {four_animals} 07-1", sake_cup_mode="one_of") == {
+        "tane": 2
+    }  # as an animal the cup makes Tane 2, better than Kasu 1
+    eight = " ".join(codes(PLAINS & ~(1 << 43) & ~(1 << 45))[:8])
+    assert points("koi-koi", f"{eight} 11-4") == {}
+    assert points("koi-koi", f"{eight} 11-4", double_plain="lightning") == {"kasu": 1}
+    assert points(
+        "koi-koi", f"{eight} 11-4 12-2", double_plain=("lightning", "yellow_paulownia")
+    ) == {"kasu": 3}
+
+
+def test_counted_cards_are_listed() -> None:
+    (tanzaku,) = evaluate("koi-koi", " ".join(codes(RIBBONS & ~0x222)[:5]))
+    assert len(tanzaku.cards) == 5 and tanzaku.points == 1
+
+
+def test_evaluate_checks_its_arguments() -> None:
+    with pytest.raises(OptionError, match="unknown game"):
+        evaluate("go", "01-1")
+    with pytest.raises(OptionError, match="chofuku_mode"):
+        evaluate("koi-koi", "01-1", chofuku_mode="double")
+    assert evaluate("bakappana", "01-1 03-1 08-1") == []
