@@ -7,13 +7,14 @@ STAMP := $(VENV)/.installed
 # Debian packages the project needs (none yet: the engine and terminal play are pure Python).
 APT_PACKAGES ?=
 
-.PHONY: run test bench lint format system-deps clean help
+.PHONY: run test bench lint format docs system-deps clean help
 
 help:
 	@echo "make run     play Bakappana in the terminal against two bots"
 	@echo "make test    install everything needed and run every test (lint included)"
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
+	@echo "make docs    regenerate the option and yaku tables of docs/ from the code"
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,6 +50,9 @@ test: $(STAMP) system-deps lint
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_engine.py
+
+docs: $(STAMP)
+	$(VENV)/bin/cardtable docs
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

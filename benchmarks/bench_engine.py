@@ -70,17 +70,26 @@ def playouts(game_id: str, players: int) -> Callable[[], int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
     args = parser.parse_args()
     figures: dict[str, float] = {}
-    print(f"{'benchmark':<42} {'per second':>12}")
-    for players in (2, 3, 4):
-        for name, make in (
-            ("rounds (new_state + play)", random_rounds),
-            ("clone+playout", playouts),
-        ):
-            key = f"bakappana {players}p {name}"
-            figures[key] = measure(make("bakappana", players), args.seconds)
-            print(f"{key:<42} {figures[key]:>12,.0f}")
+    print(f"{'benchmark':<48} {'per second':>12}")
+    cases = [
+        ("bakappana", 2),
+        ("bakappana", 3),
+        ("bakappana", 4),
+        ("koi-koi", 2),
+        ("hana-awase", 3),
+        ("hana-awase-88", 3),
+    ]
+    kinds = (("rounds (new_state + play)", random_rounds), ("clone+playout", playouts))
+    for game_id, players in cases:
+        if args.game and game_id not in args.game:
+            continue
+        for name, make in kinds:
+            key = f"{game_id} {players}p {name}"
+            figures[key] = measure(make(game_id, players), args.seconds)
+            print(f"{key:<48} {figures[key]:>12,.0f}")
     RESULTS.mkdir(exist_ok=True)
     report = {
         "python": platform.python_version(),

@@ -131,3 +131,47 @@ def test_rules_lists_every_option_preset_and_bot() -> None:
 def test_games_lists_bakappana() -> None:
     done = cardtable("games")
     assert done.returncode == 0 and "bakappana" in done.stdout
+
+
+def test_koikoi_decision_prompt_in_the_terminal() -> None:
+    # The first seed (searched in order, so the test is stable) where the person makes a yaku.
+    for seed in range(1, 40):
+        done = cardtable(
+            "play", "koi-koi", "--seats", "human,random", "--seed", str(seed),
+            "--rounds", "1", "--delay", "0", typed="1\n" * 40,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        if "Stop and score (shōbu) or go on (koi-koi)?" in done.stdout:
+            break
+    else:
+        raise AssertionError("no koi-koi decision in 40 seeds")
+    text = " ".join(done.stdout.split())
+    assert "koi-koi: go on" in text and "shōbu: stop now" in text
+    assert "Round 1 result" in text
+
+
+def test_rules_of_every_hanafuda_game() -> None:
+    for game, needles in {
+        "koi-koi": ("weather_ruins_viewing", "koikoi_multiplier", "nintendo", "Hanami-zake"),
+        "hana-awase": ("Omote-sugawara", "forced_hand_match", "traditional"),
+        "hana-awase-88": ("teyaku", "fuke_threshold_inclusive", "japanese"),
+    }.items():
+        done = cardtable("rules", game)
+        assert done.returncode == 0, done.stderr
+        text = " ".join(done.stdout.split())
+        for needle in needles:
+            assert needle in text, (game, needle)
+        assert "<!--" not in text
+
+
+def test_play_with_house_rules_and_presets() -> None:
+    done = cardtable(
+        "play", "koi-koi", "--seats", "greedy,greedy", "--preset", "nintendo",
+        "--rule", "double_plain=sake_cup,lightning", "--rounds", "3", "--seed", "2", "--delay", "0",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Game over" in done.stdout
+    bad = cardtable(
+        "play", "koi-koi", "--rule", "lucky_hands_win=yes", "--rule", "lucky_hands_void=yes"
+    )
+    assert bad.returncode == 2 and "exclude each other" in bad.stdout

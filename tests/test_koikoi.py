@@ -149,7 +149,6 @@ def test_edges_7_and_8_last_turn_shobu_with_earlier_calls() -> None:
         ({"score_opponent_yaku": True}, 21),  # (5 + Tanzaku 2) x 3
         ({"best_yaku_only": True}, 15),
         ({"double_if_seven_plus": True, "score_opponent_yaku": True}, 42),
-        ({"zero_sum": False}, 15),
     ],
 )
 def test_multipliers_and_scoring_options(options: dict[str, Any], score: int) -> None:
@@ -178,6 +177,12 @@ def test_own_calls_in_the_multiplier(mode: str, score: int) -> None:
     state.apply(0, SHOBU)
     # japan_bonus: 3 + 1 for one call; count_all: 3 x (1 + 1); own_x2: 3 x 2
     assert state.result().rounds[0].scores[0] == score
+
+
+def test_without_zero_sum_only_the_winner_scores() -> None:
+    state = play_q(zero_sum=False)
+    assert state.result().rounds[0].scores == (15, 0) and state.scores() == (15, 0)
+    assert play_q().scores() == (45, 15)  # zero-sum: 30 + 15 and 30 - 15
 
 
 def test_koikoi_once_per_round_makes_the_next_yaku_win_at_once() -> None:

@@ -55,6 +55,16 @@ def test_options_describe_themselves() -> None:
     assert set(schema["properties"]) == set(infos)
 
 
+def test_every_preset_round_trips_through_its_full_dump() -> None:
+    # Records store every option; loading them back must give the same options.
+    for game_id in cardtable.game_ids():
+        spec = cardtable.core.spec_of(game_id)
+        for preset in spec.presets:
+            options = cardtable.load(game_id, preset=preset).options
+            again = cardtable.load(game_id, **options.model_dump(mode="json")).options
+            assert again == options, (game_id, preset)
+
+
 def test_options_are_frozen() -> None:
     game = cardtable.load("bakappana")
     with pytest.raises(Exception, match="frozen"):
@@ -70,3 +80,13 @@ def test_no_seed_draws_one_and_keeps_it() -> None:
     state = cardtable.load("bakappana").new_state()
     again = cardtable.load("bakappana").new_state(seed=state.seed)
     assert again.view(0) == state.view(0)
+
+
+def test_game_pages_match_the_code() -> None:
+    # `make docs` regenerates these blocks; a stale page fails here.
+    from cardtable.cli.docs import page_path, render
+
+    for game_id in cardtable.game_ids():
+        text = page_path(game_id).read_text(encoding="utf-8")
+        assert render(game_id, text) == text, f"docs/{game_id}.md is stale: run make docs"
+        assert "<!-- generated:options -->" in text

@@ -1,8 +1,10 @@
 """The greedy hanafuda bot: grab the most valuable capture now, discard with care otherwise.
 
-It scores each legal hand play by the card value it captures at once. With no capture
-it discards the card that gives least away: the lowest value, preferring a month whose
-other cards it holds (it can take the discard back) and a month no longer live.
+It scores each legal hand play by what it captures at once: card values, plus the yaku
+points the capture adds in games with yaku (weighted by what yaku are worth there). With
+no capture it discards the card that gives least away: the lowest value, cheaper still
+when it holds the partner (it can take the discard back). In koi-koi it goes on only
+early in the round, with a small yaku and an opponent far from one.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from cardtable.agents.base import AgentEntry, actions_for, register_agent
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
-from cardtable.games.hanafuda.actions import Play, Take
+from cardtable.games.hanafuda.actions import KoiKoi, Play, Take
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF, VALUE_OF, value_of
 from cardtable.games.hanafuda.fishing import FishingState
+from cardtable.games.hanafuda.hana_awase import HanaAwaseState
+from cardtable.games.hanafuda.koikoi import KoiKoiState
 
 
 def capture_gain(state: FishingState, card: int, take: int | None) -> int:
@@ -34,6 +38,34 @@ def discard_cost(state: FishingState, seat: int, card: int) -> float:
     if held:
         cost *= 0.25  # we hold its partner: likely ours again on our next turn
     return cost
+
+
+def yaku_gain(state: FishingState, seat: int, taken: int) -> float:
+    """Yaku points that capturing ``taken`` adds to ``seat``'s pile, in card-value units."""
+    if isinstance(state, KoiKoiState):
+        table = state.table & ~taken
+        before = state.yaku_table.total(state.piles[seat], state.table, state.calls[seat])
+        after = state.yaku_table.total(state.piles[seat] | taken, table, state.calls[seat])
+        return 10.0 * (after - before)  # a koi-koi point is worth about an animal
+    if isinstance(state, HanaAwaseState):
+        before = state.yaku_table.total(state.piles[seat])
+        after = state.yaku_table.total(state.piles[seat] | taken)
+        return float((after - before) * (state.n - 1))
+    return 0.0
+
+
+def wants_koikoi(state: FishingState, seat: int) -> bool:
+    """Go on only early, with a small yaku, while the opponent has none."""
+    if not isinstance(state, KoiKoiState):
+        return False
+    opponent = 1 - seat
+    cards_left = state.hands[seat].bit_count()
+    return (
+        cards_left >= 5
+        and state.yaku_total(seat) < 5
+        and state.yaku_total(opponent) == 0
+        and state.piles[opponent].bit_count() < 8
+    )
 
 
 class GreedyAgent:
@@ -60,10 +92,17 @@ class GreedyAgent:
         if isinstance(action, Play):
             gain = capture_gain(state, action.card, action.take)
             if gain:
-                return 1000.0 + gain
+                taken = (state.table & MONTH_MASK_OF[action.card]) | 1 << action.card
+                if action.take is not None:
+                    taken = 1 << action.take | 1 << action.card
+                return 1000.0 + gain + yaku_gain(state, seat, taken)
             return -discard_cost(state, seat, action.card)
         if isinstance(action, Take):
-            return float(VALUE_OF[action.card])
+            return float(VALUE_OF[action.card]) + yaku_gain(
+                state, seat, 1 << action.card | 1 << state.pending
+            )
+        if isinstance(action, KoiKoi):
+            return 1.0 if wants_koikoi(state, seat) else -1.0
         return 0.0
 
 

@@ -116,6 +116,15 @@ def replay(
 
 
 @app.command()
+def docs() -> None:
+    """Regenerate the option, preset and yaku tables of the game pages from the code."""
+    from cardtable.cli.docs import write_all  # noqa: PLC0415 - a maintainer command
+
+    changed = write_all(cardtable.game_ids())
+    console.print(f"updated: {', '.join(changed)}" if changed else "docs are up to date")
+
+
+@app.command()
 def games() -> None:
     """List the games."""
     for game_id in cardtable.game_ids():

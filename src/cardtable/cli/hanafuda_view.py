@@ -24,6 +24,9 @@ from cardtable.games.hanafuda.deck import (
     value_of,
 )
 from cardtable.games.hanafuda.fishing import FishingState, Phase
+from cardtable.games.hanafuda.hana_awase import HanaAwaseState
+from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.games.hanafuda.yaku import Yaku
 
 KIND_STYLE = {
     Kind.LIGHT: "bold black on yellow",
@@ -72,6 +75,21 @@ def chip_row(label: str, mask: int, lang: str, empty: str = "—") -> Renderable
     return grid
 
 
+def yaku_of(state: FishingState, seat: int) -> list[Yaku]:
+    """The yaku a seat's pile holds now (none in Bakappana)."""
+    if isinstance(state, KoiKoiState | HanaAwaseState):
+        return state.pile_yaku(seat)
+    return []
+
+
+def yaku_line(made: Sequence[Yaku]) -> Text:
+    text = Text("  ")
+    for y in made:
+        text.append(f" {y.name} {y.points} ", "bold black on bright_cyan")
+        text.append(" ")
+    return text
+
+
 def pile_summary(mask: int, lang: str) -> Text:
     """A captured pile, lights first, compactly: codes coloured by kind."""
     out = Text()
@@ -106,9 +124,12 @@ class HanafudaRenderer:
             scores.add_row(
                 Text(marker + self.names[other], "bold" if other == seat else ""),
                 Text(f"match {state.totals[other]:+d}"),
-                Text(f"pile {value_of(state.piles[other])} pts"),
+                self._pile_score(state, other),
                 Text(f"{hand} in hand  ") + pile_summary(state.piles[other], self.lang),
             )
+            made = yaku_of(state, other)
+            if made:
+                scores.add_row("", "", "", yaku_line(made))
         parts: list[RenderableType] = [
             scores,
             Text(""),
@@ -124,6 +145,14 @@ class HanafudaRenderer:
                 if other != seat:
                     parts.append(chip_row(f"{self.names[other]}", state.hands[other], self.lang))
         return Panel(Group(*parts), title=title, title_align="left", border_style="cyan")
+
+    @staticmethod
+    def _pile_score(state: FishingState, seat: int) -> Text:
+        if isinstance(state, KoiKoiState):  # koi-koi scores yaku only
+            calls = state.calls[seat]
+            text = f"yaku {state.yaku_total(seat)}"
+            return Text(text + (f", {calls}× koi-koi" if calls else ""), "bold" if calls else "")
+        return Text(f"pile {value_of(state.piles[seat])} pts")
 
     # -- moves -------------------------------------------------------------------------
     def describe(self, state: State, seat: int, action: Action) -> Text:
@@ -144,9 +173,11 @@ class HanafudaRenderer:
         if isinstance(action, Take):
             return Text("take ") + card_long(action.card, self.lang)
         if isinstance(action, KoiKoi):
-            return Text("koi-koi: go on for more", "bold")
+            return Text(
+                "koi-koi: go on — more yaku, higher stakes, but the opponent may win", "bold"
+            )
         if isinstance(action, Shobu):
-            return Text("shōbu: stop and score", "bold")
+            return Text("shōbu: stop now and score your yaku", "bold")
         return Text(str(action))
 
     def match_input(self, state: State, actions: Sequence[Action], typed: str) -> list[int]:
@@ -168,7 +199,8 @@ class HanafudaRenderer:
         if state.phase is Phase.TAKE:
             return "The flipped card matches two table cards. Which one do you take?"
         if state.phase is Phase.DECIDE:
-            return "You made a yaku. Koi-koi or shōbu?"
+            made = ", ".join(f"{y.name} {y.points}" for y in yaku_of(state, seat))
+            return f"You made a yaku ({made}). Stop and score (shōbu) or go on (koi-koi)?"
         return "Your turn: play a card from your hand."
 
     # -- what happened -------------------------------------------------------------------
@@ -184,7 +216,7 @@ class HanafudaRenderer:
         lines = []
         for seat, from_stock, card, captured in events[count:]:
             text = Text(f"{self.names[seat]}: ", "bold")
-            text.append("flips " if from_stock else "plays ")
+            text.append(("plays ", "flips ", "flips and keeps ")[from_stock])
             text.append_text(card_chip(card, self.lang))
             if captured:
                 text.append(" → takes ", "green")
@@ -216,8 +248,21 @@ class HanafudaRenderer:
             )
         return lines
 
+    def announce(self, seat: int, action: Action) -> Text | None:
+        """A decision said aloud (card plays are narrated from the events)."""
+        if isinstance(action, KoiKoi):
+            return Text(f"{self.names[seat]} calls koi-koi!", "bold magenta")
+        if isinstance(action, Shobu):
+            return Text(f"{self.names[seat]} calls shōbu!", "bold magenta")
+        return None
+
     def round_summary(self, result: RoundResult) -> RenderableType:
-        table = Table(title=f"Round {result.number} result", title_style="bold")
+        outcome = {
+            "drawn": " — drawn",
+            "exhausted": " — nobody stopped: no score",
+            "lucky_hand": " — lucky hand",
+        }.get(result.outcome, "")
+        table = Table(title=f"Round {result.number} result{outcome}", title_style="bold")
         table.add_column("Player")
         table.add_column("Score line")
         table.add_column("Points", justify="right")

@@ -9,13 +9,14 @@ from rich.table import Table
 
 from cardtable.agents import describe_agents
 from cardtable.cli.common import console
+from cardtable.cli.docs import strip_generated
 from cardtable.core.game import spec_of
 from cardtable.core.options import describe
 
 
 def rules_text(game_id: str) -> str:
     page = resources.files("cardtable") / "docs" / f"{game_id}.md"
-    return page.read_text(encoding="utf-8")
+    return strip_generated(page.read_text(encoding="utf-8"))
 
 
 def show_rules(game_id: str) -> None:

@@ -113,9 +113,19 @@ def draw_first_dealer(order: Iterable[int], players: int) -> DealerDraw:
             return DealerDraw(tuple(passes), contenders[0])
 
 
-def _single_options(matches: int) -> tuple[int, ...]:
-    """Each card of ``matches`` as its own capture option."""
-    return tuple(1 << c for c in iter_cards(matches))
+#: SINGLE_OPTIONS[month][nibble]: each card of that month's subset as its own option
+SINGLE_OPTIONS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(1 << (4 * m + k) for k in range(4) if nibble >> k & 1) for nibble in range(16))
+    for m in range(12)
+)
+
+
+def single_options(matches: int) -> tuple[int, ...]:
+    """Each card of ``matches`` (cards of one month) as its own capture option."""
+    if not matches:
+        return ()
+    shift = ((matches & -matches).bit_length() - 1) & ~3
+    return SINGLE_OPTIONS[shift >> 2][matches >> shift & 15]
 
 
 def _option_card(option: int) -> int:
@@ -236,6 +246,7 @@ class FishingState(State):
         "dealer",
         "dealer_draw",
         "events",
+        "forced_match",
         "hands",
         "misdeals",
         "n",
@@ -245,6 +256,7 @@ class FishingState(State):
         "piles",
         "previous_events",
         "results",
+        "revealed",
         "rng",
         "round_no",
         "start_table",
@@ -256,8 +268,7 @@ class FishingState(State):
         "unplayable",
     )
 
-    #: class-level switches: the hot path skips hooks a game does not use
-    limits_hand_play = False
+    #: class-level switch: the hot path skips the decision hooks of games without them
     has_decisions = False
 
     # -- construction -------------------------------------------------------------------
@@ -288,8 +299,12 @@ class FishingState(State):
         self.misdeals: list[tuple[str, int]] = []
         #: cards in hand that may not be played now (a card just kept from the stock)
         self.unplayable = 0
+        #: per seat, cards everybody has seen go into that hand (teyaku shown, flips kept)
+        self.revealed = [0] * self.n
         #: True when a game overrides capture_options (wild cards, steals)
         self.custom_captures = False
+        #: a player who can capture with a hand card must play one (Hana-awase 88)
+        self.forced_match = False
         #: play stock-only turns once the hands are empty (2 players, traditional end)
         self.stock_only_turns = False
         self.configure()
@@ -334,6 +349,7 @@ class FishingState(State):
         self.previous_events = tuple(self.events) if self.events else self.previous_events
         self.events = []
         self.unplayable = 0
+        self.revealed = [0] * self.n
         if self.on_round_start():
             self.begin_turn(self.dealer)
 
@@ -381,19 +397,18 @@ class FishingState(State):
         if self.phase is _PLAY:
             hand = self.hands[seat] & ~self.unplayable
             out: list[Action] = []
-            if self.custom_captures:
-                for card in iter_cards(hand):
-                    if self.hand_play_problem(seat, card) is None:
-                        out.extend(_plays(card, self.capture_options(seat, card)))
+            if self.custom_captures or self.forced_match:
+                by_card = [(c, self.capture_options(seat, c)) for c in iter_cards(hand)]
+                if self.forced_match and any(options for _, options in by_card):
+                    by_card = [(c, options) for c, options in by_card if options]
+                for card, options in by_card:
+                    out.extend(_plays(card, options))
                 return out
             # One table look-up per month in hand (see MONTH_PLAYS): this is the hot path.
             table = self.table
             while hand:
                 shift = ((hand & -hand).bit_length() - 1) & ~3
-                plays = MONTH_PLAYS[shift >> 2][hand >> shift & 15][table >> shift & 15]
-                if self.limits_hand_play:
-                    plays = tuple(p for p in plays if self.hand_play_problem(seat, p.card) is None)
-                out.extend(plays)
+                out.extend(MONTH_PLAYS[shift >> 2][hand >> shift & 15][table >> shift & 15])
                 hand &= ~(15 << shift)
             return out
         if self.phase is _TAKE:
@@ -430,18 +445,18 @@ class FishingState(State):
             options = self.capture_options(seat, card)
         else:
             matches = self.table & MONTH_MASK_OF[card]
-            options = _single_options(matches) if matches.bit_count() == 2 else (matches,)
+            options = single_options(matches) if matches.bit_count() == 2 else (matches,)
         if len(options) >= 2:
             if take is None or _chosen(options, take) is None:
                 said = " or ".join(CODES[_option_card(o)] for o in options)
                 return f"{CODES[card]} can take {said}: say which one with take"
         elif take is not None:
             return f"{CODES[card]} leaves nothing to choose; take is only for a choice of captures"
-        return self.hand_play_problem(seat, card) if self.limits_hand_play else None
-
-    def hand_play_problem(self, seat: int, card: int) -> str | None:
-        """Game-specific limits on which hand card may be played (a subclass that
-        overrides this sets ``limits_hand_play = True``)."""
+        if self.forced_match and not options:
+            capturing = [c for c in iter_cards(self.hands[seat]) if self.capture_options(seat, c)]
+            if capturing:
+                can = ", ".join(CODES[c] for c in capturing)
+                return f"you must play a card that captures ({can}); forced hand match"
         return None
 
     def _perform(self, seat: int, action: Action) -> None:
@@ -471,7 +486,7 @@ class FishingState(State):
         if not matches:
             return ()
         if matches.bit_count() == 2:
-            return _single_options(matches)
+            return single_options(matches)
         return (matches,)
 
     def resolve(self, seat: int, card: int, take: int | None, *, from_stock: bool) -> None:
@@ -641,11 +656,13 @@ class FishingState(State):
         new.misdeals = self.misdeals
         new.stock_only_turns = self.stock_only_turns
         new.unplayable = self.unplayable
+        new.revealed = self.revealed.copy()
         new.custom_captures = self.custom_captures
+        new.forced_match = self.forced_match
 
     def known_in_hands(self) -> list[int]:
-        """Cards everyone knows are in each hand (hands shown for teyaku)."""
-        return [0] * self.n
+        """Cards everyone knows are in each hand (shown for teyaku, kept from the stock)."""
+        return [hand & shown for hand, shown in zip(self.hands, self.revealed, strict=True)]
 
     def determinize(self, seat: int, rng: RandomSource) -> FishingState:
         """Resample the other hands, the unseen stock and every future deal."""
@@ -654,8 +671,8 @@ class FishingState(State):
         seen = self.hands[seat] | self.table | sum(self.piles)
         if self.pending >= 0:
             seen |= 1 << self.pending
-        for card in self.stock[: self.stock_pos]:
-            seen |= 1 << card
+        # Cards taken from the stock are on the table, in piles, or in a hand: a card
+        # drawn in secret (draw_then_two_hand_plays) is as unseen as the rest of that hand.
         for other in range(self.n):
             seen |= self.hands[other] & known[other]
         unseen = list(iter_cards(FULL_DECK & ~seen))

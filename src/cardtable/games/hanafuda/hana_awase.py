@@ -30,13 +30,13 @@ from cardtable.games.hanafuda.deck import (
     MONTH_MASKS,
     PLAINS,
     codes,
-    iter_cards,
     value_of,
 )
 from cardtable.games.hanafuda.fishing import (
     FishingOptions,
     FishingState,
     rounds_field,
+    single_options,
     winner_deals_next,
 )
 from cardtable.games.hanafuda.yaku import Yaku, hana_awase_table
@@ -156,7 +156,7 @@ class HanaAwase88Options(HanaAwaseOptions):
 
 
 class HanaAwaseState(FishingState):
-    __slots__ = ("options", "revealed", "teyaku_lines", "yaku_table")
+    __slots__ = ("options", "teyaku_lines", "yaku_table")
 
     def configure(self) -> None:
         self.options = cast(HanaAwaseOptions, self.game.options)
@@ -164,19 +164,14 @@ class HanaAwaseState(FishingState):
         self.yaku_table = hana_awase_table(options)
         self.stock_only_turns = self.n == 2 and not options.two_player_stop_when_hands_empty
         self.custom_captures = options.capture_from_opponent_piles
-        self.revealed = [0] * self.n  # hands shown for teyaku, known to everyone
+        self.forced_match = options.forced_hand_match
         self.teyaku_lines: tuple[ScoreLine, ...] = ()
-
-    @property
-    def limits_hand_play(self) -> bool:  # type: ignore[override]
-        return self.options.forced_hand_match
 
     def copy_into(self, new: FishingState) -> None:
         super().copy_into(new)
         assert isinstance(new, HanaAwaseState)
         new.options = self.options
         new.yaku_table = self.yaku_table
-        new.revealed = self.revealed.copy()
         new.teyaku_lines = self.teyaku_lines
 
     # -- captures ------------------------------------------------------------------------
@@ -185,11 +180,9 @@ class HanaAwaseState(FishingState):
         on_table = self.table & month
         if not self.custom_captures or on_table.bit_count() == 3:
             return super().capture_options(seat, card)
-        candidates = on_table
-        for other, pile in enumerate(self.piles):
-            if other != seat:
-                candidates |= pile & month
-        return tuple(1 << c for c in iter_cards(candidates))
+        # piles are disjoint: their sum less one's own is every opponent's pile at once
+        candidates = on_table | ((sum(self.piles) - self.piles[seat]) & month)
+        return single_options(candidates)
 
     def take_cards(self, seat: int, captured: int) -> None:
         self.table &= ~captured
@@ -198,18 +191,8 @@ class HanaAwaseState(FishingState):
                 if other != seat:
                     self.piles[other] &= ~captured
 
-    def hand_play_problem(self, seat: int, card: int) -> str | None:
-        if self.capture_options(seat, card):
-            return None
-        capturing = [c for c in iter_cards(self.hands[seat]) if self.capture_options(seat, c)]
-        if capturing:
-            can = ", ".join(codes(sum(1 << c for c in capturing)))
-            return f"you must play a card that captures ({can}); forced hand match"
-        return None
-
     # -- teyaku ---------------------------------------------------------------------------
     def on_round_start(self) -> bool:
-        self.revealed = [0] * self.n
         lines: list[ScoreLine] = []
         if self.options.teyaku:
             plain_cards = PLAINS | (WILLOW if self.options.willow_is_plain_for_teyaku else 0)
@@ -338,10 +321,6 @@ class HanaAwaseState(FishingState):
         if result.outcome == "drawn":
             return self.dealer
         return winner_deals_next(result.scores, self.dealer)
-
-    # -- hidden information ---------------------------------------------------------------
-    def known_in_hands(self) -> list[int]:
-        return [hand & shown for hand, shown in zip(self.hands, self.revealed, strict=True)]
 
     def view(self, seat: int | None) -> dict[str, object]:
         data = super().view(seat)

@@ -212,7 +212,8 @@ class KoiKoiOptions(FishingOptions):
         for first, second in EXCLUSIVE:
             if getattr(self, first) and getattr(self, second):
                 raise ValueError(f"{first} and {second} exclude each other: choose one")
-        if not self.zero_sum and "zero_sum_start" in self.model_fields_set:
+        default_start = type(self).model_fields["zero_sum_start"].default
+        if not self.zero_sum and self.zero_sum_start != default_start:
             raise ValueError("zero_sum_start needs zero_sum=true")
         return self
 
@@ -436,6 +437,7 @@ class KoiKoiState(FishingState):
             self.table ^= 1 << card
             self.hands[seat] |= 1 << card
             self.unplayable = 1 << card
+            self.revealed[seat] |= 1 << card  # everybody saw it turned over
             self.second_play = True
             self.events[-1] = (seat, 2, card, 0)
             return True

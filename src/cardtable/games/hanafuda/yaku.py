@@ -16,7 +16,7 @@ are lists of such rows; house rules pick or adjust rows, they never add code pat
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -211,6 +211,29 @@ class YakuTable:
     viewing_values: tuple[int, int] | None = None
     #: hana-awase ``rain_spoils_drinking``: the rain man's holder scores no viewing yaku
     rain_spoils_drinking: bool = False
+    #: totals already computed, by (pile, table cards that void yaku, calls that matter);
+    #: playouts meet the same piles over and over
+    _totals: dict[tuple[int, int, int], int] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+
+    _void: int = field(default=0, compare=False, repr=False)
+    _compiled: tuple[tuple[YakuDef, int, int, int, int, int, int, int], ...] = field(
+        default=(), compare=False, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        # Table cards that can void a yaku (the weather rule); other table cards never matter.
+        mask = 0
+        for row in self.rows:
+            mask |= row.void_if_table
+        object.__setattr__(self, "_void", mask)
+        # The rows as flat tuples: scanning them inline is the evaluator's hot loop.
+        compiled = tuple(
+            (r, r.requires, r.counts, r.doubles, r.need, r.points, r.extra, r.void_if_table)
+            for r in self.rows
+        )
+        object.__setattr__(self, "_compiled", compiled)
 
     def row(self, key: str) -> YakuDef:
         for row in self.rows:
@@ -229,7 +252,15 @@ class YakuTable:
         """The points of :meth:`evaluate` without building the yaku (the engine's hot path)."""
         if captured.bit_count() < 2:
             return 0
-        return sum(points for _, points in self._scored(captured, table, koikoi_calls).values())
+        calls = koikoi_calls if self.viewing_values is not None else 0
+        key = (captured, table & self._void, calls)
+        cached = self._totals.get(key)
+        if cached is None:
+            if len(self._totals) >= 1 << 18:
+                self._totals.clear()
+            scored = self._scored(captured, table, koikoi_calls)
+            cached = self._totals[key] = sum(points for _, points in scored.values())
+        return cached
 
     def _scored(
         self, captured: int, table: int, koikoi_calls: int
@@ -246,17 +277,27 @@ class YakuTable:
         self, captured: int, table: int, koikoi_calls: int, cup_as: str
     ) -> dict[str, tuple[YakuDef, int]]:
         scored: dict[str, tuple[YakuDef, int]] = {}
-        for row in self.rows:
-            counted = row
-            if cup_as and row.counts & SAKE_CUP:
+        if cup_as:
+            for row in self.rows:
+                counted = row
                 other_class = PLAINS if cup_as == "animal" else ANIMALS & ~SAKE_CUP
-                if row.counts & other_class:  # the cup leaves the class it is not used for
+                if row.counts & SAKE_CUP and row.counts & other_class:
+                    # the cup leaves the class it is not used for
                     counted = replace(
                         row, counts=row.counts & ~SAKE_CUP, doubles=row.doubles & ~SAKE_CUP
                     )
-            points = counted.points_for(captured, table)
-            if points:
-                scored[row.key] = (counted, points)
+                points = counted.points_for(captured, table)
+                if points:
+                    scored[row.key] = (counted, points)
+        else:
+            for row, requires, counts, doubles, need, base, extra, void in self._compiled:
+                if captured & requires != requires or table & void:
+                    continue
+                count = (captured & counts).bit_count()
+                if doubles:
+                    count += (captured & doubles).bit_count()
+                if count >= need:
+                    scored[row.key] = (row, base + extra * (count - need))
         if not scored:
             return scored
         if self.rain_spoils_drinking and captured & RAIN_MAN:

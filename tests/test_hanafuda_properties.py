@@ -1,26 +1,33 @@
-"""Property tests over 10 000 random seeded Bakappana rounds for each player count.
+"""Property tests over 10 000 random seeded games of each hanafuda game (Bakappana for
+each player count; Koi-koi, Hana-awase and Hana-awase 88, with their defaults and with
+random house-rule combinations).
 
 Each game is played by a random policy drawn from the seed, and checked at every step:
 every card is in exactly one place, every listed action applies and round-trips through
-JSON, illegal moves change nothing, views hide what they must, and replay rebuilds it.
+JSON, illegal moves change nothing, views hide what they must, and replay rebuilds it;
+at the end the settlement adds up as the rules say.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardtable
-from cardtable import IllegalAction
+from cardtable import IllegalAction, OptionError
+from cardtable.core.options import describe
 from cardtable.games.hanafuda.actions import Play
-from cardtable.games.hanafuda.deck import FULL_DECK, NUM_CARDS, codes
+from cardtable.games.hanafuda.deck import FULL_DECK, NUM_CARDS, codes, value_of
 from cardtable.games.hanafuda.fishing import FishingState
 
-GAMES = 10_000  # per player count, in CHUNKS tests so both cores share the work
+GAMES = int(
+    __import__("os").environ.get("CARDTABLE_PROPERTY_GAMES", "10000")
+)  # per case, in CHUNKS tests
 CHUNKS = 4
 
 
@@ -50,9 +57,10 @@ def check_views(state: FishingState, rng: random.Random) -> None:
         current_round = json.dumps(
             [view[k] for k in ("table", "piles", "hand", "events", "flipped", "legal_actions")]
         )
+        known = state.known_in_hands()
         for other in range(state.n):
             if other != seat:
-                for code in codes(state.hands[other]):
+                for code in codes(state.hands[other] & ~known[other]):
                     assert code not in current_round, f"seat {seat} sees {code} of seat {other}"
         assert "stock" not in view and "seed" not in view
         # A resampling of everything hidden from `seat` must leave its view unchanged.
@@ -62,8 +70,11 @@ def check_views(state: FishingState, rng: random.Random) -> None:
         assert sampled.hands[seat] == state.hands[seat]
 
 
-def play_checked(players: int, scoring: str, seed: int, deep_checks: bool) -> FishingState:
-    game = cardtable.load("bakappana", players=players, rounds=1, scoring=scoring)
+def play_checked(
+    game_id: str, players: int, seed: int, deep_checks: bool, **rules: Any
+) -> FishingState:
+    rounds = rules.pop("rounds", 1)
+    game = cardtable.load(game_id, players=players, rounds=rounds, **rules)
     state = game.new_state(seed=seed)
     assert isinstance(state, FishingState)
     policy = random.Random(seed)
@@ -72,6 +83,7 @@ def play_checked(players: int, scoring: str, seed: int, deep_checks: bool) -> Fi
         (seat,) = state.to_move
         actions = state.legal_actions(seat)
         assert actions, "a seat to move must have a legal action"
+        assert len(set(actions)) == len(actions)
         for other in range(players):
             if other != seat:
                 assert state.legal_actions(other) == []
@@ -102,7 +114,11 @@ def check_finished(state: FishingState, players: int, scoring: str) -> None:
         assert sum(state.scores()) == 0
     else:
         assert sum(state.scores()) == 264
-    rebuilt = cardtable.replay("bakappana", state.game.options, state.seed, state.log)
+    check_replay(state)
+
+
+def check_replay(state: FishingState) -> None:
+    rebuilt = cardtable.replay(state.game.id, state.game.options, state.seed, state.log)
     assert rebuilt.view(None) == state.view(None)
     assert rebuilt.scores() == state.scores()
     assert rebuilt.result() == state.result()
@@ -120,8 +136,91 @@ def test_random_games(players: int, chunk: int) -> None:
     def run(seed: int, scoring: str, deep: int) -> None:
         # Every game gets the cheap checks at every step; one in twenty the deep ones
         # (views against determinizations, rejected wrong-seat moves) at every step.
-        state = play_checked(players, scoring, seed, deep_checks=deep == 0)
+        state = play_checked("bakappana", players, seed, deep == 0, scoring=scoring)
         check_finished(state, players, scoring)
+
+    run()
+
+
+def random_rules(game_id: str, rng: random.Random) -> dict[str, Any]:
+    """A valid random combination of a game's house rules (invalid ones are redrawn)."""
+    infos = describe(cardtable.core.spec_of(game_id).options_model)
+    while True:
+        rules: dict[str, Any] = {}
+        for info in infos:
+            if info.name in ("players", "rounds") or rng.random() < 0.6:
+                continue
+            if info.choices:
+                rules[info.name] = rng.choice(info.choices)
+            elif info.name == "double_plain":
+                names = ["sake_cup", "lightning", "yellow_paulownia"]
+                rules[info.name] = tuple(rng.sample(names, rng.randint(0, 3)))
+            elif info.name == "zero_sum_start":
+                rules[info.name] = rng.choice([5, 30])
+            elif info.bounds[0] is not None:
+                rules[info.name] = rng.choice([0, 1, 3, 6])
+        if game_id == "hana-awase":
+            rules["players"] = rng.choice([2, 3, 4])
+            rules["rounds"] = 1
+        else:
+            rules["rounds"] = rng.choice([1, 3])
+        try:
+            cardtable.load(game_id, **rules)
+        except OptionError:
+            continue
+        return rules
+
+
+def check_settlement(state: FishingState) -> None:
+    """Each game's settlement adds up as its rules say."""
+    options: Any = state.game.options
+    if state.game.id == "koi-koi":
+        start = options.zero_sum_start if options.zero_sum else 0
+        assert sum(state.scores()) == start * 2 if options.zero_sum else min(state.scores()) >= 0
+        for result in state.result().rounds:
+            assert sum(result.scores) == 0 or not options.zero_sum
+            assert sum(line.points for line in result.lines) == sum(result.scores)
+        return
+    for result in state.result().rounds:
+        for seat in range(state.n):
+            seat_lines = sum(line.points for line in result.lines if line.seat == seat)
+            assert seat_lines == result.scores[seat]
+    last = state.result().rounds[-1]
+    if options.scoring == "simple" or last.outcome == "drawn":
+        return
+    # traditional: zero-sum except for cards nobody captured (orphans after steals)
+    assert sum(last.scores) == sum(value_of(p) for p in state.piles) - 264
+
+
+GAME_CASES = [
+    ("koi-koi", False),
+    ("koi-koi", True),
+    ("hana-awase", False),
+    ("hana-awase", True),
+    ("hana-awase-88", False),
+    ("hana-awase-88", True),
+]
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize(("game_id", "random_options"), GAME_CASES)
+def test_random_games_of_every_hanafuda_game(
+    game_id: str, random_options: bool, chunk: int
+) -> None:
+    @settings(max_examples=GAMES // CHUNKS, database=None)
+    @given(seed=st.integers(min_value=0, max_value=2**63 - 1), deep=st.integers(0, 19))
+    def run(seed: int, deep: int) -> None:
+        rng = random.Random(seed)
+        rules = random_rules(game_id, rng) if random_options else {}
+        players = rules.pop(
+            "players",
+            2
+            if game_id == "koi-koi"
+            else rng.choice([3] if game_id == "hana-awase-88" else [2, 3, 4]),
+        )
+        state = play_checked(game_id, players, seed, deep == 0, **rules)
+        check_settlement(state)
+        check_replay(state)
 
     run()
 
@@ -129,7 +228,7 @@ def test_random_games(players: int, chunk: int) -> None:
 def test_hand_plays_per_round() -> None:
     # 2 players: 8 hand plays each; 3: 7; 4: 5 (the stock covers the rest).
     for players, per_seat in ((2, 8), (3, 7), (4, 5)):
-        state = play_checked(players, "simple", 99, deep_checks=True)
+        state = play_checked("bakappana", players, 99, True, scoring="simple")
         plays = [m for m in state.log if isinstance(m.action, Play)]
         assert len(plays) == players * per_seat
 

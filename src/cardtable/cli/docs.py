@@ -1,0 +1,94 @@
+"""Generated parts of the game pages: option, preset and yaku tables from the code.
+
+A page marks each generated block with ``<!-- generated:NAME -->`` ... ``<!-- end -->``.
+``make docs`` rewrites the blocks; a test fails when a page differs from the code, so the
+docs never drift from the options models and yaku tables they describe.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+from cardtable.core.game import spec_of
+from cardtable.core.options import describe
+from cardtable.games.hanafuda.yaku import HANA_AWASE_ROWS, KOIKOI_ROWS, YakuDef
+
+BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n)(.*?)(<!-- end -->)", re.DOTALL)
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def options_table(game_id: str) -> str:
+    rows = ["| option | default | values | meaning |", "|---|---|---|---|"]
+    for info in describe(spec_of(game_id).options_model):
+        default = str(info.default).lower() if isinstance(info.default, bool) else info.default
+        rows.append(
+            f"| `{info.name}` | `{_cell(default)}` | {_cell(info.describe_values())} "
+            f"| {_cell(info.description)} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def presets_table(game_id: str) -> str:
+    rows = ["| preset | sets |", "|---|---|"]
+    for name, values in spec_of(game_id).presets.items():
+        shown = ", ".join(f"`{k}={v}`" for k, v in values.items()) or "the defaults"
+        rows.append(f"| `{name}` | {_cell(shown)} |")
+    return "\n".join(rows) + "\n"
+
+
+def yaku_table(rows_data: tuple[YakuDef, ...]) -> str:
+    rows = ["| yaku | English | Polish | cards | points |", "|---|---|---|---|---|"]
+    for row in rows_data:
+        points = f"{row.points}" + (f", +{row.extra} per extra card" if row.extra else "")
+        native = f" ({row.ja})" if row.ja else ""
+        rows.append(
+            f"| {row.name}{native} | {row.en} | {row.pl} | {_cell(row.describe_cards())} "
+            f"| {points} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+GENERATORS: dict[str, Callable[[str], str]] = {
+    "options": options_table,
+    "presets": presets_table,
+    "koikoi_yaku": lambda game_id: yaku_table(KOIKOI_ROWS),
+    "hana_awase_yaku": lambda game_id: yaku_table(HANA_AWASE_ROWS),
+}
+
+
+def page_path(game_id: str) -> Path:
+    return Path(str(resources.files("cardtable") / "docs" / f"{game_id}.md"))
+
+
+def render(game_id: str, text: str) -> str:
+    """The page with every generated block filled from the code."""
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(2)
+        return match.group(1) + GENERATORS[name](game_id) + match.group(4)
+
+    return BLOCK.sub(fill, text)
+
+
+def strip_generated(text: str) -> str:
+    """The page without its generated blocks (the CLI shows those as Rich tables)."""
+    return BLOCK.sub("", text)
+
+
+def write_all(game_ids: list[str]) -> list[str]:
+    """Rewrite the generated blocks of every page; the pages that changed."""
+    changed = []
+    for game_id in game_ids:
+        path = page_path(game_id)
+        text = path.read_text(encoding="utf-8")
+        new = render(game_id, text)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(game_id)
+    return changed
