@@ -70,3 +70,53 @@ def test_greedy_beats_random_over_many_mirrored_rounds() -> None:
                 state.apply(seat, bots[seat].choose(state, seat))
             margin += state.scores()[greedy_seat]
     assert margin / 400 > 5  # measured about +15 per round
+
+
+def test_greedy_koikoi_decisions() -> None:
+    from cardtable.agents.hanafuda_greedy import wants_koikoi
+    from cardtable.games.hanafuda.actions import KOIKOI, SHOBU
+    from cardtable.games.hanafuda.koikoi import KoiKoiState
+    from tests.hanafuda_helpers import make_position
+
+    early = make_position(
+        2,
+        piles=[["01-2", "02-2", "04-2", "05-2", "07-2"]],
+        hands=[["06-3", "09-3", "08-3", "10-3", "12-3", "01-3"], ["11-4", "12-4", "04-3"]],
+        table=["06-2"],
+        stock=["05-3", "07-3"],
+    )
+    state = cardtable.load("koi-koi", rounds=1).new_state(seed=1, deals=[early])
+    assert isinstance(state, KoiKoiState)
+    play(state, "06-3")  # Tanzaku 2 with five cards left and an opponent with nothing
+    assert state.to_move == {0} and wants_koikoi(state, 0)
+    assert GreedyAgent(seed=1).choose(state, 0) == KOIKOI
+    late = make_position(
+        2,
+        piles=[["01-2", "02-2", "04-2", "05-2", "07-2"]],
+        hands=[["06-3", "09-3"], ["11-4", "12-4"]],
+        table=["06-2"],
+        stock=["05-3", "07-3"],
+    )
+    state = cardtable.load("koi-koi", rounds=1).new_state(seed=1, deals=[late])
+    play(state, "06-3")
+    assert GreedyAgent(seed=1).choose(state, 0) == SHOBU  # one card left: take the points
+
+
+def test_greedy_beats_random_at_every_yaku_game() -> None:
+    for game_id, players in (("koi-koi", 2), ("hana-awase", 3), ("hana-awase-88", 3)):
+        margin = 0
+        for seed in range(60):
+            for greedy_seat in range(players):
+                state = cardtable.load(game_id, players=players, rounds=1).new_state(seed=seed)
+                bots = [
+                    make_agent("greedy" if s == greedy_seat else "random", game_id, seed + s)
+                    for s in range(players)
+                ]
+                while not state.is_over:
+                    (seat,) = state.to_move
+                    state.apply(seat, bots[seat].choose(state, seat))
+                start = getattr(state.game.options, "zero_sum_start", 0)
+                if not getattr(state.game.options, "zero_sum", False):
+                    start = 0
+                margin += state.scores()[greedy_seat] - start
+        assert margin > 0, game_id

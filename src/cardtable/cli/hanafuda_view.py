@@ -17,7 +17,6 @@ from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
 from cardtable.games.hanafuda.deck import (
     CARDS,
     KIND_NAMES,
-    MONTH_MASK_OF,
     Kind,
     card_index,
     iter_cards,
@@ -73,6 +72,10 @@ def chip_row(label: str, mask: int, lang: str, empty: str = "—") -> Renderable
     items = [card_chip(i, lang) for i in iter_cards(mask)] or [Text(empty, "dim")]
     grid.add_row(Text(label, "bold"), Columns(items, padding=(0, 1)))
     return grid
+
+
+def cards_of(codes_: Sequence[str]) -> int:
+    return sum(1 << card_index(code) for code in codes_)
 
 
 def yaku_of(state: FishingState, seat: int) -> list[Yaku]:
@@ -159,13 +162,17 @@ class HanafudaRenderer:
         assert isinstance(state, FishingState)
         if isinstance(action, Play):
             text = Text("play ") + card_long(action.card, self.lang)
-            matches = state.table & MONTH_MASK_OF[action.card]
+            options = state.capture_options(seat, action.card)
+            matches = options[0] if len(options) == 1 else 0
             if action.take is not None:
-                matches = 1 << action.take
+                matches = next((o for o in options if o & -o == 1 << action.take), 0)
             if matches:
                 gain = value_of(matches | 1 << action.card)
                 text.append("  → takes ", "bold green")
                 text.append_text(chips(matches, self.lang))
+                stolen = matches & ~state.table
+                if stolen:
+                    text.append(" from a pile", "bold yellow")
                 text.append(f" (+{gain})", "bold green")
             else:
                 text.append("  → to the table", "dim")
@@ -242,6 +249,16 @@ class HanafudaRenderer:
         dealer = self.names[state.dealer]
         verb = "deal" if dealer == "You" else "deals"
         lines.append(Text(f"Round {state.round_no}: {dealer} {verb}.", "bold"))
+        if isinstance(state, HanaAwaseState):
+            for line in state.teyaku_lines:
+                if line.points > 0:
+                    who = self.names[line.seat]
+                    plains = line.rule.removeprefix("teyaku:")
+                    verb = "show" if who == "You" else "shows"
+                    text = Text(f"{who} {verb} a teyaku of {plains} plains: ", "bold")
+                    text.append_text(chips(cards_of(line.cards), self.lang))
+                    text.append(f"  collects {line.points}", "green")
+                    lines.append(text)
         for reason, table in state.misdeals:
             lines.append(
                 Text.assemble((f"Dealt again ({reason}): ", "yellow"), chips(table, self.lang))
