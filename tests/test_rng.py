@@ -51,6 +51,14 @@ def test_shuffle_is_a_permutation_and_matches_below() -> None:
     assert items == expected
 
 
+def test_permutation_is_uniform_enough_and_reproducible() -> None:
+    assert Rng(3).permutation(48) == Rng(3).permutation(48)
+    assert sorted(Rng(3).permutation(48)) == list(range(48))
+    rng = Rng(8)
+    first = Counter(rng.permutation(4)[0] for _ in range(40_000))
+    assert all(abs(count - 10_000) < 450 for count in first.values())
+
+
 def test_draws_are_lazy_and_a_permutation() -> None:
     drawn = list(Rng(4).draws(range(48)))
     assert sorted(drawn) == list(range(48))

@@ -354,7 +354,7 @@ class FishingState(State):
             self.begin_turn(self.dealer)
 
     def _random_deal(self) -> Deal:
-        order = self.rng.shuffled(range(NUM_CARDS))
+        order = self.rng.permutation(NUM_CARDS)
         hand_size, table_size = self.deal_sizes()
         hands = [0] * self.n
         position = 0

@@ -6,11 +6,11 @@ teyaku, a forced hand match, captures from opponents' open piles and the special
 switched on. Every Russian rule is an option of both.
 
 >>> import cardtable
->>> state = cardtable.load("hana-awase-88", rounds=1).new_state(seed=3)
+>>> state = cardtable.load("hana-awase", players=3, rounds=1).new_state(seed=3)
 >>> while not state.is_over:
 ...     (seat,) = state.to_move
 ...     state.apply(seat, state.legal_actions(seat)[-1])
->>> sum(state.scores())
+>>> sum(state.scores())  # traditional settlement without steals: zero-sum
 0
 """
 

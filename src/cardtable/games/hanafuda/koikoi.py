@@ -273,6 +273,7 @@ class KoiKoiState(FishingState):
         "plays_left",
         "second_play",
         "start_keys",
+        "start_pile",
         "start_total",
         "table_lights",
         "winner",
@@ -296,6 +297,7 @@ class KoiKoiState(FishingState):
         self.last_improver: int | None = None
         self.last_yaku_total = 0
         self.start_total = 0
+        self.start_pile = (0, 0)
         self.start_keys: frozenset[str] = frozenset()
         self.plays_left = 0
         self.second_play = False
@@ -316,6 +318,7 @@ class KoiKoiState(FishingState):
         new.last_improver = self.last_improver
         new.last_yaku_total = self.last_yaku_total
         new.start_total = self.start_total
+        new.start_pile = self.start_pile
         new.start_keys = self.start_keys
         new.plays_left = self.plays_left
         new.second_play = self.second_play
@@ -399,6 +402,7 @@ class KoiKoiState(FishingState):
         return self.yaku_table.evaluate(self.piles[seat], self.table, self.calls[seat])
 
     def _note_turn_start(self, seat: int) -> None:
+        self.start_pile = (self.piles[seat], self.table & self.yaku_table.void_cards)
         self.start_total = self.yaku_total(seat)
         if self.options.koikoi_only_on_new_yaku:
             self.start_keys = frozenset(y.key for y in self.pile_yaku(seat))
@@ -457,6 +461,8 @@ class KoiKoiState(FishingState):
         return len(self.stock) - self.stock_pos >= 2
 
     def after_turn(self, seat: int) -> bool:
+        if self.start_pile == (self.piles[seat], self.table & self.yaku_table.void_cards):
+            return False  # nothing captured, no weather change: the yaku cannot have grown
         total = self.yaku_total(seat)
         if total <= self.start_total:
             return False

@@ -217,7 +217,8 @@ class YakuTable:
         default_factory=dict, compare=False, hash=False, repr=False
     )
 
-    _void: int = field(default=0, compare=False, repr=False)
+    #: table cards that can void a yaku (the weather rule)
+    void_cards: int = field(default=0, compare=False, repr=False)
     _compiled: tuple[tuple[YakuDef, int, int, int, int, int, int, int], ...] = field(
         default=(), compare=False, repr=False
     )
@@ -227,7 +228,7 @@ class YakuTable:
         mask = 0
         for row in self.rows:
             mask |= row.void_if_table
-        object.__setattr__(self, "_void", mask)
+        object.__setattr__(self, "void_cards", mask)
         # The rows as flat tuples: scanning them inline is the evaluator's hot loop.
         compiled = tuple(
             (r, r.requires, r.counts, r.doubles, r.need, r.points, r.extra, r.void_if_table)
@@ -253,7 +254,7 @@ class YakuTable:
         if captured.bit_count() < 2:
             return 0
         calls = koikoi_calls if self.viewing_values is not None else 0
-        key = (captured, table & self._void, calls)
+        key = (captured, table & self.void_cards, calls)
         cached = self._totals.get(key)
         if cached is None:
             if len(self._totals) >= 1 << 18:
