@@ -352,3 +352,18 @@ def test_exclusive_options() -> None:
         cardtable.load("koi-koi", zero_sum=False, zero_sum_start=20)
     with pytest.raises(OptionError, match="players"):
         cardtable.load("koi-koi", players=3)
+
+
+def test_best_yaku_only_keeps_the_best_one() -> None:
+    deal = make_position(
+        2,
+        piles=[["01-1", "03-1", "09-1"]],  # Hanami already; the phoenix makes Sankō
+        hands=[["12-4", "05-4"], ["06-4", "10-4"]],
+        table=["12-1"],
+        stock=["04-3", "07-3"],
+    )
+    for options, score in (({}, 10), ({"best_yaku_only": True}, 5)):
+        state = koikoi(deal, **options)
+        play(state, "12-4")
+        state.apply(0, SHOBU)
+        assert state.result().rounds[0].scores[0] == score
