@@ -35,16 +35,22 @@ def measure(work: Callable[[], int], seconds: float) -> float:
 
 
 def play_randomly(state: State, rng: Rng) -> None:
-    """Random legal moves to the end, through the public API only."""
+    """Random legal moves to the end, through the public API only (every seat to move
+    acts, so simultaneous games work too)."""
     while not state.is_over:
-        (seat,) = state.to_move
-        actions = state.legal_actions(seat)
-        state.apply(seat, actions[rng.below(len(actions))])
+        for seat in sorted(state.to_move):
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[rng.below(len(actions))])
+
+
+def one_round(game_id: str) -> dict[str, int]:
+    """Options for a single round (a whole game of Ohanami, which has no rounds option)."""
+    return {} if game_id == "ohanami" else {"rounds": 1}
 
 
 def random_rounds(game_id: str, players: int) -> Callable[[], int]:
     """One new seeded round played to the end by random legal moves."""
-    game = cardtable.load(game_id, players=players, rounds=1)
+    game = cardtable.load(game_id, players=players, **one_round(game_id))
     rng = Rng(1)
     seeds = iter(range(10**12))
 
@@ -57,7 +63,7 @@ def random_rounds(game_id: str, players: int) -> Callable[[], int]:
 
 def playouts(game_id: str, players: int) -> Callable[[], int]:
     """clone() of a fresh deal, then a random playout to the end of the round."""
-    root: State = cardtable.load(game_id, players=players, rounds=1).new_state(seed=7)
+    root: State = cardtable.load(game_id, players=players, **one_round(game_id)).new_state(seed=7)
     rng = Rng(2)
 
     def work() -> int:
@@ -81,6 +87,9 @@ def main() -> None:
         ("koi-koi", 2),
         ("hana-awase", 3),
         ("hana-awase-88", 3),
+        ("ohanami", 2),
+        ("ohanami", 3),
+        ("ohanami", 4),
     ]
     kinds = (("rounds (new_state + play)", random_rounds), ("clone+playout", playouts))
     for game_id, players in cases:

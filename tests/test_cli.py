@@ -175,3 +175,23 @@ def test_play_with_house_rules_and_presets() -> None:
         "play", "koi-koi", "--rule", "lucky_hands_win=yes", "--rule", "lucky_hands_void=yes"
     )
     assert bad.returncode == 2 and "exclude each other" in bad.stdout
+
+
+def test_ohanami_in_the_terminal() -> None:
+    args = ("play", "ohanami", "--seats", "human,greedy", "--seed", "4", "--delay", "0")
+    first = cardtable(*args, typed="")
+    hand = re.search(r"Hand\s+((?:\s*\d+\S)+)", first.stdout)
+    assert hand, first.stdout
+    cards = re.findall(r"\d+", hand.group(1))[:2]
+    done = cardtable(*args, typed=f"1\n{cards[0]} {cards[1]}\n1\n")
+    text = " ".join(done.stdout.split())
+    assert "Type the two cards to keep" in text
+    assert "is not a move here" in text  # "1" is no pair of cards
+    assert "Place your kept cards" in text and "→ new row" in text
+    assert done.returncode == 0 and "Game stopped." in text
+    rules = cardtable("rules", "ohanami")
+    assert (
+        rules.returncode == 0
+        and "pink_tiebreak" in rules.stdout
+        and "never between" in rules.stdout
+    )

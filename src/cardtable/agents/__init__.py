@@ -1,6 +1,6 @@
 """Bots: one small interface (:class:`Agent`), made by name with :func:`make_agent`."""
 
-from cardtable.agents import hanafuda_greedy, random_agent
+from cardtable.agents import hanafuda_greedy, ohanami_greedy, random_agent
 from cardtable.agents.base import Agent, agent_names, describe_agents, make_agent
 
 __all__ = [
@@ -9,5 +9,6 @@ __all__ = [
     "describe_agents",
     "hanafuda_greedy",
     "make_agent",
+    "ohanami_greedy",
     "random_agent",
 ]

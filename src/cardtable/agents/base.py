@@ -45,21 +45,28 @@ AgentFactory = Callable[[str, int | None], Agent]
 
 @dataclass(frozen=True)
 class AgentEntry:
+    """A bot name with its maker per game family (``"*"``: every game)."""
+
     name: str
     description: str
-    factory: AgentFactory
-    families: frozenset[str] | None = None  # None: every game
+    factories: dict[str, AgentFactory]
+
+    def factory_for(self, game_id: str) -> AgentFactory | None:
+        return self.factories.get(spec_of(game_id).family) or self.factories.get("*")
 
     def supports(self, game_id: str) -> bool:
-        return self.families is None or spec_of(game_id).family in self.families
+        return self.factory_for(game_id) is not None
 
 
 _AGENTS: dict[str, AgentEntry] = {}
 
 
-def register_agent(entry: AgentEntry) -> AgentEntry:
-    _AGENTS[entry.name] = entry
-    return entry
+def register_agent(name: str, description: str, family: str, factory: AgentFactory) -> None:
+    """Add (or extend) a bot name with its maker for one family of games."""
+    entry = _AGENTS.get(name)
+    if entry is None:
+        entry = _AGENTS[name] = AgentEntry(name, description, {})
+    entry.factories[family] = factory
 
 
 def agent_names(game_id: str | None = None) -> list[str]:
@@ -78,4 +85,6 @@ def make_agent(name: str, game_id: str, seed: int | None = None) -> Agent:
     if entry is None or not entry.supports(game_id):
         valid = ", ".join(agent_names(game_id))
         raise OptionError(f"unknown bot {name!r} for {game_id}; valid bots: {valid}")
-    return entry.factory(game_id, seed)
+    factory = entry.factory_for(game_id)
+    assert factory is not None
+    return factory(game_id, seed)

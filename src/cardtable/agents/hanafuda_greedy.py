@@ -9,7 +9,7 @@ early in the round, with a small yaku and an opponent far from one.
 
 from __future__ import annotations
 
-from cardtable.agents.base import AgentEntry, actions_for, register_agent
+from cardtable.agents.base import actions_for, register_agent
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
@@ -107,10 +107,8 @@ class GreedyAgent:
 
 
 register_agent(
-    AgentEntry(
-        "greedy",
-        "takes the most valuable capture; otherwise discards what gives least away",
-        lambda game_id, seed: GreedyAgent(seed),
-        families=frozenset({"hanafuda"}),
-    )
+    "greedy",
+    "plays for the best immediate value (captures and yaku; kept cards and row room)",
+    "hanafuda",
+    lambda game_id, seed: GreedyAgent(seed),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardtable.agents.base import AgentEntry, actions_for, register_agent
+from cardtable.agents.base import actions_for, register_agent
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
@@ -20,9 +20,5 @@ class RandomAgent:
 
 
 register_agent(
-    AgentEntry(
-        "random",
-        "plays a uniformly random legal move",
-        lambda game_id, seed: RandomAgent(seed),
-    )
+    "random", "plays a uniformly random legal move", "*", lambda game_id, seed: RandomAgent(seed)
 )

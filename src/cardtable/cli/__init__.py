@@ -15,6 +15,7 @@ import typer
 import cardtable
 from cardtable.cli.common import console, default_language, parse_rules, parse_seats, seat_names
 from cardtable.cli.hanafuda_view import HanafudaRenderer
+from cardtable.cli.ohanami_view import OhanamiRenderer
 from cardtable.cli.play import Renderer, run_match
 from cardtable.cli.replay import replay_file
 from cardtable.cli.rules import show_rules
@@ -35,6 +36,8 @@ def renderer_for(game_id: str, names: list[str], lang: str) -> Renderer:
     family = spec_of(game_id).family
     if family == "hanafuda":
         return HanafudaRenderer(names, lang)
+    if family == "ohanami":
+        return OhanamiRenderer(names, lang)
     raise OptionError(f"{game_id} cannot be played in the terminal yet")
 
 
@@ -81,7 +84,7 @@ def play(
         raise fail(OptionError(f"--lang must be en or pl, not {language!r}"))
     console.print(
         f"[bold]{chosen.spec.title}[/] for {chosen.players} · seed {state.seed} · "
-        f"{chosen.options.rounds} round(s) · `cardtable rules {game}` explains the rules"  # type: ignore[attr-defined]
+        f"`cardtable rules {game}` explains the rules"
     )
     renderer = renderer_for(game, names, language)
     run_match(state, seats=seat_list, renderer=renderer, names=names, save=save, delay=delay)

@@ -187,6 +187,9 @@ class HanafudaRenderer:
             return Text("shōbu: stop now and score your yaku", "bold")
         return Text(str(action))
 
+    def menu(self, state: State, seat: int, actions: Sequence[Action]) -> list[Text] | None:
+        return None  # the numbered list of moves
+
     def match_input(self, state: State, actions: Sequence[Action], typed: str) -> list[int]:
         """Indices of actions a typed card code refers to (``03-1`` or ``3-1``)."""
         try:

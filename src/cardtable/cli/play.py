@@ -21,6 +21,7 @@ class Renderer(Protocol):
     def board(self, state: State, seat: int | None, reveal: bool = False) -> RenderableType: ...
     def describe(self, state: State, seat: int, action: Action) -> Text: ...
     def match_input(self, state: State, actions: Sequence[Action], typed: str) -> list[int]: ...
+    def menu(self, state: State, seat: int, actions: Sequence[Action]) -> list[Text] | None: ...
     def prompt_title(self, state: State, seat: int) -> str: ...
     def mark(self, state: State) -> tuple[int, int]: ...
     def narrate(self, state: State, mark: tuple[int, int]) -> list[Text]: ...
@@ -39,15 +40,26 @@ HELP = (
 )
 
 
+def show_menu(state: State, seat: int, actions: Sequence[Action], renderer: Renderer) -> None:
+    lines = renderer.menu(state, seat, actions)
+    if lines is not None:
+        for line in lines:
+            console.print(line)
+        return
+    for number, action in enumerate(actions, 1):
+        console.print(Text(f"{number:>3}. ") + renderer.describe(state, seat, action))
+
+
 def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str]) -> Action:
     actions = state.legal_actions(seat)
     console.print(renderer.board(state, seat))
     console.print(Text(f"{names[seat]} — {renderer.prompt_title(state, seat)}", "bold cyan"))
-    for number, action in enumerate(actions, 1):
-        console.print(Text(f"{number:>3}. ") + renderer.describe(state, seat, action))
+    show_menu(state, seat, actions, renderer)
+    custom_menu = renderer.menu(state, seat, actions) is not None
+    prompt = "[bold]Your choice[/]" if custom_menu else f"[bold]Move 1-{len(actions)}[/]"
     while True:
         try:
-            typed = console.input(f"[bold]Move 1-{len(actions)}[/] (h for help): ").strip()
+            typed = console.input(f"{prompt} (h for help): ").strip()
         except (EOFError, KeyboardInterrupt):
             console.print()
             raise Quit from None
@@ -59,10 +71,9 @@ def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str])
             continue
         if lowered in ("b", "board"):
             console.print(renderer.board(state, seat))
-            for number, action in enumerate(actions, 1):
-                console.print(Text(f"{number:>3}. ") + renderer.describe(state, seat, action))
+            show_menu(state, seat, actions, renderer)
             continue
-        if typed.isdigit():
+        if typed.isdigit() and not custom_menu:
             number = int(typed)
             if 1 <= number <= len(actions):
                 return actions[number - 1]

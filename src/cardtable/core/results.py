@@ -58,14 +58,18 @@ class MatchResult:
     over: bool
     scores: tuple[int, ...]
     rounds: tuple[RoundResult, ...] = field(default_factory=tuple)
+    #: the game's tie-break per seat (higher is better), when its rules have one
+    tiebreak: tuple[int, ...] | None = None
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """Seats with the best total (several on a tie); empty while the game goes on."""
+        """Seats with the best total, then the best tie-break; several on a full tie;
+        empty while the game goes on."""
         if not self.over or not self.scores:
             return ()
-        best = max(self.scores)
-        return tuple(seat for seat, score in enumerate(self.scores) if score == best)
+        keys = [(s, self.tiebreak[i] if self.tiebreak else 0) for i, s in enumerate(self.scores)]
+        best = max(keys)
+        return tuple(seat for seat, key in enumerate(keys) if key == best)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,5 +77,6 @@ class MatchResult:
             "over": self.over,
             "scores": list(self.scores),
             "winners": list(self.winners),
+            "tiebreak": None if self.tiebreak is None else list(self.tiebreak),
             "rounds": [r.to_json() for r in self.rounds],
         }

@@ -1,5 +1,5 @@
 """Every game of cardtable; importing this package registers them."""
 
-from cardtable.games import hanafuda
+from cardtable.games import hanafuda, ohanami
 
-__all__ = ["hanafuda"]
+__all__ = ["hanafuda", "ohanami"]

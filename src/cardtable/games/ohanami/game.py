@@ -1,0 +1,550 @@
+"""Ohanami: keep two cards, pass the rest, grow up to three rows (rules/ohanami.md).
+
+Three stages of five picks. In a pick every player secretly keeps 2 cards of his hand
+(:class:`Keep`; on the 5th pick the last 2 are kept without asking), then every player
+places them at once (:class:`Place`: each card starts a row, extends a row above its top
+or below its bottom, or is discarded), the placements are revealed together and the
+hands pass on: left in stages 1 and 3, right in stage 2. Both steps are simultaneous:
+``to_move`` holds every seat that has not yet committed, and nobody sees a choice before
+all have made theirs.
+
+Cards are their numbers 1..120; a set of cards is an int with bit ``n`` for card ``n``.
+
+>>> import cardtable
+>>> state = cardtable.load("ohanami", players=3).new_state(seed=4)
+>>> sorted(state.to_move)
+[0, 1, 2]
+>>> len(state.legal_actions(0))  # any 2 of 10 cards
+45
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Literal, cast
+
+from pydantic import Field
+
+from cardtable.core.actions import Action, LoggedMove, action_type
+from cardtable.core.errors import IllegalAction, OptionError
+from cardtable.core.game import GameSpec, register
+from cardtable.core.options import GameOptions
+from cardtable.core.results import MatchResult, RoundResult, ScoreLine
+from cardtable.core.rng import RandomSource, Rng
+from cardtable.core.state import State
+from cardtable.games.ohanami.deck import COLOUR_OF, COLOUR_POINTS, COLOURS, NUMBERS, stage_points
+
+JSON = dict[str, Any]
+STAGES, PICKS, HAND = 3, 5, 10
+MAX_ROWS = 3
+#: stage -> seat offset the hand passes to: left (clockwise, +1), right, left (§4.2)
+PASS_STEP = {1: 1, 2: -1, 3: 1}
+Target = int | Literal["new", "discard"]
+Row = tuple[int, ...]
+
+
+def cards_in(mask: int) -> list[int]:
+    """Card numbers in a set, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def card_set(numbers: Sequence[int]) -> int:
+    mask = 0
+    for number in numbers:
+        mask |= 1 << number
+    return mask
+
+
+# -- actions ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Keep these two cards of the hand (the rest passes on)."""
+
+    cards: tuple[int, int]
+
+    def to_json(self) -> JSON:
+        return {"type": "keep", "cards": list(self.cards)}
+
+    def __str__(self) -> str:
+        return f"keep {self.cards[0]} and {self.cards[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place the kept cards in this order: each to a row index, a new row, or the discard."""
+
+    placements: tuple[tuple[int, Target], ...]
+
+    def to_json(self) -> JSON:
+        return {"type": "place", "placements": [{"card": c, "to": t} for c, t in self.placements]}
+
+    def __str__(self) -> str:
+        parts = []
+        for card, target in self.placements:
+            where = {"new": "a new row", "discard": "the discard"}.get(str(target), f"row {target}")
+            parts.append(f"{card} to {where}")
+        return "place " + ", ".join(parts)
+
+
+OhanamiAction = Keep | Place
+
+
+def parse_action(data: Mapping[str, Any]) -> OhanamiAction:
+    kind = action_type(data, {"keep": Keep, "place": Place})
+    if kind == "keep":
+        cards = data.get("cards")
+        if (
+            not isinstance(cards, Sequence)
+            or len(cards) != 2
+            or not all(isinstance(c, int) and not isinstance(c, bool) for c in cards)
+        ):
+            raise IllegalAction("keep needs 'cards': a list of two card numbers")
+        first, second = sorted(cards)
+        return Keep((first, second))
+    placements = data.get("placements")
+    if not isinstance(placements, Sequence) or isinstance(placements, str):
+        raise IllegalAction("place needs 'placements': a list of {card, to}")
+    out: list[tuple[int, Target]] = []
+    for item in placements:
+        if not isinstance(item, Mapping):
+            raise IllegalAction("each placement is an object {card, to}")
+        card, target = item.get("card"), item.get("to")
+        if not isinstance(card, int) or isinstance(card, bool):
+            raise IllegalAction(f"a placement's card must be a number, not {card!r}")
+        if target in ("new", "discard"):
+            out.append((card, cast(Target, target)))
+        elif isinstance(target, int) and not isinstance(target, bool):
+            out.append((card, target))
+        else:
+            raise IllegalAction(f"'to' is a row index, 'new' or 'discard', not {target!r}")
+    return Place(tuple(out))
+
+
+# -- rows -----------------------------------------------------------------------------------
+def place_problem(rows: Sequence[Row], card: int, target: Target) -> str | None:
+    """Why ``card`` cannot go to ``target`` in a garden with ``rows``, or None."""
+    if target == "discard":
+        return None
+    if target == "new":
+        if len(rows) >= MAX_ROWS:
+            return f"{card} cannot start a row: a garden has at most {MAX_ROWS} rows"
+        return None
+    if not 0 <= target < len(rows):
+        return f"there is no row {target} (rows are 0..{len(rows) - 1})"
+    row = rows[target]
+    if row[0] < card < row[-1]:
+        shown = ", ".join(map(str, row))
+        return (
+            f"{card} cannot go in row {target} [{shown}]: a card goes above {row[-1]} "
+            f"or below {row[0]}, never between"
+        )
+    return None
+
+
+def with_card(rows: Sequence[Row], card: int, target: Target) -> tuple[Row, ...]:
+    """The rows after a legal placement (a discard leaves them as they are)."""
+    if target == "discard":
+        return tuple(rows)
+    if target == "new":
+        return (*rows, (card,))
+    row = rows[target]
+    grown = (*row, card) if card > row[-1] else (card, *row)
+    return tuple(grown if i == target else r for i, r in enumerate(rows))
+
+
+def targets(rows: Sequence[Row], card: int) -> Iterator[Target]:
+    """Every legal destination of ``card``: each row it extends, a new row, the discard."""
+    for index, row in enumerate(rows):
+        if card > row[-1] or card < row[0]:
+            yield index
+    if len(rows) < MAX_ROWS:
+        yield "new"
+    yield "discard"
+
+
+# -- options --------------------------------------------------------------------------------
+class OhanamiOptions(GameOptions):
+    players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
+    pink_tiebreak: Literal["raw", "capped"] = Field(
+        "raw",
+        description=(
+            "Ties on points go to more pink cards: raw counts every pink card; capped "
+            "counts at most 15 (as scored)."
+        ),
+    )
+
+
+class Phase:
+    SELECT = "select"
+    PLACE = "place"
+    OVER = "over"
+
+
+class OhanamiState(State):
+    """A game of Ohanami in progress."""
+
+    __slots__ = (
+        "discards",
+        "events",
+        "hands",
+        "kept",
+        "n",
+        "options",
+        "pending",
+        "phase",
+        "pick",
+        "results",
+        "rng",
+        "rows",
+        "stage",
+        "stock",
+        "totals",
+    )
+
+    def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
+        self.game = game
+        self.seed = seed
+        self.deals = deals
+        self.log: list[LoggedMove] = []
+        self.options = cast(OhanamiOptions, game.options)
+        self.n: int = self.options.players
+        self.rng = Rng(seed)
+        fixed_hands = [self._fixed_stage(k) for k in range(len(deals))]
+        used = card_set([c for stage in fixed_hands for hand in stage for c in hand])
+        rest = [c for c in NUMBERS if not used >> c & 1]
+        order = self.rng.permutation(len(rest))
+        self.stock: list[int] = [rest[i] for i in order]
+        self.stage = 1
+        self.pick = 1
+        self.hands = [0] * self.n
+        self.kept = [0] * self.n
+        self.rows: list[tuple[Row, ...]] = [() for _ in range(self.n)]
+        self.discards = [0] * self.n
+        self.pending: list[Action | None] = [None] * self.n
+        self.totals = [0] * self.n
+        self.results: list[RoundResult] = []
+        self.events: list[tuple[int, tuple[tuple[int, Target], ...]]] = []
+        self.phase = Phase.SELECT
+        self._deal_stage()
+
+    def _fixed_stage(self, index: int) -> list[list[int]]:
+        """Stage ``index + 1``'s hands from ``deals`` (each a mapping with ``hands``)."""
+        data = self.deals[index]
+        hands = data.get("hands")
+        where = f"deals[{index}]"
+        if set(data) - {"hands"}:
+            raise OptionError(f"{where}: an Ohanami deal has only 'hands' (one list per seat)")
+        if not isinstance(hands, Sequence) or len(hands) != self.n:
+            raise OptionError(f"{where}: hands must list {self.n} hands, one per seat")
+        out = []
+        for seat, hand in enumerate(hands):
+            if not isinstance(hand, Sequence) or len(hand) != HAND:
+                raise OptionError(f"{where}: hands[{seat}] must hold {HAND} card numbers")
+            for card in hand:
+                if card not in COLOUR_OF:
+                    raise OptionError(f"{where}: {card!r} is not an Ohanami card (1..120)")
+            out.append(list(hand))
+        flat = [c for hand in out for c in hand]
+        if len(set(flat)) != len(flat):
+            raise OptionError(f"{where}: a card is dealt twice")
+        return out
+
+    def _deal_stage(self) -> None:
+        if self.stage <= len(self.deals):
+            for seat, hand in enumerate(self._fixed_stage(self.stage - 1)):
+                self.hands[seat] = card_set(hand)
+        else:
+            for seat in range(self.n):
+                dealt, self.stock = self.stock[:HAND], self.stock[HAND:]
+                self.hands[seat] = card_set(dealt)
+        self.pick = 1
+        self.phase = Phase.SELECT
+
+    # -- the protocol ------------------------------------------------------------------
+    @property
+    def to_move(self) -> frozenset[int]:
+        if self.phase == Phase.OVER:
+            return frozenset()
+        return frozenset(s for s in range(self.n) if self.pending[s] is None)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if not 0 <= seat < self.n or self.phase == Phase.OVER or self.pending[seat] is not None:
+            return []
+        if self.phase == Phase.SELECT:
+            return [Keep(pair) for pair in combinations(cards_in(self.hands[seat]), 2)]
+        return list(self.placements(seat))
+
+    def placements(self, seat: int) -> Iterator[Place]:
+        """Every distinct way to place the kept cards (orders that end alike count once)."""
+        kept = cards_in(self.kept[seat])
+        orders = [kept] if len(kept) < 2 else [kept, kept[::-1]]
+        seen: set[tuple[tuple[Row, ...], int]] = set()
+        for order in orders:
+            for plan in _plans(self.rows[seat], order):
+                rows = self.rows[seat]
+                discarded = 0
+                for card, target in plan:
+                    rows = with_card(rows, card, target)
+                    if target == "discard":
+                        discarded |= 1 << card
+                outcome = (rows, discarded)
+                if outcome not in seen:
+                    seen.add(outcome)
+                    yield Place(plan)
+
+    def illegal_reason(self, seat: int, action: Action) -> str | None:
+        if not 0 <= seat < self.n:
+            return f"there is no seat {seat}; seats are 0..{self.n - 1}"
+        if self.phase == Phase.OVER:
+            return "the game is over"
+        if self.pending[seat] is not None:
+            return f"seat {seat} has already chosen for this pick"
+        if self.phase == Phase.SELECT:
+            if not isinstance(action, Keep):
+                return "choose the two cards to keep first (keep)"
+            first, second = action.cards
+            hand = self.hands[seat]
+            for card in (first, second):
+                if not 1 <= card <= 120 or not hand >> card & 1:
+                    return f"{card} is not in your hand"
+            if first == second:
+                return "keep two different cards"
+            return None
+        if not isinstance(action, Place):
+            return "place the two kept cards (place)"
+        kept = cards_in(self.kept[seat])
+        cards = [card for card, _ in action.placements]
+        if sorted(cards) != kept:
+            shown = " and ".join(map(str, kept))
+            return f"place each kept card ({shown}) exactly once; discard a card you do not want"
+        rows = self.rows[seat]
+        for card, target in action.placements:
+            problem = place_problem(rows, card, target)
+            if problem is not None:
+                return problem
+            rows = with_card(rows, card, target)
+        return None
+
+    def _perform(self, seat: int, action: Action) -> None:
+        self.pending[seat] = action
+        if any(choice is None for choice in self.pending):
+            return
+        if self.phase == Phase.SELECT:
+            for s, choice in enumerate(self.pending):
+                assert isinstance(choice, Keep)
+                pair = card_set(choice.cards)
+                self.kept[s] = pair
+                self.hands[s] &= ~pair
+            self.pending = [None] * self.n
+            self.phase = Phase.PLACE
+            return
+        self._reveal_placements()
+
+    def _reveal_placements(self) -> None:
+        self.events = []
+        for s, choice in enumerate(self.pending):
+            assert isinstance(choice, Place)
+            for card, target in choice.placements:
+                self.rows[s] = with_card(self.rows[s], card, target)
+                if target == "discard":
+                    self.discards[s] |= 1 << card
+            self.kept[s] = 0
+            self.events.append((s, choice.placements))
+        self.pending = [None] * self.n
+        if self.pick == PICKS:
+            self._end_stage()
+            return
+        step = PASS_STEP[self.stage]
+        passed = [0] * self.n
+        for s in range(self.n):
+            passed[(s + step) % self.n] = self.hands[s]
+        self.hands = passed
+        self.pick += 1
+        self.phase = Phase.SELECT
+        if self.pick == PICKS:  # two cards left: both are kept without a choice
+            self.kept = self.hands
+            self.hands = [0] * self.n
+            self.phase = Phase.PLACE
+
+    # -- scoring ------------------------------------------------------------------------
+    def garden(self, seat: int) -> int:
+        return card_set([card for row in self.rows[seat] for card in row])
+
+    def colour_counts(self, seat: int) -> dict[str, int]:
+        counts: dict[str, int] = dict.fromkeys(COLOURS, 0)
+        for row in self.rows[seat]:
+            for card in row:
+                counts[COLOUR_OF[card]] += 1
+        return counts
+
+    def stage_lines(self, seat: int, stage: int) -> list[ScoreLine]:
+        """What the garden scores after ``stage`` (§5), one line per colour that scores."""
+        by_colour: dict[str, list[int]] = {c: [] for c in COLOURS}
+        for row in self.rows[seat]:
+            for card in row:
+                by_colour[COLOUR_OF[card]].append(card)
+        points = stage_points({c: len(cards) for c, cards in by_colour.items()}, stage)
+        lines = []
+        for colour in COLOURS:
+            cards = sorted(by_colour[colour])
+            if not points[colour]:
+                continue
+            if colour == "pink":
+                label = f"Pink: {len(cards)} cards" + (" (capped at 15)" if len(cards) > 15 else "")
+            else:
+                label = f"{colour.capitalize()}: {len(cards)} × {COLOUR_POINTS[colour][stage - 1]}"
+            codes = tuple(str(c) for c in cards)
+            lines.append(ScoreLine(seat, f"colour:{colour}", label, points[colour], codes))
+        return lines
+
+    def _end_stage(self) -> None:
+        lines = [line for seat in range(self.n) for line in self.stage_lines(seat, self.stage)]
+        scores = [0] * self.n
+        for line in lines:
+            scores[line.seat] += line.points
+        self.results.append(RoundResult(self.stage, 0, tuple(scores), tuple(lines), "stage"))
+        for seat in range(self.n):
+            self.totals[seat] += scores[seat]
+        if self.stage == STAGES:
+            self.phase = Phase.OVER
+            return
+        self.stage += 1
+        self._deal_stage()
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.totals)
+
+    def pink_count(self, seat: int) -> int:
+        count = self.colour_counts(seat)["pink"]
+        return min(count, 15) if self.options.pink_tiebreak == "capped" else count
+
+    def result(self) -> MatchResult:
+        tiebreak = tuple(self.pink_count(s) for s in range(self.n))
+        return MatchResult(
+            self.game.id, self.is_over, tuple(self.totals), tuple(self.results), tiebreak
+        )
+
+    # -- copies and hidden information ------------------------------------------------
+    def clone(self) -> OhanamiState:
+        new = object.__new__(OhanamiState)
+        new.game, new.seed, new.deals = self.game, self.seed, self.deals
+        new.log = self.log.copy()
+        new.options, new.n, new.rng = self.options, self.n, self.rng.clone()
+        new.stock = self.stock.copy()
+        new.stage, new.pick, new.phase = self.stage, self.pick, self.phase
+        new.hands = self.hands.copy()
+        new.kept = self.kept.copy()
+        new.rows = self.rows.copy()
+        new.discards = self.discards.copy()
+        new.pending = self.pending.copy()
+        new.totals = self.totals.copy()
+        new.results = self.results.copy()
+        new.events = self.events.copy()
+        return new
+
+    def determinize(self, seat: int, rng: RandomSource) -> OhanamiState:
+        """Resample every card ``seat`` cannot see: the other hands and kept pairs, the other
+        discards and the stock (sizes kept); others' hidden choices are redrawn at random.
+
+        A simplification: the cards of hands this seat held earlier and passed on are
+        resampled too, though a player with a perfect memory could place some of them.
+        """
+        new = self.clone()
+        seen = self.hands[seat] | self.kept[seat] | self.discards[seat]
+        for other in range(self.n):
+            seen |= self.garden(other)
+        unseen = [c for c in NUMBERS if not seen >> c & 1]
+        rng.shuffle(unseen)
+        position = 0
+
+        def take(size: int) -> int:
+            nonlocal position
+            mask = card_set(unseen[position : position + size])
+            position += size
+            return mask
+
+        for other in range(self.n):
+            if other == seat:
+                continue
+            new.hands[other] = take(self.hands[other].bit_count())
+            new.kept[other] = take(self.kept[other].bit_count())
+            new.discards[other] = take(self.discards[other].bit_count())
+        new.stock = unseen[position:]
+        new.rng = Rng.from_state(rng.getrandbits(64))
+        new.deals = self.deals[: self.stage]
+        for other in range(self.n):
+            if other != seat and self.pending[other] is not None:
+                new.pending[other] = None
+                options = new.legal_actions(other)
+                new.pending[other] = options[rng.getrandbits(32) % len(options)]
+        return new
+
+    # -- what a seat sees -------------------------------------------------------------
+    def view(self, seat: int | None) -> JSON:
+        data: JSON = {
+            "game": self.game.id,
+            "seat": seat,
+            "players": self.n,
+            "stage": self.stage,
+            "pick": self.pick,
+            "phase": self.phase,
+            "pass_to": "left" if PASS_STEP[self.stage] == 1 else "right",
+            "to_move": sorted(self.to_move),
+            "committed": [choice is not None for choice in self.pending],
+            "gardens": [[list(row) for row in rows] for rows in self.rows],
+            "colour_counts": [self.colour_counts(s) for s in range(self.n)],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "discard_sizes": [d.bit_count() for d in self.discards],
+            "stock_size": len(self.stock),
+            "scores": list(self.totals),
+            "placements": [
+                {"seat": s, "placements": [{"card": c, "to": t} for c, t in placed]}
+                for s, placed in self.events
+            ],
+            "last_stage": self.results[-1].to_json() if self.results else None,
+            "over": self.is_over,
+        }
+        if seat is not None:
+            data["hand"] = cards_in(self.hands[seat])
+            data["kept"] = cards_in(self.kept[seat])
+            data["discards"] = cards_in(self.discards[seat])
+            data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
+            if self.pending[seat] is not None:
+                data["my_choice"] = self.pending[seat].to_json()  # type: ignore[union-attr]
+        return data
+
+
+def _plans(rows: tuple[Row, ...], order: Sequence[int]) -> Iterator[tuple[tuple[int, Target], ...]]:
+    """Every legal sequence of destinations for the cards in ``order``."""
+    if not order:
+        yield ()
+        return
+    card, rest = order[0], order[1:]
+    for target in targets(rows, card):
+        for tail in _plans(with_card(rows, card, target), rest):
+            yield ((card, target), *tail)
+
+
+SPEC = register(
+    GameSpec(
+        id="ohanami",
+        title="Ohanami",
+        summary="Garden drafting for 2-4: keep 2 cards, pass the rest, grow 3 rows in order.",
+        options_model=OhanamiOptions,
+        start=OhanamiState,
+        parse_action=parse_action,
+        presets={"default": {}},
+        family="ohanami",
+    )
+)
