@@ -49,7 +49,7 @@ def stage_points(counts: dict[str, int], stage: int) -> dict[str, int]:
     >>> stage_points({"blue": 6, "green": 8, "grey": 4, "pink": 6}, 3)
     {'blue': 18, 'green': 32, 'grey': 28, 'pink': 21}
     """
-    points = {}
+    points: dict[str, int] = {}
     for colour in COLOURS:
         count = counts.get(colour, 0)
         if colour == "pink":
