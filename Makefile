@@ -50,6 +50,7 @@ test: $(STAMP) system-deps lint
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_engine.py
+	$(PY) benchmarks/bench_ismcts.py
 
 docs: $(STAMP)
 	$(VENV)/bin/cardtable docs

@@ -92,6 +92,16 @@ class State(ABC):
     def result(self) -> MatchResult:
         """Scores plus the breakdown of every finished round."""
 
+    @property
+    def rounds_finished(self) -> int:
+        """How many rounds (or stages) have been scored: search bots stop a playout at the
+        end of the current round. Games override this with a cheaper count."""
+        return len(self.result().rounds)
+
+    def round_scores(self, index: int) -> tuple[int, ...]:
+        """The scores of finished round ``index`` (0-based)."""
+        return self.result().rounds[index].scores
+
     # -- helpers shared by all games --------------------------------------------------
     @property
     def num_players(self) -> int:

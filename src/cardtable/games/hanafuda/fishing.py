@@ -619,6 +619,13 @@ class FishingState(State):
     def scores(self) -> tuple[int, ...]:
         return tuple(self.totals)
 
+    @property
+    def rounds_finished(self) -> int:
+        return len(self.results)
+
+    def round_scores(self, index: int) -> tuple[int, ...]:
+        return self.results[index].scores
+
     def result(self) -> MatchResult:
         return MatchResult(self.game.id, self.is_over, tuple(self.totals), tuple(self.results))
 

@@ -425,6 +425,13 @@ class OhanamiState(State):
     def scores(self) -> tuple[int, ...]:
         return tuple(self.totals)
 
+    @property
+    def rounds_finished(self) -> int:
+        return len(self.results)
+
+    def round_scores(self, index: int) -> tuple[int, ...]:
+        return self.results[index].scores
+
     def pink_count(self, seat: int) -> int:
         count = self.colour_counts(seat)["pink"]
         return min(count, 15) if self.options.pink_tiebreak == "capped" else count

@@ -1,0 +1,183 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+
+The bot never looks at what its seat cannot see: every iteration starts from
+``state.determinize(seat, rng)``, a full state in which all hidden cards are resampled,
+so the real hands and stock are thrown away before the search reads anything. One tree
+is shared by all determinizations; a child's UCB uses how often it was *available*,
+since an action legal in one determinization may not be in another.
+
+A playout runs to the end of the current round (a stage in Ohanami) with the rollout
+bot; each seat's reward in [0, 1] is half for winning the round (a shared win counts half)
+and half for the margin over the best other seat (squashed with tanh), so the search
+prefers winning, and winning by more. Simultaneous steps
+(Ohanami) are searched as if the seats chose one after the other; determinization hides
+the others' committed choices, so no seat learns another's.
+
+>>> import cardtable
+>>> state = cardtable.load("bakappana", rounds=1).new_state(seed=3)
+>>> bot = ISMCTSAgent(iterations=50, seed=1)
+>>> bot.choose(state, state.dealer) in state.legal_actions(state.dealer)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from cardtable.agents.base import Agent, actions_for, make_agent, register_agent
+from cardtable.core.actions import Action
+from cardtable.core.rng import Rng
+from cardtable.core.state import State
+
+EXPLORATION = 0.7
+#: reward = (win 1, shared 0.5, loss 0) / 2 + tanh(margin / MARGIN_SCALE) / 4 + 1/4
+MARGIN_SCALE = 10.0
+
+
+@dataclass
+class Node:
+    """A tree node: the action that led here and the seat that took it."""
+
+    action: Action | None = None
+    seat: int = -1
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0
+    children: dict[Action, Node] = field(default_factory=dict)
+
+    def ucb(self) -> float:
+        mean = self.reward / self.visits
+        return mean + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
+
+
+def round_rewards(state: State, round_index: int) -> list[float]:
+    """Each seat's reward for round ``round_index`` (see the module docstring)."""
+    if state.rounds_finished > round_index:
+        scores = state.round_scores(round_index)
+    else:
+        scores = state.scores()
+    best = max(scores)
+    winners = scores.count(best)
+    rewards = []
+    for seat, score in enumerate(scores):
+        win = (1.0 if winners == 1 else 0.5) if score == best else 0.0
+        others = max((s for i, s in enumerate(scores) if i != seat), default=score)
+        rewards.append(0.5 * win + 0.25 * math.tanh((score - others) / MARGIN_SCALE) + 0.25)
+    return rewards
+
+
+class ISMCTSAgent:
+    """ISMCTS with an iteration budget and an optional time budget per move."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        rollout: Agent | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout = rollout
+        self.rng = Rng(0 if seed is None else seed)
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = actions_for(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        root = Node()
+        horizon = state.rounds_finished
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        for iteration in range(self.iterations):
+            if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
+                break
+            self._iterate(root, state.determinize(seat, self.rng), seat, horizon)
+        best = max(root.children.values(), key=lambda child: child.visits)
+        assert best.action is not None
+        return best.action
+
+    def _mover(self, state: State, seat: int) -> int:
+        movers = state.to_move
+        return seat if seat in movers else min(movers)
+
+    def _iterate(self, root: Node, state: State, seat: int, horizon: int) -> None:
+        node, path = root, []
+        while not state.is_over and state.rounds_finished == horizon:
+            mover = self._mover(state, seat) if node is root else min(state.to_move)
+            legal = state.legal_actions(mover)
+            untried = [a for a in legal if a not in node.children]
+            for action in legal:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[self.rng.below(len(untried))]
+                child = node.children[action] = Node(action, mover, available=1)
+                state.apply(mover, action)
+                path.append(child)
+                break
+            child = max((node.children[a] for a in legal), key=Node.ucb)
+            assert child.action is not None
+            state.apply(mover, child.action)
+            path.append(child)
+            node = child
+        self._playout(state, horizon)
+        rewards = round_rewards(state, horizon)
+        for child in path:
+            child.visits += 1
+            child.reward += rewards[child.seat]
+
+    def _playout(self, state: State, horizon: int) -> None:
+        while not state.is_over and state.rounds_finished == horizon:
+            for mover in sorted(state.to_move):
+                if self.rollout is not None:
+                    action = self.rollout.choose(state, mover)
+                else:
+                    actions = state.legal_actions(mover)
+                    action = actions[self.rng.below(len(actions))]
+                state.apply(mover, action)
+
+
+class EpsilonGreedy:
+    """The greedy bot, but a random move a share of the time (the ``easy`` level)."""
+
+    name = "easy"
+
+    def __init__(self, game_id: str, epsilon: float, seed: int | None) -> None:
+        self.greedy = make_agent("greedy", game_id, seed)
+        self.epsilon = epsilon
+        self.rng = Rng(0 if seed is None else seed + 1)
+
+    def choose(self, state: State, seat: int) -> Action:
+        if self.rng.random() < self.epsilon:
+            actions = actions_for(state, seat)
+            return actions[self.rng.below(len(actions))]
+        return self.greedy.choose(state, seat)
+
+
+LEVELS = {
+    "easy": "the greedy bot with every other move at random",
+    "medium": "the greedy bot",
+    "hard": "ISMCTS, 300 determinized iterations per move with greedy playouts",
+}
+
+register_agent(
+    "ismcts",
+    "information-set Monte Carlo tree search (1 000 iterations, random playouts)",
+    "*",
+    lambda game_id, seed: ISMCTSAgent(iterations=1000, seed=seed),
+)
+register_agent("easy", LEVELS["easy"], "*", lambda g, seed: EpsilonGreedy(g, 0.5, seed))
+register_agent("medium", LEVELS["medium"], "*", lambda g, seed: make_agent("greedy", g, seed))
+register_agent(
+    "hard",
+    LEVELS["hard"],
+    "*",
+    lambda game_id, seed: ISMCTSAgent(
+        iterations=300, seed=seed, rollout=make_agent("greedy", game_id, seed)
+    ),
+)

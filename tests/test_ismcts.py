@@ -1,0 +1,81 @@
+"""ISMCTS: it decides from what its seat may see only, plays legally, and is stronger
+than random; the easy / medium / hard levels exist for every game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import cardtable
+from cardtable.agents import agent_names, make_agent
+from cardtable.agents.ismcts import ISMCTSAgent
+from cardtable.core.rng import Rng
+from cardtable.core.state import State
+
+GAMES = [("bakappana", 3), ("koi-koi", 2), ("hana-awase-88", 3), ("ohanami", 3)]
+
+
+def midgame(game_id: str, players: int, seed: int, moves: int) -> State:
+    state = cardtable.load(game_id, players=players).new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        for seat in sorted(state.to_move):
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+@pytest.mark.parametrize(("game_id", "players"), GAMES)
+def test_poisoned_hidden_cards_change_no_decision(game_id: str, players: int) -> None:
+    for seed in range(6):
+        state = midgame(game_id, players, seed, moves=3 + seed)
+        seat = min(state.to_move)
+        # The same position for this seat, every card it cannot see dealt differently.
+        poisoned = state.determinize(seat, Rng(1000 + seed))
+        assert poisoned.view(seat) == state.view(seat)
+        # ...and it really is different: some other seat would see another game.
+        assert any(poisoned.view(s) != state.view(s) for s in range(players) if s != seat)
+        real = ISMCTSAgent(iterations=60, seed=seed).choose(state, seat)
+        fake = ISMCTSAgent(iterations=60, seed=seed).choose(poisoned, seat)
+        assert real == fake
+
+
+def test_decisions_are_legal_and_reproducible() -> None:
+    state = midgame("koi-koi", 2, 4, moves=2)
+    seat = min(state.to_move)
+    first = ISMCTSAgent(iterations=80, seed=3).choose(state, seat)
+    assert first in state.legal_actions(seat)
+    assert ISMCTSAgent(iterations=80, seed=3).choose(state, seat) == first
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    state = midgame("bakappana", 2, 1, moves=1)
+    seat = min(state.to_move)
+    bot = ISMCTSAgent(iterations=10**9, seconds=0.05, seed=1)
+    assert bot.choose(state, seat) in state.legal_actions(seat)
+
+
+def test_ismcts_beats_random_at_bakappana() -> None:
+    margin = 0
+    for seed in range(12):
+        for search_seat in (0, 1):  # mirrored seats
+            state = cardtable.load("bakappana", rounds=1).new_state(seed=seed)
+            bots = {
+                search_seat: ISMCTSAgent(iterations=100, seed=seed),
+                1 - search_seat: make_agent("random", "bakappana", seed),
+            }
+            while not state.is_over:
+                (seat,) = state.to_move
+                state.apply(seat, bots[seat].choose(state, seat))
+            margin += state.scores()[search_seat]
+    assert margin / 24 > 3  # measured about +13 per round
+
+
+@pytest.mark.parametrize("game_id", cardtable.game_ids())
+def test_levels_exist_for_every_game(game_id: str) -> None:
+    assert {"easy", "medium", "hard", "ismcts", "random", "greedy"} <= set(agent_names(game_id))
+    state = midgame(game_id, 2 if game_id != "hana-awase-88" else 3, 0, moves=1)
+    seat = min(state.to_move)
+    assert make_agent("bot:easy", game_id, 1).choose(state, seat) in state.legal_actions(seat)
