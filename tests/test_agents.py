@@ -17,7 +17,8 @@ def test_names_and_errors() -> None:
     assert {"random", "greedy"} <= set(agent_names("bakappana"))
     assert make_agent("bot:greedy", "bakappana").name == "greedy"
     with pytest.raises(
-        OptionError, match="unknown bot 'smart' for bakappana; valid bots: greedy, random"
+        OptionError,
+        match="unknown bot 'smart' for bakappana; valid bots: easy, greedy, hard, ismcts, medium, random",
     ):
         make_agent("smart", "bakappana")
 
