@@ -14,13 +14,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.game import spec_of
+from cardtable.core.rng import Rng
 from cardtable.core.state import State
 
 
@@ -38,6 +39,19 @@ def actions_for(state: State, seat: int) -> list[Action]:
     if not actions:
         raise IllegalAction(f"seat {seat} has nothing to do now")
     return actions
+
+
+def best_by_value(actions: Sequence[Action], value: Callable[[Action], float], rng: Rng) -> Action:
+    """The action of highest value; ties broken at random (so bots do not all play alike)."""
+    best: list[Action] = []
+    best_value = float("-inf")
+    for action in actions:
+        score = value(action)
+        if score > best_value + 1e-9:
+            best, best_value = [action], score
+        elif abs(score - best_value) <= 1e-9:
+            best.append(action)
+    return best[rng.below(len(best))]
 
 
 AgentFactory = Callable[[str, int | None], Agent]

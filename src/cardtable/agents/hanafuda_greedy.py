@@ -9,7 +9,7 @@ early in the round, with a small yaku and an opponent far from one.
 
 from __future__ import annotations
 
-from cardtable.agents.base import actions_for, register_agent
+from cardtable.agents.base import actions_for, best_by_value, register_agent
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
@@ -78,15 +78,7 @@ class GreedyAgent:
         actions = actions_for(state, seat)
         if not isinstance(state, FishingState):
             return actions[self.rng.below(len(actions))]
-        best: list[Action] = []
-        best_score = float("-inf")
-        for action in actions:
-            score = self.score(state, seat, action)
-            if score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return best[self.rng.below(len(best))]
+        return best_by_value(actions, lambda a: self.score(state, seat, a), self.rng)
 
     def score(self, state: FishingState, seat: int, action: Action) -> float:
         if isinstance(action, Play):

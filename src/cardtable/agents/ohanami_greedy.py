@@ -9,7 +9,7 @@ whose best placement is worth most, and places it that way.
 
 from __future__ import annotations
 
-from cardtable.agents.base import actions_for, register_agent
+from cardtable.agents.base import actions_for, best_by_value, register_agent
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
@@ -68,15 +68,7 @@ class OhanamiGreedy:
     def choose(self, state: State, seat: int) -> Action:
         actions = actions_for(state, seat)
         assert isinstance(state, OhanamiState)
-        best: list[Action] = []
-        best_value = float("-inf")
-        for action in actions:
-            value = self.value(state, seat, action)
-            if value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(action)
-        return best[self.rng.below(len(best))]
+        return best_by_value(actions, lambda a: self.value(state, seat, a), self.rng)
 
     def value(self, state: OhanamiState, seat: int, action: Action) -> float:
         if isinstance(action, Place):

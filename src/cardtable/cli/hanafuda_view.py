@@ -10,6 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cardtable.cli.play import score_table
 from cardtable.core.actions import Action
 from cardtable.core.results import RoundResult
 from cardtable.core.state import State
@@ -282,15 +283,5 @@ class HanafudaRenderer:
             "exhausted": " — nobody stopped: no score",
             "lucky_hand": " — lucky hand",
         }.get(result.outcome, "")
-        table = Table(title=f"Round {result.number} result{outcome}", title_style="bold")
-        table.add_column("Player")
-        table.add_column("Score line")
-        table.add_column("Points", justify="right")
-        for seat, score in enumerate(result.scores):
-            for line in result.lines:
-                if line.seat == seat:
-                    table.add_row(self.names[seat], line.label, f"{line.points:+d}")
-            table.add_row(
-                "", Text("round total", "bold"), Text(f"{score:+d}", "bold"), end_section=True
-            )
-        return table
+        title = f"Round {result.number} result{outcome}"
+        return score_table(result, self.names, title, "round total")

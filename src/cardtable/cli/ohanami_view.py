@@ -10,6 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cardtable.cli.play import score_table
 from cardtable.core.actions import Action
 from cardtable.core.results import RoundResult
 from cardtable.core.state import State
@@ -148,15 +149,4 @@ class OhanamiRenderer:
         return [Text(f"Stage {state.stage}: 10 new cards each; hands pass {direction}.", "bold")]
 
     def round_summary(self, result: RoundResult) -> RenderableType:
-        table = Table(title=f"Stage {result.number} scoring", title_style="bold")
-        table.add_column("Player")
-        table.add_column("Score line")
-        table.add_column("Points", justify="right")
-        for seat, score in enumerate(result.scores):
-            for line in result.lines:
-                if line.seat == seat:
-                    table.add_row(self.names[seat], line.label, f"{line.points:+d}")
-            table.add_row(
-                "", Text("stage total", "bold"), Text(f"{score:+d}", "bold"), end_section=True
-            )
-        return table
+        return score_table(result, self.names, f"Stage {result.number} scoring", "stage total")

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from rich.console import RenderableType
 from rich.rule import Rule
+from rich.table import Table
 from rich.text import Text
 
 from cardtable.cli.common import Seat, console
@@ -38,6 +39,22 @@ HELP = (
     "Type the number of a move, or a card code such as 03-1. "
     "b shows the board again, h this help, q quits (the game so far is saved with --save)."
 )
+
+
+def score_table(
+    result: RoundResult, names: Sequence[str], title: str, total_label: str
+) -> RenderableType:
+    """A round's (or stage's) score lines grouped by player, with each player's total."""
+    table = Table(title=title, title_style="bold")
+    table.add_column("Player")
+    table.add_column("Score line")
+    table.add_column("Points", justify="right")
+    for seat, score in enumerate(result.scores):
+        for line in result.lines:
+            if line.seat == seat:
+                table.add_row(names[seat], line.label, f"{line.points:+d}")
+        table.add_row("", Text(total_label, "bold"), Text(f"{score:+d}", "bold"), end_section=True)
+    return table
 
 
 def show_menu(state: State, seat: int, actions: Sequence[Action], renderer: Renderer) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.core.actions import Action, LoggedMove
 from cardtable.core.errors import IllegalAction
-from cardtable.core.results import MatchResult
+from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource
 
 if TYPE_CHECKING:
@@ -130,6 +130,26 @@ class State(ABC):
     def apply_all(self, moves: Sequence[LoggedMove]) -> None:
         for seat, action in moves:
             self.apply(seat, action)
+
+
+class KeepsRounds:
+    """Bookkeeping for states that keep a ``results`` list of finished rounds (or stages)
+    and running ``totals`` per seat."""
+
+    __slots__ = ()
+
+    results: list[RoundResult]
+    totals: list[int]
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.totals)
+
+    @property
+    def rounds_finished(self) -> int:
+        return len(self.results)
+
+    def round_scores(self, index: int) -> tuple[int, ...]:
+        return self.results[index].scores
 
 
 def ensure_legal(state: State, seat: int, action: Action) -> None:

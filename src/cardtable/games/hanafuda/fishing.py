@@ -27,7 +27,7 @@ from cardtable.core.errors import OptionError
 from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng
-from cardtable.core.state import State
+from cardtable.core.state import KeepsRounds, State
 from cardtable.games.hanafuda.actions import MONTH_PLAYS, PLAY, TAKE, Play, Take
 from cardtable.games.hanafuda.deck import (
     CODES,
@@ -237,7 +237,7 @@ def parse_deal(data: Mapping[str, Any], players: int, sizes: tuple[int, int], wh
     return Deal(dealer, hands, table, stock, piles)
 
 
-class FishingState(State):
+class FishingState(KeepsRounds, State):
     """A match of a fishing game in progress. Subclasses supply the scoring."""
 
     __slots__ = (
@@ -615,16 +615,6 @@ class FishingState(State):
             return
         self.round_no += 1
         self._start_round()
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.totals)
-
-    @property
-    def rounds_finished(self) -> int:
-        return len(self.results)
-
-    def round_scores(self, index: int) -> tuple[int, ...]:
-        return self.results[index].scores
 
     def result(self) -> MatchResult:
         return MatchResult(self.game.id, self.is_over, tuple(self.totals), tuple(self.results))

@@ -33,7 +33,7 @@ from cardtable.core.game import GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult, ScoreLine
 from cardtable.core.rng import RandomSource, Rng
-from cardtable.core.state import State
+from cardtable.core.state import KeepsRounds, State
 from cardtable.games.ohanami.deck import COLOUR_OF, COLOUR_POINTS, COLOURS, NUMBERS, stage_points
 
 JSON = dict[str, Any]
@@ -187,7 +187,7 @@ class Phase:
     OVER = "over"
 
 
-class OhanamiState(State):
+class OhanamiState(KeepsRounds, State):
     """A game of Ohanami in progress."""
 
     __slots__ = (
@@ -421,16 +421,6 @@ class OhanamiState(State):
             return
         self.stage += 1
         self._deal_stage()
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.totals)
-
-    @property
-    def rounds_finished(self) -> int:
-        return len(self.results)
-
-    def round_scores(self, index: int) -> tuple[int, ...]:
-        return self.results[index].scores
 
     def pink_count(self, seat: int) -> int:
         count = self.colour_counts(seat)["pink"]
