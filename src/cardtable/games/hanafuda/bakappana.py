@@ -13,45 +13,19 @@ True
 
 from __future__ import annotations
 
-from typing import Literal, Self, cast
-
-from pydantic import Field, model_validator
+from typing import cast
 
 from cardtable.core.game import GameSpec, register
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.deck import FULL_DECK, codes, value_of
-from cardtable.games.hanafuda.fishing import FishingOptions, FishingState, rounds_field
+from cardtable.games.hanafuda.fishing import CardValueOptions, FishingState
 
 TOTAL_VALUE = value_of(FULL_DECK)  # 264
 
 
-class BakappanaOptions(FishingOptions):
-    rounds: Literal[1, 3, 6, 12] = rounds_field()
-    players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
-    scoring: Literal["traditional", "simple"] = Field(
-        "traditional",
-        description=(
-            "traditional: captured card values minus par (264 / players), zero-sum; "
-            "simple: captured card values."
-        ),
-    )
-    two_player_stop_when_hands_empty: bool = Field(
-        False,
-        description=(
-            "Two players: end the round when the hands are empty instead of playing "
-            "stock-only turns until the stock is empty (simple scoring only)."
-        ),
-    )
-
-    @model_validator(mode="after")
-    def _simplified_end_needs_simple_scoring(self) -> Self:
-        if self.two_player_stop_when_hands_empty and self.scoring == "traditional":
-            raise ValueError(
-                "two_player_stop_when_hands_empty leaves 8 cards uncaptured, so traditional "
-                "scoring would not be zero-sum: use scoring=simple with it"
-            )
-        return self
+class BakappanaOptions(CardValueOptions):
+    """Bakappana's options are exactly the card-value games' options."""
 
 
 PRESETS = {
@@ -65,10 +39,10 @@ class BakappanaState(FishingState):
     __slots__ = ("par", "simple")
 
     def configure(self) -> None:
+        super().configure()
         options = cast(BakappanaOptions, self.game.options)
         self.simple = options.scoring == "simple"
         self.par = 0 if self.simple else TOTAL_VALUE // self.n
-        self.stock_only_turns = self.n == 2 and not options.two_player_stop_when_hands_empty
 
     def copy_into(self, new: FishingState) -> None:
         super().copy_into(new)

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, Literal, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from cardtable.core.actions import Action, LoggedMove
 from cardtable.core.errors import OptionError
@@ -70,6 +70,36 @@ class FishingOptions(GameOptions):
 
 def rounds_field() -> Any:
     return Field(12, description="Rounds in the match: a year of 12, or fewer.")
+
+
+class CardValueOptions(FishingOptions):
+    """Options of the games scored by captured card values (Bakappana, Hana-awase)."""
+
+    rounds: Literal[1, 3, 6, 12] = rounds_field()
+    players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
+    scoring: Literal["traditional", "simple"] = Field(
+        "traditional",
+        description=(
+            "traditional: captured card values minus par (264 / players), zero-sum; "
+            "simple: captured card values."
+        ),
+    )
+    two_player_stop_when_hands_empty: bool = Field(
+        False,
+        description=(
+            "Two players: end the round when the hands are empty instead of playing "
+            "stock-only turns until the stock is empty (simple scoring only)."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _simplified_end_needs_simple_scoring(self) -> Self:
+        if self.two_player_stop_when_hands_empty and self.scoring == "traditional":
+            raise ValueError(
+                "two_player_stop_when_hands_empty leaves 8 cards uncaptured, so traditional "
+                "scoring would not be zero-sum: use scoring=simple with it"
+            )
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +342,10 @@ class FishingState(KeepsRounds, State):
         self._start_round()
 
     def configure(self) -> None:
-        """Read options into plain attributes before the first deal (subclass hook)."""
+        """Read options into plain attributes before the first deal (subclasses extend)."""
+        # Two players play the stock out after the hands unless the game ends it early.
+        early_end = getattr(self.game.options, "two_player_stop_when_hands_empty", False)
+        self.stock_only_turns = self.n == 2 and not early_end
 
     def deal_sizes(self) -> tuple[int, int]:
         return DEAL_SIZES[self.n]

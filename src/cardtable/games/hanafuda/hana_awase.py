@@ -33,9 +33,8 @@ from cardtable.games.hanafuda.deck import (
     value_of,
 )
 from cardtable.games.hanafuda.fishing import (
-    FishingOptions,
+    CardValueOptions,
     FishingState,
-    rounds_field,
     single_options,
     winner_deals_next,
 )
@@ -66,8 +65,7 @@ def settle(
     ]
 
 
-class HanaAwaseOptions(FishingOptions):
-    rounds: Literal[1, 3, 6, 12] = rounds_field()
+class HanaAwaseOptions(CardValueOptions):
     players: int = Field(3, ge=2, le=4, description="Number of players, 2 to 4.")
     scoring: Literal["traditional", "simple"] = Field(
         "traditional",
@@ -75,10 +73,6 @@ class HanaAwaseOptions(FishingOptions):
             "traditional: (cards - par) + own yaku x (players - 1) - the others' yaku, "
             "zero-sum; simple: cards + own yaku x (players - 1)."
         ),
-    )
-    two_player_stop_when_hands_empty: bool = Field(
-        False,
-        description="Two players: end the round when the hands are empty (simple scoring only).",
     )
     forced_hand_match: bool = Field(
         False,
@@ -117,12 +111,7 @@ class HanaAwaseOptions(FishingOptions):
     )
 
     @model_validator(mode="after")
-    def _consistent(self) -> Self:
-        if self.two_player_stop_when_hands_empty and self.scoring == "traditional":
-            raise ValueError(
-                "two_player_stop_when_hands_empty leaves cards uncaptured, so traditional "
-                "scoring would not be zero-sum: use scoring=simple with it"
-            )
+    def _special_payments_need_three(self) -> Self:
         if self.special_payments and self.players != 3:
             raise ValueError("special_payments name the three seats of a 3-player game")
         return self
@@ -162,7 +151,7 @@ class HanaAwaseState(FishingState):
         self.options = cast(HanaAwaseOptions, self.game.options)
         options = self.options
         self.yaku_table = hana_awase_table(options)
-        self.stock_only_turns = self.n == 2 and not options.two_player_stop_when_hands_empty
+        super().configure()
         self.custom_captures = options.capture_from_opponent_piles
         self.forced_match = options.forced_hand_match
         self.teyaku_lines: tuple[ScoreLine, ...] = ()
