@@ -19,7 +19,7 @@ help:
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,ray]'
 	@touch $(STAMP)
 
 system-deps:
@@ -51,6 +51,8 @@ test: $(STAMP) system-deps lint
 bench: $(STAMP)
 	$(PY) benchmarks/bench_engine.py
 	$(PY) benchmarks/bench_ismcts.py
+	$(PY) benchmarks/bench_arena.py
+	$(PY) benchmarks/ismcts_scaling.py
 
 docs: $(STAMP)
 	$(VENV)/bin/cardtable docs

@@ -119,6 +119,50 @@ def replay(
 
 
 @app.command()
+def arena(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. koi-koi.")],
+    bots: Annotated[str, typer.Option(help="Bots, comma separated.")] = "greedy,random",
+    games: Annotated[int, typer.Option(help="Deals per pairing, each from every seat.")] = 20,
+    mode: Annotated[str, typer.Option(help="round-robin, or gauntlet (first vs rest).")] = (
+        "round-robin"
+    ),
+    players: Annotated[int | None, typer.Option(help="Players per game.")] = None,
+    preset: Annotated[str | None, typer.Option(help="A named rule set.")] = None,
+    rule: Annotated[
+        list[str] | None, typer.Option("--rule", "-r", help="A house rule, KEY=VALUE (repeat).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the whole tournament.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes (CPUs of a local Ray).")] = 1,
+    backend: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster to join (with --backend ray).")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Folder for results.jsonl/.csv and plot.png.")] = (
+        Path("arena-results")
+    ),
+) -> None:
+    """Play bots against each other on mirrored deals; ratings, win rates and a plot."""
+    from cardtable.cli.arena import run_arena  # noqa: PLC0415 - loads matplotlib, openskill
+
+    try:
+        options = parse_rules(rule or [])
+        if preset is not None:
+            base = cardtable.load(game, preset=preset).options.model_dump(mode="json")
+            options = {**base, **options}
+        if mode not in ("round-robin", "gauntlet"):
+            raise OptionError(f"--mode is round-robin or gauntlet, not {mode!r}")
+        if backend not in ("local", "ray"):
+            raise OptionError(f"--backend is local or ray, not {backend!r}")
+        names = [b.strip().removeprefix("bot:") for b in bots.split(",") if b.strip()]
+        run_arena(
+            game, names, games=games, mode=mode, players=players, options=options,
+            seed=seed, workers=jobs, out=out, backend=backend, address=address,
+        )  # fmt: skip
+    except CardtableError as error:
+        raise fail(error) from None
+
+
+@app.command()
 def docs() -> None:
     """Regenerate the option, preset and yaku tables of the game pages from the code."""
     from cardtable.cli.docs import write_all  # noqa: PLC0415 - a maintainer command

@@ -1,0 +1,72 @@
+"""ISMCTS against greedy as its iteration budget grows: win rate with 95 % intervals,
+plotted to benchmarks/results/ismcts_scaling.png. Mirrored deals, one round per game.
+
+    .venv/bin/python benchmarks/ismcts_scaling.py --game koi-koi --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from cardtable.agents.base import register_agent
+from cardtable.agents.ismcts import ISMCTSAgent
+from cardtable.arena import records, run, schedule
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def budget_bot(iterations: int) -> str:
+    name = f"ismcts-{iterations}"
+    register_agent(
+        name,
+        f"ISMCTS with {iterations} iterations",
+        "*",
+        lambda game_id, seed: ISMCTSAgent(iterations=iterations, seed=seed),
+    )
+    return name
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="koi-koi")
+    parser.add_argument("--games", type=int, default=10, help="deals per budget")
+    parser.add_argument("--budgets", default="25,100,400")
+    args = parser.parse_args()
+    points = []
+    for iterations in (int(b) for b in args.budgets.split(",")):
+        bot = budget_bot(iterations)
+        options = {} if args.game == "ohanami" else {"rounds": 1}
+        jobs = schedule(args.game, [bot, "greedy"], games=args.games, seed=5, options=options)
+        record = records(run(jobs))[bot]  # in-process: the budget bots are registered here
+        low, high = record.interval()
+        points.append((iterations, record.win_rate, low, high))
+        print(f"{iterations:>6} iterations: win rate {record.win_rate:.1%} ({low:.1%}–{high:.1%})")
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "ismcts_scaling.json").write_text(json.dumps(points, indent=1) + "\n")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [p[0] for p in points]
+    figure, axis = plt.subplots(figsize=(6, 4))
+    axis.errorbar(
+        xs,
+        [p[1] for p in points],
+        yerr=[[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]],
+        marker="o",
+        capsize=4,
+    )
+    axis.axhline(0.5, color="grey", linestyle="--")
+    axis.set_xscale("log")
+    axis.set_xlabel("ISMCTS iterations per move")
+    axis.set_ylabel("win rate against greedy")
+    axis.set_title(f"{args.game}: ISMCTS budget scaling")
+    figure.tight_layout()
+    figure.savefig(RESULTS / "ismcts_scaling.png")
+
+
+if __name__ == "__main__":
+    main()

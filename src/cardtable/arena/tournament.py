@@ -1,0 +1,255 @@
+"""Matches between bots: scheduling, playing, ratings and win rates.
+
+A tournament is a list of :class:`GameJob` — a game, its options, the bot in each seat and
+the seeds — played by :func:`play_job`, a pure function: the same job gives the same
+:class:`GameOutcome` in this process, in a process pool or on another machine. Every deal
+is played once per seating rotation (*mirrored deals*): each bot meets the same cards
+from every seat, which cancels most of the luck of the deal.
+
+>>> jobs = schedule("bakappana", ["greedy", "random"], games=2, seed=1, options={"rounds": 1})
+>>> [job.bots for job in jobs]
+[('greedy', 'random'), ('random', 'greedy'), ('greedy', 'random'), ('random', 'greedy')]
+>>> jobs[0].deal_seed == jobs[1].deal_seed
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from typing import Any, Literal
+
+import cardtable
+from cardtable.agents import make_agent
+from cardtable.core.errors import OptionError
+
+Mode = Literal["round-robin", "gauntlet"]
+
+
+@dataclass(frozen=True)
+class GameJob:
+    index: int
+    game: str
+    options: Mapping[str, Any]
+    bots: tuple[str, ...]  # the bot in each seat
+    deal_seed: int  # the deal: shared by the rotations of one pairing
+    bot_seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["options"] = dict(self.options)
+        data["bots"] = list(self.bots)
+        return data
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    index: int
+    game: str
+    bots: tuple[str, ...]
+    deal_seed: int
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]  # seats
+    moves: int
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("bots", "scores", "winners"):
+            data[key] = list(data[key])
+        return data
+
+
+def _seed(*parts: object) -> int:
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def schedule(
+    game: str,
+    bots: Sequence[str],
+    *,
+    games: int,
+    seed: int,
+    mode: Mode = "round-robin",
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[GameJob]:
+    """Jobs for ``games`` deals per pairing, each deal played from every seat rotation.
+
+    ``round-robin`` meets every group of ``players`` different bots; ``gauntlet`` meets
+    the first bot against groups of the others.
+    """
+    chosen = dict(options or {})
+    if players is not None:
+        chosen["players"] = players
+    count = cardtable.load(game, **chosen).players
+    if len(bots) < count and len(set(bots)) == len(bots):
+        raise OptionError(f"{game} needs {count} players: name at least {count} bots")
+    if mode == "gauntlet":
+        hero, rest = bots[0], list(bots[1:])
+        groups = [(hero, *group) for group in combinations(rest, count - 1)]
+    else:
+        groups = list(combinations(bots, count))
+    jobs: list[GameJob] = []
+    for group in groups:
+        for deal in range(games):
+            deal_seed = _seed(seed, game, group, deal)
+            for shift in range(count):  # every seat once: mirrored deals
+                seating = tuple(group[(seat + shift) % count] for seat in range(count))
+                jobs.append(
+                    GameJob(len(jobs), game, chosen, seating, deal_seed, _seed(deal_seed, shift))
+                )
+    return jobs
+
+
+def play_job(job: GameJob) -> GameOutcome:
+    """Play one scheduled game to the end (the unit of work of every backend)."""
+    game = cardtable.load(job.game, **job.options)
+    state = game.new_state(seed=job.deal_seed)
+    agents = [make_agent(name, job.game, job.bot_seed + seat) for seat, name in enumerate(job.bots)]
+    moves = 0
+    while not state.is_over:
+        for seat in sorted(state.to_move):
+            state.apply(seat, agents[seat].choose(state, seat))
+            moves += 1
+    result = state.result()
+    return GameOutcome(
+        job.index, job.game, job.bots, job.deal_seed, result.scores, result.winners, moves
+    )
+
+
+def run(
+    jobs: Sequence[GameJob],
+    *,
+    workers: int = 1,
+    on_done: Callable[[GameOutcome], None] | None = None,
+    backend: Literal["local", "ray"] = "local",
+    address: str | None = None,
+) -> list[GameOutcome]:
+    """Play every job and return the outcomes in job order.
+
+    ``local`` plays here, or on a process pool when ``workers > 1``; ``ray`` sends the
+    same :func:`play_job` to a Ray cluster (``address`` joins one; without it a local
+    cluster of ``workers`` CPUs starts). Outcomes do not depend on the backend.
+    """
+    if backend == "ray":
+        return _run_on_ray(jobs, workers, address, on_done)
+    outcomes: list[GameOutcome] = []
+    if workers <= 1:
+        for job in jobs:
+            outcome = play_job(job)
+            outcomes.append(outcome)
+            if on_done:
+                on_done(outcome)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for outcome in pool.map(play_job, jobs, chunksize=max(1, len(jobs) // (workers * 8))):
+                outcomes.append(outcome)
+                if on_done:
+                    on_done(outcome)
+    return sorted(outcomes, key=lambda o: o.index)
+
+
+def _run_on_ray(
+    jobs: Sequence[GameJob],
+    workers: int,
+    address: str | None,
+    on_done: Callable[[GameOutcome], None] | None,
+) -> list[GameOutcome]:
+    try:
+        import ray  # noqa: PLC0415 - optional: pip install 'cardtable[ray]'
+    except ImportError:
+        raise OptionError("--backend ray needs Ray: pip install 'cardtable[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address is not None:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+    try:
+        task = ray.remote(play_job)
+        pending = [task.remote(job) for job in jobs]
+        outcomes: list[GameOutcome] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for outcome in ray.get(done):
+                outcomes.append(outcome)
+                if on_done:
+                    on_done(outcome)
+    finally:
+        if started_here:
+            ray.shutdown()
+    return sorted(outcomes, key=lambda o: o.index)
+
+
+# -- statistics --------------------------------------------------------------------------
+@dataclass
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """A conservative skill estimate: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+def ratings(outcomes: Iterable[GameOutcome]) -> dict[str, Rating]:
+    """openskill (Plackett-Luce) ratings, updated game by game in job order."""
+    from openskill.models import PlackettLuce  # noqa: PLC0415 - only the arena needs it
+
+    model = PlackettLuce()
+    current: dict[str, Any] = {}
+    for outcome in outcomes:
+        if len(set(outcome.bots)) < len(outcome.bots):
+            continue  # a bot against itself teaches nothing
+        teams = [[current.setdefault(name, model.rating(name=name))] for name in outcome.bots]
+        distinct = sorted(set(outcome.scores), reverse=True)
+        ranks = [float(distinct.index(score)) for score in outcome.scores]  # ties share a rank
+        rated = model.rate(teams, ranks=ranks)
+        for name, (player,) in zip(outcome.bots, rated, strict=True):
+            current[name] = player
+    return {name: Rating(player.mu, player.sigma) for name, player in current.items()}
+
+
+@dataclass
+class Record:
+    """One bot's games in a tournament: wins count 1, shared wins 1/number of winners."""
+
+    games: int = 0
+    wins: float = 0.0
+    score_total: int = 0
+    scores: list[int] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Wilson 95 % confidence interval of the win rate."""
+        n = self.games
+        if n == 0:
+            return (0.0, 1.0)
+        p = self.win_rate
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def records(outcomes: Iterable[GameOutcome]) -> dict[str, Record]:
+    """Per bot: games, wins (shared wins split), scores."""
+    table: dict[str, Record] = defaultdict(Record)
+    for outcome in outcomes:
+        for seat, name in enumerate(outcome.bots):
+            record = table[name]
+            record.games += 1
+            record.scores.append(outcome.scores[seat])
+            record.score_total += outcome.scores[seat]
+            if seat in outcome.winners:
+                record.wins += 1 / len(outcome.winners)
+    return dict(table)
