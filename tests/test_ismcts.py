@@ -79,3 +79,22 @@ def test_levels_exist_for_every_game(game_id: str) -> None:
     state = midgame(game_id, 2 if game_id != "hana-awase-88" else 3, 0, moves=1)
     seat = min(state.to_move)
     assert make_agent("bot:easy", game_id, 1).choose(state, seat) in state.legal_actions(seat)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players"), [("bakappana", 2), ("koi-koi", 2), ("hana-awase-88", 3)]
+)
+def test_fast_random_playout_keeps_the_rules(game_id: str, players: int) -> None:
+    from cardtable.games.hanafuda.fishing import FishingState
+
+    for seed in range(30):
+        state = midgame(game_id, players, seed, moves=seed % 5)
+        assert isinstance(state, FishingState)
+        copy = state.determinize(min(state.to_move), Rng(seed))
+        copy.end_at_round()
+        copy.random_playout(Rng(seed), copy.rounds_finished)
+        assert copy.is_over and copy.rounds_finished == state.rounds_finished + 1
+        places = [*copy.hands, *copy.piles, copy.table]
+        places += [1 << c for c in copy.stock[copy.stock_pos :]]
+        assert sum(p.bit_count() for p in places) == 48
+        assert not state.is_over or state.rounds_finished == copy.rounds_finished

@@ -95,7 +95,9 @@ class ISMCTSAgent:
         for iteration in range(self.iterations):
             if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
                 break
-            self._iterate(root, state.determinize(seat, self.rng), seat, horizon)
+            sample = state.determinize(seat, self.rng)
+            sample.end_at_round()
+            self._iterate(root, sample, seat, horizon)
         best = max(root.children.values(), key=lambda child: child.visits)
         assert best.action is not None
         return best.action
@@ -132,6 +134,10 @@ class ISMCTSAgent:
             child.reward += rewards[child.seat]
 
     def _playout(self, state: State, horizon: int) -> None:
+        fast = getattr(state, "random_playout", None) if self.rollout is None else None
+        if fast is not None:  # the game's own random playout: no listing, no validation
+            fast(self.rng, horizon)
+            return
         while not state.is_over and state.rounds_finished == horizon:
             for mover in sorted(state.to_move):
                 if self.rollout is not None:

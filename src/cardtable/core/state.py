@@ -102,6 +102,10 @@ class State(ABC):
         """The scores of finished round ``index`` (0-based)."""
         return self.result().rounds[index].scores
 
+    def end_at_round(self) -> None:  # noqa: B027 - optional hook: by default nothing to do
+        """Make this state end when the current round is scored, instead of dealing the
+        next one: search copies need no more (games that deal for a round override this)."""
+
     # -- helpers shared by all games --------------------------------------------------
     @property
     def num_players(self) -> int:

@@ -277,6 +277,7 @@ class FishingState(KeepsRounds, State):
         "dealer_draw",
         "events",
         "forced_match",
+        "halt_after_round",
         "hands",
         "misdeals",
         "n",
@@ -335,6 +336,8 @@ class FishingState(KeepsRounds, State):
         self.custom_captures = False
         #: a player who can capture with a hand card must play one (Hana-awase 88)
         self.forced_match = False
+        #: search copies stop at the end of the round instead of dealing the next
+        self.halt_after_round = False
         #: play stock-only turns once the hands are empty (2 players, traditional end)
         self.stock_only_turns = False
         self.configure()
@@ -642,7 +645,7 @@ class FishingState(KeepsRounds, State):
         for seat, points in enumerate(result.scores):
             self.totals[seat] += points
         self.next_dealer = self.choose_next_dealer(result)
-        if self.match_finished():
+        if self.halt_after_round or self.match_finished():
             self.phase = _OVER
             self.previous_events = tuple(self.events)
             return
@@ -689,6 +692,40 @@ class FishingState(KeepsRounds, State):
         new.revealed = self.revealed.copy()
         new.custom_captures = self.custom_captures
         new.forced_match = self.forced_match
+        new.halt_after_round = self.halt_after_round
+
+    def end_at_round(self) -> None:
+        self.halt_after_round = True
+
+    def random_playout(self, rng: Rng, horizon: int) -> None:
+        """Random moves until round ``horizon`` is scored (or the match ends), for search.
+
+        The search's fast path: moves are drawn straight from the bitsets (a hand card
+        at random, then one of its captures), without listing or validating them, and
+        the log is not extended — use it on copies (determinizations) only.
+        """
+        while self.phase is not _OVER and len(self.results) == horizon:
+            seat = self.current
+            if self.phase is _PLAY:
+                if self.forced_match:
+                    actions = self.legal_actions(seat)
+                    self._perform(seat, actions[rng.below(len(actions))])
+                    continue
+                hand = self.hands[seat] & ~self.unplayable
+                for _ in range(rng.below(hand.bit_count())):
+                    hand &= hand - 1
+                card = (hand & -hand).bit_length() - 1
+                options = self.capture_options(seat, card)
+                if len(options) < 2:
+                    self._perform(seat, PLAY[card])
+                else:
+                    self._perform(seat, Play(card, _option_card(options[rng.below(len(options))])))
+            elif self.phase is _TAKE:
+                options = self.capture_options(seat, self.pending)
+                self._perform(seat, TAKE[_option_card(options[rng.below(len(options))])])
+            else:
+                actions = self.decision_actions(seat)
+                self._perform(seat, actions[rng.below(len(actions))])
 
     def known_in_hands(self) -> list[int]:
         """Cards everyone knows are in each hand (shown for teyaku, kept from the stock)."""
