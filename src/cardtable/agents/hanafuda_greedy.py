@@ -76,8 +76,7 @@ class GreedyAgent:
 
     def choose(self, state: State, seat: int) -> Action:
         actions = actions_for(state, seat)
-        if not isinstance(state, FishingState):
-            return actions[self.rng.below(len(actions))]
+        assert isinstance(state, FishingState)  # registered for the hanafuda family only
         return best_by_value(actions, lambda a: self.score(state, seat, a), self.rng)
 
     def score(self, state: FishingState, seat: int, action: Action) -> float:

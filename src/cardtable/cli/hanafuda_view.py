@@ -79,13 +79,6 @@ def cards_of(codes_: Sequence[str]) -> int:
     return sum(1 << card_index(code) for code in codes_)
 
 
-def yaku_of(state: FishingState, seat: int) -> list[Yaku]:
-    """The yaku a seat's pile holds now (none in Bakappana)."""
-    if isinstance(state, KoiKoiState | HanaAwaseState):
-        return state.pile_yaku(seat)
-    return []
-
-
 def yaku_line(made: Sequence[Yaku]) -> Text:
     text = Text("  ")
     for y in made:
@@ -131,7 +124,7 @@ class HanafudaRenderer:
                 self._pile_score(state, other),
                 Text(f"{hand} in hand  ") + pile_summary(state.piles[other], self.lang),
             )
-            made = yaku_of(state, other)
+            made = state.pile_yaku(other)
             if made:
                 scores.add_row("", "", "", yaku_line(made))
         parts: list[RenderableType] = [
@@ -210,7 +203,7 @@ class HanafudaRenderer:
         if state.phase is Phase.TAKE:
             return "The flipped card matches two table cards. Which one do you take?"
         if state.phase is Phase.DECIDE:
-            made = ", ".join(f"{y.name} {y.points}" for y in yaku_of(state, seat))
+            made = ", ".join(f"{y.name} {y.points}" for y in state.pile_yaku(seat))
             return f"You made a yaku ({made}). Stop and score (shōbu) or go on (koi-koi)?"
         return "Your turn: play a card from your hand."
 

@@ -161,7 +161,3 @@ class Rng:
         out = list(items)
         self.shuffle(out)
         return out
-
-    def spawn(self) -> Rng:
-        """An independent generator seeded from this one."""
-        return Rng.from_state(self.next_u64())

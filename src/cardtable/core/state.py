@@ -9,7 +9,6 @@ a client.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core.actions import Action, LoggedMove
@@ -131,10 +130,6 @@ class State(ABC):
             log=tuple(self.log),
         )
 
-    def apply_all(self, moves: Sequence[LoggedMove]) -> None:
-        for seat, action in moves:
-            self.apply(seat, action)
-
 
 class KeepsRounds:
     """Bookkeeping for states that keep a ``results`` list of finished rounds (or stages)
@@ -154,10 +149,3 @@ class KeepsRounds:
 
     def round_scores(self, index: int) -> tuple[int, ...]:
         return self.results[index].scores
-
-
-def ensure_legal(state: State, seat: int, action: Action) -> None:
-    """Raise IllegalAction when ``action`` is not legal (for code that only checks)."""
-    reason = state.illegal_reason(seat, action)
-    if reason is not None:
-        raise IllegalAction(reason)

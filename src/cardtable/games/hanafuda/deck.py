@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -179,12 +179,9 @@ MONTH_MASKS: tuple[int, ...] = tuple(0xF << (4 * m) for m in range(12))
 MONTH_MASK_OF: tuple[int, ...] = tuple(MONTH_MASKS[i >> 2] for i in range(NUM_CARDS))
 
 
-def mask_where(predicate: object) -> int:
+def mask_where(predicate: Callable[[Card], bool]) -> int:
     """The set of cards for which ``predicate(card)`` is true."""
-    test = predicate if callable(predicate) else None
-    if test is None:
-        raise TypeError("mask_where needs a callable")
-    return sum(c.bit for c in CARDS if test(c))
+    return sum(c.bit for c in CARDS if predicate(c))
 
 
 def tagged(tag: str) -> int:

@@ -41,6 +41,7 @@ from cardtable.games.hanafuda.deck import (
     iter_cards,
     value_of,
 )
+from cardtable.games.hanafuda.yaku import Yaku
 
 JSON = dict[str, Any]
 
@@ -506,8 +507,6 @@ class FishingState(KeepsRounds, State):
         elif kind is Take:
             self.resolve(seat, self.pending, action.card, from_stock=True)  # type: ignore[attr-defined]
             self.pending = -1
-            if self.after_take(seat):
-                return
         else:
             self.perform_decision(seat, action)
             return
@@ -575,10 +574,6 @@ class FishingState(KeepsRounds, State):
 
     def after_flip(self, seat: int, card: int) -> bool:
         """After a flipped card was resolved without a choice. True to wait for input."""
-        return False
-
-    def after_take(self, seat: int) -> bool:
-        """After the choice for a flipped card. True to wait for input."""
         return False
 
     def end_turn(self, seat: int, *, decided: bool = False) -> None:
@@ -726,6 +721,10 @@ class FishingState(KeepsRounds, State):
             else:
                 actions = self.decision_actions(seat)
                 self._perform(seat, actions[rng.below(len(actions))])
+
+    def pile_yaku(self, seat: int) -> list[Yaku]:
+        """The yaku ``seat``'s pile holds now (games with yaku override; Bakappana has none)."""
+        return []
 
     def known_in_hands(self) -> list[int]:
         """Cards everyone knows are in each hand (shown for teyaku, kept from the stock)."""

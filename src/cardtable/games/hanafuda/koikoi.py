@@ -379,7 +379,7 @@ class KoiKoiState(FishingState):
         if not self.custom_captures:
             return super().capture_options(seat, card)
         table = self.table
-        if card == 43:  # the lightning takes any one table card
+        if 1 << card == LIGHTNING:  # the lightning takes any one table card
             return tuple(1 << c for c in iter_cards(table))
         matches = table & MONTH_MASK_OF[card] & ~LIGHTNING
         count = matches.bit_count()
