@@ -1,6 +1,6 @@
 """Bots: one small interface (:class:`Agent`), made by name with :func:`make_agent`."""
 
-from cardtable.agents import hanafuda_greedy, ismcts, ohanami_greedy, random_agent
+from cardtable.agents import hanafuda_greedy, ismcts, ohanami_greedy, random_agent, word_bots
 from cardtable.agents.base import Agent, agent_names, describe_agents, make_agent
 
 __all__ = [
@@ -12,4 +12,5 @@ __all__ = [
     "make_agent",
     "ohanami_greedy",
     "random_agent",
+    "word_bots",
 ]
