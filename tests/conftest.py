@@ -1,5 +1,8 @@
 """Shared test settings: hypothesis profiles (CI runs the full counts too)."""
 
+import os
+from pathlib import Path
+
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -8,3 +11,9 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("default")
+
+# Dictionary indexes built by the tests live in the work tree (gitignored), not in the
+# user's cache: a fresh clone builds them once, later runs reuse them.
+os.environ.setdefault(
+    "CARDTABLE_CACHE_DIR", str(Path(__file__).resolve().parent.parent / ".cache" / "cardtable")
+)

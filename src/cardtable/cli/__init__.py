@@ -19,9 +19,11 @@ from cardtable.cli.ohanami_view import OhanamiRenderer
 from cardtable.cli.play import Renderer, run_match
 from cardtable.cli.replay import replay_file
 from cardtable.cli.rules import show_rules
+from cardtable.cli.wordplay import play_words
 from cardtable.core.errors import CardtableError, OptionError
 from cardtable.core.game import spec_of
 from cardtable.core.record import GameRecord
+from cardtable.games.siedem_slow import Area, SiedemSlowState, load_dictionary, solve
 
 app = typer.Typer(
     name="cardtable",
@@ -62,10 +64,26 @@ def play(
     save: Annotated[Path | None, typer.Option(help="Save the game to this JSON file.")] = None,
     lang: Annotated[str | None, typer.Option(help="Card names: en or pl.")] = None,
     delay: Annotated[float, typer.Option(help="Seconds between bot moves.")] = 0.3,
+    solo: Annotated[bool, typer.Option(help="7 słów: play solo with the SOLO card.")] = False,
+    difficulty: Annotated[
+        str | None, typer.Option(help="7 słów solo: normal, medium, hard or brutal.")
+    ] = None,
+    dictionary: Annotated[
+        str | None, typer.Option(help="7 słów: a word list file, one word a line.")
+    ] = None,
+    think: Annotated[
+        float, typer.Option(help="7 słów: bots' thinking time, 1 = as a person (0.2 = fast).")
+    ] = 1.0,
 ) -> None:
     """Play a game in the terminal against bots (or hot-seat with friends)."""
     try:
         options = parse_rules(rule or [])
+        if solo:
+            options["players"] = 1
+        if difficulty is not None:
+            options["difficulty"] = difficulty
+        if dictionary is not None:
+            options["dictionary"] = dictionary
         seat_list_given = [s for s in seats.split(",") if s.strip()]
         if players is not None:
             options["players"] = players
@@ -86,6 +104,12 @@ def play(
         f"[bold]{chosen.spec.title}[/] for {chosen.players} · seed {state.seed} · "
         f"`cardtable rules {game}` explains the rules"
     )
+    if isinstance(state, SiedemSlowState):
+        try:
+            play_words(state, seat_list, names, think_scale=think, save=save)
+        except CardtableError as error:
+            raise fail(error) from None
+        return
     renderer = renderer_for(game, names, language)
     run_match(state, seats=seat_list, renderer=renderer, names=names, save=save, delay=delay)
 
@@ -160,6 +184,36 @@ def arena(
         )  # fmt: skip
     except CardtableError as error:
         raise fail(error) from None
+
+
+@app.command(name="solve")
+def solve_command(
+    area: Annotated[
+        str, typer.Argument(help="The area, columns 5|4|3|2 left to right, e.g. DS|PH+2|LN|KR.")
+    ],
+    top: Annotated[int, typer.Option(help="How many words to show.")] = 10,
+    deck: Annotated[str, typer.Option(help="Deck and language: pl or en.")] = "pl",
+    dictionary: Annotated[
+        str, typer.Option(help="A word list file (default: the language's system list).")
+    ] = "default",
+    veteran: Annotated[bool, typer.Option(help="Score with the veteran handicap.")] = False,
+) -> None:
+    """The best words of the dictionary for a 7 słów area."""
+    try:
+        parsed = Area.parse(area, deck)
+        words = load_dictionary(dictionary, deck, progress=_building)
+        found = solve(parsed, words, top=top, veteran_letters=4 if veteran else None)
+    except CardtableError as error:
+        raise fail(error) from None
+    console.print(
+        f"Area {parsed} · {len(words):,} words · the most a word can score: {parsed.total}"
+    )
+    for rank, solution in enumerate(found, 1):
+        console.print(f"{rank:>3}. {solution.word.upper():<28} {solution.points:>3}")
+
+
+def _building(message: str) -> None:
+    console.print(f"[dim]building the dictionary index (once): {message}[/]")
 
 
 @app.command()

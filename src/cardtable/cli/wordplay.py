@@ -1,0 +1,369 @@
+"""``cardtable play siedem-slow``: 7 słów in real time in the terminal, against word bots.
+
+The engine has no clock; this loop is the clock. Bots "write" for their thinking time and
+then flip the hourglass (or lock their word); once someone flips, everybody has 30 seconds.
+The person types a word and Enter: it is checked at once (a refusal says why) and locked,
+flipping the hourglass when the rules allow. ``?`` shows the solver's best words as a hint.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cardtable.agents.word_bots import WordBot
+from cardtable.cli.common import Seat, console
+from cardtable.cli.play import score_table, show_final
+from cardtable.core.actions import Action
+from cardtable.core.errors import IllegalAction
+from cardtable.games.siedem_slow.game import (
+    CLOCK,
+    Accept,
+    Challenge,
+    Flip,
+    Lock,
+    Phase,
+    SiedemSlowState,
+    Submit,
+    TimeUp,
+    Vote,
+)
+from cardtable.games.siedem_slow.solver import solve
+from cardtable.games.siedem_slow.tables import COLUMN_VALUES
+
+TICK = 0.1
+HELP = (
+    "Type a word and Enter to lock it (it flips the hourglass when you may). "
+    "? shows the best words (a hint), b the board, done locks without a word, q quits."
+)
+
+
+def render_area(state: SiedemSlowState) -> RenderableType:
+    """The 8 cards over their column values, rare cards marked with their bonus."""
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    for _ in COLUMN_VALUES:
+        table.add_column(justify="center", width=7)
+    for row in range(2):
+        cells = []
+        for column in range(len(COLUMN_VALUES)):
+            card = state.area.slots[column * 2 + row]
+            if card is None:
+                cells.append(Text("  ·  ", "dim"))
+            else:
+                style = "bold black on yellow" if card.rare else "bold black on white"
+                label = f" {card.letter} " + (f"+{card.bonus}" if card.rare else "  ")
+                cells.append(Text(label, style))
+        table.add_row(*cells)
+    table.add_row(*(Text(f"[{v}]", "bold cyan") for v in COLUMN_VALUES))
+    return table
+
+
+def render_board(state: SiedemSlowState, names: Sequence[str]) -> RenderableType:
+    scores = "  ".join(f"{names[s]} {state.totals[s]}" for s in range(state.n))
+    info = [Text(f"Round {state.round} of {state.options.rounds} · {scores}", "bold")]
+    if state.holder is not None:
+        info.append(Text(f"Don't-flip card: {names[state.holder]} may not flip", "magenta"))
+    if state.main is not None:
+        info.append(Text(f"Main player (no hourglass): {names[state.main]}", "magenta"))
+    if state.solo:
+        solo = state.view(0)["solo"]
+        info.append(
+            Text(
+                f"SOLO card: hourglass on field {solo['field']} "
+                f"(fields {' / '.join(solo['fields'])}) · target {solo['target']}",
+                "magenta",
+            )
+        )
+    title = f"7 słów — {state.options.deck} deck, {len(state.dictionary):,} words"
+    return Panel(Group(render_area(state), *info), title=title, expand=False)
+
+
+class WordTable:
+    """One game in real time: bots on timers, the person on a line reader, the clock."""
+
+    def __init__(
+        self,
+        state: SiedemSlowState,
+        seats: Sequence[Seat],
+        names: Sequence[str],
+        *,
+        think_scale: float = 1.0,
+        save: Path | None = None,
+    ) -> None:
+        self.state = state
+        self.seats = seats
+        self.names = names
+        self.think_scale = think_scale
+        self.save = save
+        self.human = next(s.number for s in seats if s.is_human)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.bot_ready: dict[int, float] = {}
+        self.deadline: float | None = None
+        self.announced: set[int] = set()
+        threading.Thread(target=self._read_lines, daemon=True).start()
+
+    def _read_lines(self) -> None:
+        while True:
+            try:
+                self.lines.put(input())
+            except (EOFError, KeyboardInterrupt):
+                self.lines.put(None)
+                return
+
+    def apply(self, seat: int, action: Action) -> None:
+        self.state.apply(seat, action)
+        if self.save is not None:
+            self.state.record().save(self.save)
+
+    # -- the loop -----------------------------------------------------------------------
+    def run(self) -> bool:
+        """Play to the end; False when the person quit."""
+        while not self.state.is_over:
+            if not self._play_round():
+                return False
+        console.print(
+            score_table(
+                self.state.results[-1],
+                self.names,
+                "End of game: lowest words struck out",
+                "Struck out",
+            )
+        )
+        show_final(self.state, self.names)
+        if self.state.solo:
+            won = self.state.solo_won
+            console.print(
+                Text("You beat the SOLO target!", "bold green")
+                if won
+                else Text("Short of the SOLO target this time.", "yellow")
+            )
+        return True
+
+    def _play_round(self) -> bool:
+        state = self.state
+        number = state.round
+        console.print(render_board(state, self.names))
+        now = time.monotonic()
+        self.bot_ready = {s.number: now + self._think(s) for s in self.seats if not s.is_human}
+        self._start_timer()
+        console.print(Text(self._prompt_text(), "bold cyan"))
+        while state.round == number and not state.is_over:
+            if state.phase in (Phase.REVIEW, Phase.VOTE):
+                if not self._review():
+                    return False
+                continue
+            line = self._next_line()
+            if line is None:
+                return False
+            if line:
+                self._human_line(line)
+            if state.round == number:
+                self._bots_act(number)
+            if state.round == number:
+                self._clock()
+        self._summary()
+        return True
+
+    def _think(self, seat: Seat) -> float:
+        agent = seat.agent
+        seconds = agent.think_seconds() if isinstance(agent, WordBot) else 1.0
+        return seconds * self.think_scale
+
+    def _start_timer(self) -> None:
+        timer = self.state.timer
+        self.deadline = None if timer is None else time.monotonic() + timer[1]
+        self.announced = set()
+        if self.deadline is not None and self.state.phase == Phase.HOURGLASS:
+            # a bot still writing when the sand runs low writes down what it has
+            for seat, ready in self.bot_ready.items():
+                self.bot_ready[seat] = min(ready, self.deadline - 2 * self.think_scale)
+
+    def _prompt_text(self) -> str:
+        state = self.state
+        if state.solo:
+            return f"The sand runs: {state.timer[1] if state.timer else 30} s. Your word:"
+        if state.holder == self.human:
+            return "Your word (you hold the don't-flip card: Enter notes it, done locks it):"
+        return "Your word (Enter locks it and flips the hourglass):"
+
+    def _next_line(self) -> str | None:
+        try:
+            line = self.lines.get(timeout=TICK)
+        except queue.Empty:
+            return ""
+        if line is None:
+            return None
+        line = line.strip()
+        if line.lower() in ("q", "quit", "exit"):
+            return None
+        return line or ""
+
+    def _human_line(self, line: str) -> None:
+        state, seat = self.state, self.human
+        command = line.lower()
+        if command in ("?", "hint", "h"):
+            self._hint()
+            return
+        if command in ("b", "board"):
+            console.print(render_board(state, self.names))
+            return
+        if command == "help":
+            console.print(HELP, style="dim")
+            return
+        if seat not in state.to_move:
+            console.print("Your word is locked; wait for the others.", style="dim")
+            return
+        if command == "done":
+            self.apply(seat, Lock())
+            return
+        try:
+            self.apply(seat, Submit(line))
+        except IllegalAction as error:
+            console.print(f"✗ {error}", style="red")
+            return
+        points = state.word_score(seat, line).points
+        warning = state.warnings[seat]
+        console.print(f"✓ {line.upper()}: {points} points", style="green")
+        if warning:
+            console.print(f"  ⚠ {warning}", style="yellow")
+        if state.may_flip(seat):
+            self.apply(seat, Flip())
+            console.print(Text("You flipped the hourglass: 30 seconds for the others.", "bold"))
+            self._start_timer()
+        elif state.holder != seat:
+            self.apply(seat, Lock())
+            console.print("Locked: waiting for the others.", style="dim")
+
+    def _hint(self) -> None:
+        state = self.state
+        best = solve(
+            state.area,
+            state.dictionary,
+            top=5,
+            better=state.options.better_card,
+            allowed=lambda w: state.word_problem(self.human, w) is None,
+        )
+        shown = ", ".join(f"{s.word.upper()} {s.points}" for s in best)
+        console.print(f"Hint — the best words here: {shown}", style="cyan")
+
+    def _bots_act(self, number: int) -> None:
+        state = self.state
+        now = time.monotonic()
+        for seat in sorted(state.to_move):
+            if state.round != number:
+                return
+            if seat == self.human or seat not in self.bot_ready:
+                continue
+            if now < self.bot_ready[seat]:
+                continue
+            agent = self.seats[seat].agent
+            assert agent is not None
+            before = state.phase
+            while seat in state.to_move and state.phase == before:
+                action = agent.choose(state, seat)
+                self.apply(seat, action)
+                if isinstance(action, Flip):
+                    console.print(
+                        Text(
+                            f"{self.names[seat]} flipped the hourglass! "
+                            f"{state.options.hourglass_seconds} seconds left.",
+                            "bold yellow",
+                        )
+                    )
+                    self._start_timer()
+                elif isinstance(action, Lock):
+                    console.print(f"{self.names[seat]} is done.", style="dim")
+
+    def _clock(self) -> None:
+        state = self.state
+        if self.deadline is None or state.phase not in (Phase.WRITING, Phase.HOURGLASS):
+            return
+        left = self.deadline - time.monotonic()
+        for mark in (20, 10, 5):
+            if left <= mark and mark not in self.announced and state.phase == Phase.HOURGLASS:
+                self.announced.add(mark)
+                if left > 0:
+                    console.print(f"⏳ {mark} s left", style="yellow")
+        grace = state.options.grace_seconds if state.phase == Phase.HOURGLASS else 0
+        if left + grace > 0:
+            return
+        kind = state.timer[0] if state.timer else ""
+        self.apply(CLOCK, TimeUp())
+        if state.solo:
+            console.print("The sand ran out: no bonus this round, take your time.", style="yellow")
+            self.deadline = None
+        elif kind == "cap":
+            console.print("Nobody flipped: 30 seconds for everybody, no fastest player.")
+            self._start_timer()
+        else:
+            console.print(Text("Time! Every word is locked.", "bold red"))
+            self.deadline = None
+
+    def _review(self) -> bool:
+        state = self.state
+        if state.phase == Phase.REVIEW and self.human in state.to_move:
+            targets = state.challengeable(self.human)
+            for target in targets:
+                word = (state.entries[target] or "").upper()
+                why = state.warnings[target] or "checked only if challenged"
+                console.print(f"  {target + 1}. {self.names[target]}: {word} — {why}")
+            console.print("Challenge a word by its number, or Enter to accept them:")
+            line = self.lines.get()
+            if line is None or line.strip().lower() in ("q", "quit"):
+                return False
+            choice = line.strip()
+            if choice.isdigit() and int(choice) - 1 in targets:
+                self.apply(self.human, Challenge(int(choice) - 1))
+            else:
+                self.apply(self.human, Accept())
+            return True
+        if state.phase == Phase.VOTE and self.human in state.to_move:
+            vote = state.vote or {}
+            console.print(f"Vote: {vote.get('why', '')}. Same family? (y/n)")
+            line = self.lines.get()
+            if line is None:
+                return False
+            self.apply(self.human, Vote(line.strip().lower().startswith("y")))
+            return True
+        for seat in sorted(state.to_move):
+            agent = self.seats[seat].agent
+            if agent is not None:
+                self.apply(seat, agent.choose(state, seat))
+                return True
+        return True
+
+    def _summary(self) -> None:
+        result = self.state.results[len(self.state.played) - 1]
+        title = f"Round {result.number}"
+        console.print(score_table(result, self.names, title, "Round"))
+
+
+def play_words(
+    state: SiedemSlowState,
+    seats: Sequence[Seat],
+    names: Sequence[str],
+    *,
+    think_scale: float = 1.0,
+    save: Path | None = None,
+) -> None:
+    """Run a game of 7 słów with one person at this terminal."""
+    humans = [s for s in seats if s.is_human]
+    if len(humans) != 1:
+        raise IllegalAction(
+            "7 słów in the terminal takes exactly one human seat (the others are bots); "
+            "play with friends in the browser"
+        )
+    console.print(HELP, style="dim")
+    table = WordTable(state, seats, names, think_scale=think_scale, save=save)
+    if not table.run():
+        console.print("Game stopped.", style="yellow")
+    if save is not None:
+        console.print(f"Saved to {save}; replay it with: cardtable replay {save}")

@@ -1,0 +1,541 @@
+"""7 słów rules (rules/siedem-slow.md): the worked examples and every listed edge case."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import cardtable
+from cardtable.core.errors import IllegalAction, OptionError
+from cardtable.core.record import GameRecord
+from cardtable.games.siedem_slow import (
+    CLOCK,
+    Area,
+    Challenge,
+    Dictionary,
+    Flip,
+    LetterCard,
+    Lock,
+    Submit,
+    TimeUp,
+    score_word,
+    solve,
+)
+from cardtable.games.siedem_slow.area import deck_cards
+from cardtable.games.siedem_slow.tables import (
+    BONUS_BY_ROUND,
+    CHALLENGE_PENALTY,
+    DECKS,
+    MAX_RARE_IN_AREA,
+    MAX_SAME_LETTER_IN_AREA,
+    SOLO_TARGET,
+)
+from tests.siedem_helpers import fixed_points, new_game, play_round, word_list
+
+__all__ = ["fixed_points"]  # the fixture, imported for pytest
+
+
+# -- §1 components ---------------------------------------------------------------------------
+@pytest.mark.parametrize("language", list(DECKS))
+def test_decks_are_consonant_cards_as_the_rulebook_counts(language: str) -> None:
+    deck = DECKS[language]
+    cards = deck_cards(deck)
+    assert len(cards) == deck.size == 60  # 60 letter cards (§1)
+    assert sum(c.rare for c in cards) == deck.rare_count == 16
+    assert {c.bonus for c in cards if c.rare} == {1, 2}
+    assert all(c.letter.lower() not in deck.vowels for c in cards)
+    assert deck.provisional
+
+
+def test_polish_deck_has_the_rare_l_cards_of_the_rulebook_examples() -> None:
+    assert 1 in DECKS["pl"].bonuses_of("L")
+    assert "Y" not in DECKS["pl"].letters
+
+
+# -- §4 scoring ------------------------------------------------------------------------------
+def test_worked_examples_22_and_26() -> None:
+    first = Area.parse("L+1K|NS|WM|L+1R")
+    scored = score_word("WYSELEKCJONOWANY", first)
+    assert scored.points == 22
+    assert sorted(str(c.card) for c in scored.cards) == ["K", "L+1", "N", "S", "W"]
+    second = score_word("LUMPENPROLETARIAT", Area.parse("L+1P|TN|ML+1|DB"))
+    assert second.points == 26
+    assert sum(c.card.bonus for c in second.cards) == 2
+
+
+def test_one_card_scores_once_and_two_cards_score_for_two_letters() -> None:
+    area = Area.parse("K_|K_|__|__")
+    assert score_word("kot", area).points == 5  # the better K
+    assert score_word("kajak", area).points == 9
+    assert score_word("kkkkk", area).points == 9
+    assert score_word("ala", area).points == 0
+
+
+def test_better_card_by_value_or_by_column() -> None:
+    # an L in the 4 column (4) and a rare L+2 in the 3 column (5): which one scores?
+    area = Area([None, None, LetterCard("L"), None, LetterCard("L", 2), None, None, None])
+    assert score_word("las", area).points == 5
+    assert score_word("las", area, better="column").points == 4
+    assert score_word("lala", area).points == 9
+
+
+def test_case_and_letter_identity() -> None:
+    area = Area.parse("ZŻ|ŁL|__|__")
+    assert score_word("ŻABA", area).points == 6  # the rare Ż+1, not the Z
+    assert score_word("łoś", area).points == 4
+    assert score_word("czy", area).points == 5  # the Z of the digraph CZ is a Z
+
+
+def test_veteran_handicap_keeps_the_best_four() -> None:
+    area = Area.parse("KD|RZ|NW|TP")
+    full = score_word("kdrznwtp", area)
+    assert full.points == area.total == 28
+    veteran = score_word("kdrznwtp", area, veteran_letters=4)
+    assert veteran.points == 5 + 5 + 4 + 4 + 1 + 1 + 1 + 1
+    two_k = Area.parse("KK|RZ|__|__")
+    uses = score_word("kkrz", two_k, veteran_letters=2)
+    letters = score_word("kkrz", two_k, veteran_letters=2, veteran_counts="letters")
+    assert uses.points == 5 + 5 + 1 + 1
+    assert letters.points == 5 + 5 + 4 + 1  # K-K counts as one letter choice
+
+
+def test_area_parse_errors_name_the_problem() -> None:
+    with pytest.raises(OptionError, match="4 columns"):
+        Area.parse("DS|PH")
+    with pytest.raises(OptionError, match="no H\\+3"):
+        Area.parse("DS|PH+3|LN|KR")
+    with pytest.raises(OptionError, match="holds 2 cards"):
+        Area.parse("DSK|PH|LN|KR")
+    assert str(Area.parse("ds|p h+2|ln|kr")) == "DS|PH+2|LN|KR"
+
+
+# -- §2 setup and the 2-on-2 rule ------------------------------------------------------------
+def test_setup_fills_from_the_right_and_refuses_a_third_rare_or_letter() -> None:
+    state = new_game(["K", "K", "K", "H+1", "F+1", "Ż+1", "N", "M", "T", "P"], players=2)
+    area = state.area
+    assert str(area) == "TP|NM|H+1F+1|KK"
+    assert [str(c) for c in state.pile.discard] == ["K", "Ż+1"]
+    rare = sum(c.rare for _, c in area.cards())
+    assert rare <= MAX_RARE_IN_AREA
+    assert max(Counter(c.letter for _, c in area.cards()).values()) <= MAX_SAME_LETTER_IN_AREA
+
+
+def test_end_of_round_slides_left_columns_right_and_fills_4_then_5(tmp_path: Path) -> None:
+    deck = ["B", "C", "D", "G", "J", "K", "M", "N", "P", "R", "S", "T"]
+    state = new_game(deck, players=2, dictionary=word_list(tmp_path))
+    assert str(state.area) == "MN|JK|DG|BC"
+    play_round(state, {0: "kot", 1: "dom"}, fastest=0)
+    # 5 -> 3 and 4 -> 2 keep their rows; the 4 column is filled first (P R), then 5 (S T)
+    assert str(state.area) == "ST|PR|MN|JK"
+    assert sorted(str(c) for c in state.pile.discard) == ["B", "C", "D", "G"]
+
+
+def test_empty_deck_reshuffles_the_discards_and_leaves_a_slot_empty_when_nothing_fits(
+    tmp_path: Path,
+) -> None:
+    state = new_game(
+        ["B", "C", "D", "G", "J", "K", "M", "N"], players=2, dictionary=word_list(tmp_path)
+    )
+    play_round(state, {0: "kot", 1: "dom"}, fastest=0)
+    assert state.pile.reshuffles == 1
+    assert sorted(c.letter for _, c in state.area.cards()) == list("BCDGJKMN")
+    stuck = new_game(
+        ["K", "K", "K", "N", "N", "M", "M", "T"], players=2, dictionary=word_list(tmp_path)
+    )
+    assert stuck.area.slots[1] is None  # the third K fits nowhere
+    assert str(stuck.area) == "T_|MM|NN|KK"
+    assert score_word("kot", stuck.area).points == 2 + 5
+
+
+def test_a_rigged_deck_is_checked_against_the_real_deck() -> None:
+    with pytest.raises(OptionError, match="more Ć\\+2 cards"):
+        new_game(["Ć+2"] * 3, players=2)
+    with pytest.raises(OptionError, match="one deal"):
+        cardtable.load("siedem-slow").new_state(seed=1, deals=[{"hands": []}])
+
+
+# -- §3 a round: flipping, the don't-flip card, time ------------------------------------------
+def test_flip_locks_the_word_and_time_up_locks_every_word() -> None:
+    state = new_game(["K", "T", "N", "S", "R", "L", "D", "C"], players=3, deck="en")
+    with pytest.raises(IllegalAction, match="write your word before you flip"):
+        state.apply(0, Flip())
+    state.apply(0, Submit("cardinals"))
+    state.apply(1, Submit("cat"))
+    state.apply(0, Flip())
+    assert state.fastest == 0 and state.timer == ("hourglass", 30)
+    with pytest.raises(IllegalAction):
+        state.apply(0, Submit("cars"))
+    with pytest.raises(IllegalAction, match="already running"):
+        state.apply(1, Flip())
+    with pytest.raises(IllegalAction, match="only the clock"):
+        state.apply(1, TimeUp())
+    state.apply(1, Submit("cards"))  # may still change it before the sand runs out
+    state.apply(CLOCK, TimeUp())
+    words = {w.seat: (w.word, w.points) for w in state.played[0]}
+    assert words == {0: ("cardinals", 24), 1: ("cards", 17), 2: ("", 0)}
+    assert state.holder == 0
+
+
+def test_dont_flip_holder_may_write_and_lock_but_not_flip() -> None:
+    state = new_game(players=3, deck="en", seed=4)
+    play_round(state, {0: "cat", 1: "dog", 2: "tree"}, fastest=1)
+    assert state.holder == 1
+    state.apply(1, Submit("house"))
+    with pytest.raises(IllegalAction, match="don't-flip card"):
+        state.apply(1, Flip())
+    assert Flip() not in state.legal_actions(1)
+    state.apply(2, Submit("river"))
+    state.apply(2, Flip())
+    state.apply(1, Lock())
+    state.apply(CLOCK, TimeUp())
+    assert state.holder == 2
+
+
+def test_two_players_never_use_the_dont_flip_card() -> None:
+    state = new_game(players=2, deck="en", seed=4)
+    play_round(state, {0: "cat", 1: "dog"}, fastest=0)
+    assert state.holder is None
+    state.apply(0, Submit("tree"))
+    state.apply(0, Flip())
+
+
+def test_nobody_flips_the_soft_cap_starts_a_countdown_with_no_fastest() -> None:
+    state = new_game(players=3, deck="en", seed=4)
+    assert state.timer == ("cap", 180)
+    state.apply(0, Submit("cat"))
+    state.apply(CLOCK, TimeUp())
+    assert state.phase == "hourglass" and state.fastest is None
+    state.apply(1, Submit("house"))
+    state.apply(CLOCK, TimeUp())
+    result = state.results[0]
+    assert result.outcome == "no-flip"
+    assert not any(line.rule.startswith("bonus") for line in result.lines)
+    assert state.holder is None
+
+
+# -- §5 bonuses ------------------------------------------------------------------------------
+def test_bonus_values_follow_the_round_table(fixed_points: dict[str, int]) -> None:
+    fixed_points.update({"cat": 10, "dog": 12, "tree": 5})
+    state = new_game(players=2, deck="en", seed=2, family_rule="word", validation="challenge")
+    for number in range(1, 8):
+        words = {0: f"cat{'s' * number}", 1: f"dog{'s' * number}"}
+        fixed_points.update({words[0]: 10, words[1]: 12})
+        play_round(state, words, fastest=0)
+        first, _ = BONUS_BY_ROUND[number]
+        bonus = [line for line in state.results[number - 1].lines if line.rule == "bonus:1"]
+        assert [(b.seat, b.points) for b in bonus] == [(1, first)]
+
+
+def test_second_box_needs_the_best_score_with_up_to_four_players(
+    fixed_points: dict[str, int],
+) -> None:
+    fixed_points.update({"aa": 20, "bb": 20, "cc": 21, "dd": 5})
+    state = new_game(players=4, deck="en", family_rule="word", validation="challenge")
+    play_round(state, {0: "aa", 1: "bb", 2: "dd", 3: "dd"}, fastest=0)  # a tie is enough
+    assert {(line.seat, line.rule) for line in state.results[0].lines if "bonus" in line.rule} == {
+        (0, "bonus:2")
+    }
+    play_round(state, {0: "aa", 1: "cc", 2: "dd", 3: "dd"}, fastest=2)
+    marks = {(line.seat, line.rule) for line in state.results[1].lines if "bonus" in line.rule}
+    assert marks == {(0, "bonus:1"), (1, "bonus:1")}  # nobody ties the fastest's 5 upward
+
+
+@pytest.mark.parametrize(
+    ("others", "earns"), [((30, 30, 10, 10, 10), True), ((30, 30, 30, 10, 10), False)]
+)
+def test_second_box_with_six_players_needs_three_opponents_beaten(
+    fixed_points: dict[str, int], others: tuple[int, ...], earns: bool
+) -> None:
+    words = {}
+    for seat, points in enumerate((20, *others)):
+        word = "w" * (seat + 1)
+        fixed_points[word] = points
+        words[seat] = word
+    state = new_game(players=6, deck="en", family_rule="word", validation="challenge")
+    play_round(state, words, fastest=0)
+    assert any(line.rule == "bonus:2" for line in state.results[0].lines) is earns
+
+
+def test_fastest_threshold_is_an_option(fixed_points: dict[str, int]) -> None:
+    words = {}
+    for seat, points in enumerate((20, 30, 30, 30, 10, 10)):
+        words[seat] = "w" * (seat + 1)
+        fixed_points[words[seat]] = points
+    state = new_game(
+        players=6, deck="en", family_rule="word", validation="challenge", fastest_needs=2
+    )
+    play_round(state, words, fastest=0)
+    assert any(line.rule == "bonus:2" for line in state.results[0].lines)
+
+
+# -- §7 end of game --------------------------------------------------------------------------
+def test_full_game_sheet_totals_102(fixed_points: dict[str, int]) -> None:
+    """The rulebook's full-game sheet: 5 counted words 97, bonuses 7, one failed challenge."""
+    mine = ["abc", "abd", "abe", "abf", "abg", "abh", "abi"]
+    points = [13, 21, 17, 17, 15, 23, 19]
+    theirs = ["cat", "dog", "house", "tree", "river", "car", "book"]
+    their_points = [20, 18, 20, 20, 14, 22, 25]
+    fixed_points.update(dict(zip(mine, points, strict=True)))
+    fixed_points.update(dict(zip(theirs, their_points, strict=True)))
+    state = new_game(players=2, deck="en", validation="challenge")
+    fastest = [1, 0, 1, 1, 1, 0, 1]
+    for number in range(7):
+        challenges = [(0, 1)] if number == 2 else []  # "house" is a word: the challenge fails
+        play_round(
+            state, {0: mine[number], 1: theirs[number]}, fastest[number], challenges=challenges
+        )
+    assert [(m.round, m.box, m.value) for m in state.marks[0]] == [(2, 2, 2), (5, 1, 2), (6, 2, 3)]
+    assert state.penalties[0] == 1
+    assert state.scores()[0] == 102
+    assert state.counted_words(0) == [23, 21, 19, 17, 17]
+    assert sum(r.scores[0] for r in state.results) == 102  # the breakdown adds up
+
+
+def test_tie_break_compares_the_best_counted_words(fixed_points: dict[str, int]) -> None:
+    mine = {"aa": 20, "ab": 10, "ac": 10, "ad": 10, "ae": 10, "af": 0, "ag": 0}
+    theirs = {"ba": 16, "bb": 12, "bc": 12, "bd": 10, "be": 10, "bf": 0, "bg": 0}
+    fixed_points.update(mine | theirs)
+    state = new_game(players=2, deck="en", family_rule="word", validation="challenge")
+    for a, b in zip(mine, theirs, strict=True):
+        play_round(state, {0: a, 1: b}, fastest=None)  # no flips: no bonuses
+    result = state.result()
+    assert result.scores == (60, 60)
+    assert result.winners == (0,)  # 20 beats 16
+
+
+def test_a_full_tie_shares_the_win(fixed_points: dict[str, int]) -> None:
+    state = new_game(players=2, deck="en", family_rule="word", validation="challenge", rounds=3)
+    for number in range(3):
+        fixed_points.update({f"a{'a' * number}": 7, f"b{'b' * number}": 7})
+        play_round(state, {0: f"a{'a' * number}", 1: f"b{'b' * number}"})
+    assert state.result().winners == (0, 1)
+
+
+# -- §8 challenges and word restrictions ------------------------------------------------------
+def test_refused_words_say_why(tmp_path: Path) -> None:
+    state = new_game(players=2, dictionary=word_list(tmp_path))
+    cases = {
+        "Kraków": "proper noun",
+        "warszawa": "proper noun (Warszawa)",
+        "np": "abbreviation",
+        "pkp": "abbreviation",
+        "e-mail": "hyphen",
+        "rock'n'roll": "apostrophe",
+        "kotx": "not in the dictionary",
+        "two words": "one word",
+        "k0t": "letters only",
+    }
+    for word, reason in cases.items():
+        with pytest.raises(IllegalAction, match=re.escape(reason)):
+            state.apply(0, Submit(word))
+    assert state.entries[0] is None and state.log == []
+
+
+def test_word_family_rule_blocks_lemmas_and_warns_on_roots(tmp_path: Path) -> None:
+    state = new_game(players=3, dictionary=word_list(tmp_path))
+    play_round(state, {0: "śmiech", 1: "dom", 2: "śmiech"}, fastest=0)  # same round: fine
+    with pytest.raises(IllegalAction, match="same family as ŚMIECH used in round 1"):
+        state.apply(1, Submit("śmiechy"))
+    with pytest.raises(IllegalAction, match="same family as DOM"):
+        state.apply(1, Submit("domy"))
+    with pytest.raises(IllegalAction, match="same family as ŚMIECH"):
+        state.apply(2, Submit("śmiech"))  # one's own earlier word too (§8 REC)
+    state.apply(1, Submit("przydomowy"))
+    assert state.warnings[1] is not None and "DOM" in state.warnings[1]
+    state.apply(2, Submit("kot"))
+    state.apply(2, Flip())
+    state.apply(0, Submit("las"))
+    state.apply(CLOCK, TimeUp())
+    assert state.phase == "review"  # a warned word: the others may challenge it
+    assert state.challengeable(0) == [1] and state.challengeable(1) == []
+    state.apply(0, Challenge(1))
+    assert state.phase == "vote" and state.to_move == frozenset({2})
+    state.apply(2, cardtable.games.siedem_slow.Vote(True))
+    words = {w.seat: w for w in state.played[1]}
+    assert words[1].struck and words[1].points == 0
+    assert not any(line.seat == 1 and "bonus" in line.rule for line in state.results[1].lines)
+
+
+def test_own_families_can_be_switched_off(tmp_path: Path) -> None:
+    state = new_game(players=2, dictionary=word_list(tmp_path), own_families=False)
+    play_round(state, {0: "kot", 1: "las"}, fastest=0)
+    state.apply(0, Submit("koty"))  # own earlier word: allowed with the option off
+    with pytest.raises(IllegalAction, match="same family as LAS"):
+        state.apply(0, Submit("lasy"))
+
+
+def test_challenge_mode_a_false_word_is_struck_and_a_true_one_costs_the_challenger(
+    tmp_path: Path,
+) -> None:
+    deck = ["D", "R", "Z", "W", "L", "S", "K", "T"]
+    state = new_game(deck, players=3, dictionary=word_list(tmp_path), validation="challenge")
+    assert str(state.area) == "KT|LS|ZW|DR"
+    play_round(
+        state,
+        {0: "kotopies", 1: "drzewo", 2: "las"},
+        fastest=0,
+        challenges=[(1, 0), (2, 1)],
+    )
+    words = {w.seat: w for w in state.played[0]}
+    assert words[0].struck and words[0].points == 0
+    assert not words[1].struck
+    assert state.penalties == [0, 0, 1]
+    lines = {(line.seat, line.rule): line.points for line in state.results[0].lines}
+    assert lines[2, "challenge:failed"] == -CHALLENGE_PENALTY
+    assert (0, "bonus:2") not in lines  # a struck fastest word earns nothing
+    assert lines[1, "bonus:1"] == 1  # and the others compare with 0 (§5 REC)
+    assert lines[2, "bonus:1"] == 1
+
+
+def test_failed_fastest_option_no_first_box(tmp_path: Path) -> None:
+    state = new_game(
+        ["D", "R", "Z", "W", "L", "S", "K", "T"], players=2, dictionary=word_list(tmp_path),
+        validation="challenge", failed_fastest="no-first-box",
+    )  # fmt: skip
+    play_round(state, {0: "kotopies", 1: "drzewo"}, fastest=0, challenges=[(1, 0)])
+    assert not any("bonus" in line.rule for line in state.results[0].lines)
+
+
+# -- §9 solo ---------------------------------------------------------------------------------
+def solo_round(state: object, word: str, in_time: bool) -> None:
+    from cardtable.games.siedem_slow import SiedemSlowState
+
+    assert isinstance(state, SiedemSlowState)
+    if not in_time:
+        state.apply(CLOCK, TimeUp())
+        assert state.phase == "overtime" and state.timer is None
+    state.apply(0, Submit(word))
+    state.apply(0, Lock())
+
+
+@pytest.mark.parametrize("difficulty", ["normal", "medium", "hard", "brutal"])
+def test_solo_moves_the_hourglass_and_marks_bonuses(
+    fixed_points: dict[str, int], difficulty: str
+) -> None:
+    fixed_points.update({"aa": 22, "ab": 16, "ac": 16, "ad": 10, "ae": 25, "af": 12, "ag": 21})
+    state = new_game(
+        players=1, deck="en", difficulty=difficulty, family_rule="word", validation="challenge"
+    )
+    fields = ["1", "2", "red"] if difficulty != "brutal" else ["1", "red"]
+    assert state.view(0)["solo"]["fields"] == fields
+    solo_round(state, "aa", in_time=True)  # 22 in time on field 1: 2nd box, stays on 1
+    assert state.field_name == "1" and state.marks[0][-1].box == 2
+    solo_round(state, "ab", in_time=True)  # 16 < 20: down one; 15+ in time on 1: 2nd box
+    assert state.marks[0][-1].box == 2
+    assert state.field_name == fields[1]
+    solo_round(state, "ac", in_time=True)  # 16 on a lower field: 1st box; down again
+    assert state.marks[0][-1].box == 1
+    if difficulty == "brutal":
+        assert state.field_name == "red" and state.penalties[0] == 1  # stays on red
+    else:
+        assert state.field_name == "red" and state.penalties[0] == 0
+    solo_round(state, "ad", in_time=True)  # under 20 on red: penalty
+    assert state.field_name == ("red" if difficulty == "brutal" else "2")
+    penalties = state.penalties[0]
+    solo_round(state, "ae", in_time=False)  # 25 but late: no bonus, stays
+    assert len(state.marks[0]) == 3 and state.penalties[0] == penalties
+    solo_round(state, "af", in_time=True)
+    solo_round(state, "ag", in_time=True)
+    assert state.is_over
+    assert state.solo_won == (state.scores()[0] >= SOLO_TARGET[difficulty])
+    assert state.results[-1].outcome in ("solo-won", "solo-lost")
+
+
+def test_solo_late_but_high_word_on_red_stays_without_penalty(fixed_points: dict[str, int]) -> None:
+    fixed_points.update({"aa": 5, "ab": 5, "ac": 25})
+    state = new_game(players=1, deck="en", family_rule="word", validation="challenge")
+    solo_round(state, "aa", in_time=True)
+    solo_round(state, "ab", in_time=True)
+    assert state.field_name == "red"
+    solo_round(state, "ac", in_time=False)
+    assert state.field_name == "red" and state.penalties[0] == 0
+
+
+def test_solo_turns_per_field_house_rule() -> None:
+    state = new_game(players=1, deck="en", solo_turns_per_field=True)
+    assert state.timer == ("hourglass", 30)
+    state.field = 1
+    assert state.timer == ("hourglass", 60)
+
+
+# -- §10 variants ----------------------------------------------------------------------------
+def test_veteran_seat_scores_with_the_handicap() -> None:
+    deck = ["K", "T", "N", "S", "R", "L", "D", "C"]
+    state = new_game(deck, players=2, deck="en", veterans=(1,))
+    play_round(state, {0: "cardinals", 1: "cardinals"}, fastest=0)
+    words = {w.seat: w.points for w in state.played[0]}
+    assert words == {0: 24, 1: 5 + 5 + 4 + 4 + 1 + 1}
+
+
+def test_no_hourglass_variant_main_player_rotation(fixed_points: dict[str, int]) -> None:
+    state = new_game(
+        players=3,
+        deck="en",
+        variant="no-hourglass",
+        family_rule="word",
+        validation="challenge",
+        seed=3,
+    )
+    assert state.timer is None
+    with pytest.raises(IllegalAction, match="no hourglass"):
+        state.apply(0, Flip())
+    main = state.main
+    assert main is not None
+    words = {seat: f"w{'x' * seat}" for seat in range(3)}
+    fixed_points.update({words[main]: 30, words[(main + 1) % 3]: 10, words[(main + 2) % 3]: 10})
+    play_round(state, words)
+    assert [m.box for m in state.marks[main]] == [2]
+    # the others tie on no marks: the nearest clockwise from the main player is next
+    assert state.main == (main + 1) % 3
+
+
+def test_options_refuse_bad_combinations() -> None:
+    with pytest.raises(OptionError, match="veterans"):
+        cardtable.load("siedem-slow", players=2, veterans=(3,))
+    with pytest.raises(OptionError, match="no-hourglass"):
+        cardtable.load("siedem-slow", players=1, variant="no-hourglass")
+    with pytest.raises(OptionError, match=r"valid: 1\.\.6"):
+        cardtable.load("siedem-slow", players=7)
+
+
+# -- views, records, solver ------------------------------------------------------------------
+def test_views_hide_words_being_written() -> None:
+    state = new_game(players=3, deck="en", seed=9)
+    state.apply(0, Submit("cat"))
+    state.apply(1, Submit("dog"))
+    view = state.view(1)
+    assert view["entry"] == "dog"
+    assert "cat" not in repr(view) and "cat" not in repr(state.view(None))
+
+
+def test_a_game_replays_from_its_record() -> None:
+    state = new_game(players=3, deck="en", seed=11)
+    play_round(state, {0: "cat", 1: "house"}, fastest=1)
+    play_round(state, {0: "tree", 2: "dog"}, fastest=None)
+    record = GameRecord.from_json(state.record().to_json())
+    again = record.replay()
+    assert again.view(0) == state.view(0)
+    assert again.scores() == state.scores()
+
+
+def test_solver_finds_the_best_word_with_ties_to_shorter_words() -> None:
+    words = Dictionary.from_words(["strong", "strongest", "stronghold", "tsar"], language="en")
+    area = Area.parse("ST|RN|GH|LD", "en")
+    best = solve(area, words, top=3)
+    assert [(s.word, s.points) for s in best] == [
+        ("stronghold", score_word("stronghold", area).points),
+        ("strong", score_word("strong", area).points),
+        ("strongest", score_word("strongest", area).points),
+    ]
+    assert best[0].points == area.total  # STRONGHOLD uses all 8 cards
+    assert solve(area, words, top=2, allowed=lambda w: w != "stronghold")[0].word == "strong"
+
+
+def test_letter_card_parse() -> None:
+    assert LetterCard.parse("h", DECKS["pl"]) == LetterCard("H", 1)
+    assert LetterCard.parse("L+1", DECKS["pl"]).rare
+    with pytest.raises(OptionError):
+        LetterCard.parse("7")
