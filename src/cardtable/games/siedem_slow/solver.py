@@ -24,6 +24,7 @@ from cardtable.core.errors import OptionError
 from cardtable.games.siedem_slow.area import Area
 from cardtable.games.siedem_slow.dictionary import Dictionary
 from cardtable.games.siedem_slow.scoring import BetterCard, VeteranCounts, letter_groups
+from cardtable.games.siedem_slow.tables import MAX_SAME_LETTER_IN_AREA
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,11 @@ def score_all(
             raise OptionError(
                 f"the solver indexes consonants; {letter.upper()} is not one of "
                 f"{dictionary.letters.upper()}"
+            )
+        if len(cards) > MAX_SAME_LETTER_IN_AREA:
+            raise OptionError(
+                f"{len(cards)} {letter.upper()} cards: the 2-on-2 rule allows at most "
+                f"{MAX_SAME_LETTER_IN_AREA} of a letter in the area"
             )
         groups.append((dictionary.counts[row], [value for _, value in cards]))
     score = np.zeros(size, dtype=np.uint8)
@@ -88,7 +94,8 @@ def score_all(
     gains = np.zeros((max(len(groups), 1), size), dtype=np.uint8)
     for index, (counts, values) in enumerate(groups):
         score += np.minimum(counts, len(values))
-        gains[index] = np.array([0, values[0] - 1, sum(values[:2]) - 2], dtype=np.uint8)[counts]
+        twice = sum(values[:2]) - len(values[:2])  # a single card gains once, however often
+        gains[index] = np.array([0, values[0] - 1, twice], dtype=np.uint8)[counts]
     if len(groups) > veteran_letters:
         gains = np.sort(gains, axis=0)[-veteran_letters:]
     score += gains.sum(axis=0, dtype=np.uint8)
