@@ -4,8 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# Debian packages the project needs (none yet: the engine and terminal play are pure Python).
-APT_PACKAGES ?=
+# Debian packages the project needs: the Polish and English word lists of 7 słów.
+APT_PACKAGES ?= wpolish wamerican
 
 .PHONY: run test bench lint format docs system-deps clean help
 
@@ -33,7 +33,7 @@ system-deps:
 	  fi; \
 	fi
 
-run: $(STAMP)
+run: $(STAMP) system-deps
 	$(VENV)/bin/cardtable play bakappana --players 3 --seats human,greedy,greedy --rounds 3
 
 lint: $(STAMP)

@@ -78,7 +78,9 @@ def test_levels_exist_for_every_game(game_id: str) -> None:
     assert {"easy", "medium", "hard", "ismcts", "random", "greedy"} <= set(agent_names(game_id))
     state = midgame(game_id, 2 if game_id != "hana-awase-88" else 3, 0, moves=1)
     seat = min(state.to_move)
-    assert make_agent("bot:easy", game_id, 1).choose(state, seat) in state.legal_actions(seat)
+    for level in ("easy", "medium", "hard"):
+        action = make_agent(f"bot:{level}", game_id, 1).choose(state, seat)
+        assert state.illegal_reason(seat, action) is None
 
 
 @pytest.mark.parametrize(

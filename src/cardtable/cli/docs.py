@@ -15,6 +15,13 @@ from pathlib import Path
 from cardtable.core.game import spec_of
 from cardtable.core.options import describe
 from cardtable.games.hanafuda.yaku import HANA_AWASE_ROWS, KOIKOI_ROWS, YakuDef
+from cardtable.games.siedem_slow.tables import (
+    BONUS_BY_ROUND,
+    DECKS,
+    SOLO_FIELDS,
+    SOLO_FIELDS_BRUTAL,
+    SOLO_TARGET,
+)
 
 BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n)(.*?)(<!-- end -->)", re.DOTALL)
 
@@ -54,7 +61,40 @@ def yaku_table(rows_data: tuple[YakuDef, ...]) -> str:
     return "\n".join(rows) + "\n"
 
 
+def decks_table(game_id: str) -> str:
+    rows = ["| deck | common cards | rare +1 | rare +2 | cards |", "|---|---|---|---|---|"]
+    for language, deck in DECKS.items():
+        parts: dict[int, list[str]] = {0: [], 1: [], 2: []}
+        for letter, pairs in deck.letters.items():
+            for count, bonus in pairs:
+                parts[bonus].append(f"{letter}×{count}")
+        mark = " (provisional)" if deck.provisional else ""
+        rows.append(
+            f"| `{language}`{mark} | {' '.join(parts[0])} | {' '.join(parts[1])} "
+            f"| {' '.join(parts[2])} | {deck.size} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def bonus_table(game_id: str) -> str:
+    rows = ["| round | 1st box: beat the fastest | 2nd box: fastest wins |", "|---|---|---|"]
+    for number, (first, second) in BONUS_BY_ROUND.items():
+        rows.append(f"| {number} | +{first} | +{second} |")
+    return "\n".join(rows) + "\n"
+
+
+def solo_table(game_id: str) -> str:
+    rows = ["| difficulty | target | SOLO card fields |", "|---|---|---|"]
+    for difficulty, target in SOLO_TARGET.items():
+        fields = SOLO_FIELDS_BRUTAL if difficulty == "brutal" else SOLO_FIELDS
+        rows.append(f"| `{difficulty}` | {target} | {' / '.join(fields)} |")
+    return "\n".join(rows) + "\n"
+
+
 GENERATORS: dict[str, Callable[[str], str]] = {
+    "letter_decks": decks_table,
+    "bonus_boxes": bonus_table,
+    "solo_targets": solo_table,
     "options": options_table,
     "presets": presets_table,
     "koikoi_yaku": lambda game_id: yaku_table(KOIKOI_ROWS),
