@@ -195,3 +195,44 @@ def test_ohanami_in_the_terminal() -> None:
         and "pink_tiebreak" in rules.stdout
         and "never between" in rules.stdout
     )
+
+
+def test_solve_prints_the_best_words_and_refuses_bad_areas() -> None:
+    done = cardtable("solve", "TH|RS|LN|DM", "--deck", "en", "--top", "3")
+    assert done.returncode == 0, done.stderr
+    assert "MOTHERLANDS" in done.stdout and "28" in done.stdout
+    bad = cardtable("solve", "DS|PH+3|LN|KR")
+    assert bad.returncode == 2 and "the pl deck has no H+3 card" in bad.stdout
+    missing = cardtable("solve", "DS|PH|LN|KR", "--dictionary", "/no/such/list")
+    assert missing.returncode == 2 and "no word list at /no/such/list" in missing.stdout
+
+
+def test_siedem_slow_solo_in_the_terminal(tmp_path: Path) -> None:
+    save = tmp_path / "solo.json"
+    words = "cat\nxyzzyq\ndog\ntree\nhouse\nriver\nbook\nwater\n"
+    args = ("play", "siedem-slow", "--solo", "--difficulty", "hard", "--rule", "deck=en")
+    done = cardtable(*args, "--seed", "2", "--save", str(save), typed=words)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "SOLO card: hourglass on field 1" in out
+    assert "✓ CAT:" in out and "XYZZYQ: not in the dictionary" in out
+    assert "Round 7" in out and "SOLO target of 120" in out
+    record = json.loads(save.read_text())
+    assert record["options"]["players"] == 1 and len(record["log"]) == 14
+    replayed = cardtable("replay", str(save))
+    assert replayed.returncode == 0 and "WATER" in replayed.stdout
+
+
+def test_siedem_slow_against_a_bot_in_real_time() -> None:
+    args = (
+        "play", "siedem-slow", "--seats", "human,bot:hard", "--think", "0.05", "--seed", "5",
+        "--rule", "deck=en", "--rule", "rounds=2", "--rule", "grace_seconds=0",
+    )  # fmt: skip
+    done = cardtable(*args, typed="cat\n?\ndog\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "flipped the hourglass" in out
+    assert "Hint — the best words here:" in out
+    assert "Round 2" in out and "Game over" in out
+    two_humans = cardtable("play", "siedem-slow", "--seats", "human,human", typed="")
+    assert two_humans.returncode == 2 and "exactly one human" in two_humans.stdout

@@ -19,7 +19,7 @@ from cardtable.cli.ohanami_view import OhanamiRenderer
 from cardtable.cli.play import Renderer, run_match
 from cardtable.cli.replay import replay_file
 from cardtable.cli.rules import show_rules
-from cardtable.cli.wordplay import play_words
+from cardtable.cli.wordplay import play_words, replay_words
 from cardtable.core.errors import CardtableError, OptionError
 from cardtable.core.game import spec_of
 from cardtable.core.record import GameRecord
@@ -136,6 +136,9 @@ def replay(
         record = GameRecord.load_file(file)
         players = int(record.options.get("players", 2))
         names = [f"Player {i + 1}" for i in range(players)]
+        if record.game == "siedem-slow":
+            replay_words(record, names)
+            return
         renderer = renderer_for(record.game, names, lang or default_language())
         replay_file(file, renderer, names, step=step)
     except (CardtableError, KeyError, ValueError) as error:

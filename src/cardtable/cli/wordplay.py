@@ -24,6 +24,7 @@ from cardtable.cli.common import Seat, console
 from cardtable.cli.play import score_table, show_final
 from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction
+from cardtable.core.record import GameRecord
 from cardtable.games.siedem_slow.game import (
     CLOCK,
     Accept,
@@ -137,14 +138,17 @@ class WordTable:
                 "Struck out",
             )
         )
-        show_final(self.state, self.names)
-        if self.state.solo:
-            won = self.state.solo_won
+        if not self.state.solo:
+            show_final(self.state, self.names)
+            return True
+        total = self.state.totals[0]
+        target = self.state.view(0)["solo"]["target"]
+        if self.state.solo_won:
             console.print(
-                Text("You beat the SOLO target!", "bold green")
-                if won
-                else Text("Short of the SOLO target this time.", "yellow")
+                Text(f"{total} points: you beat the SOLO target of {target}!", "bold green")
             )
+        else:
+            console.print(Text(f"{total} points: short of the SOLO target of {target}.", "yellow"))
         return True
 
     def _play_round(self) -> bool:
@@ -160,7 +164,11 @@ class WordTable:
                 if not self._review():
                     return False
                 continue
-            line = self._next_line()
+            if self.human in state.to_move:
+                line = self._next_line()
+            else:  # the word is locked: typing waits for the next round
+                time.sleep(TICK)
+                line = ""
             if line is None:
                 return False
             if line:
@@ -240,7 +248,8 @@ class WordTable:
             self._start_timer()
         elif state.holder != seat:
             self.apply(seat, Lock())
-            console.print("Locked: waiting for the others.", style="dim")
+            if not state.solo:
+                console.print("Locked: waiting for the others.", style="dim")
 
     def _hint(self) -> None:
         state = self.state
@@ -288,7 +297,8 @@ class WordTable:
             return
         left = self.deadline - time.monotonic()
         for mark in (20, 10, 5):
-            if left <= mark and mark not in self.announced and state.phase == Phase.HOURGLASS:
+            running = state.phase == Phase.HOURGLASS or state.solo
+            if left <= mark and mark not in self.announced and running:
                 self.announced.add(mark)
                 if left > 0:
                     console.print(f"⏳ {mark} s left", style="yellow")
@@ -363,7 +373,31 @@ def play_words(
         )
     console.print(HELP, style="dim")
     table = WordTable(state, seats, names, think_scale=think_scale, save=save)
-    if not table.run():
+    try:
+        finished = table.run()
+    except KeyboardInterrupt:
+        finished = False
+    if not finished:
         console.print("Game stopped.", style="yellow")
     if save is not None:
         console.print(f"Saved to {save}; replay it with: cardtable replay {save}")
+
+
+def replay_words(record: GameRecord, names: Sequence[str]) -> None:
+    """Show a saved game round by round: the area, every word and the scores."""
+    console.print(f"{record.game}: {len(record.log)} moves, seed {record.seed}", style="bold")
+    shown = 0
+    previous: SiedemSlowState | None = None
+    for state in record.states():
+        assert isinstance(state, SiedemSlowState)
+        if previous is None or previous.round != state.round or state.is_over:
+            while shown < len(state.results):
+                if previous is not None:
+                    console.print(render_board(previous, names))
+                result = state.results[shown]
+                title = f"Round {result.number}" if result.outcome != "strike-out" else "End"
+                console.print(score_table(result, names, title, "Points"))
+                shown += 1
+        previous = state
+    if previous is not None and previous.is_over:
+        show_final(previous, names)
