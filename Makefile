@@ -48,8 +48,9 @@ format: $(STAMP)
 test: $(STAMP) system-deps lint
 	$(VENV)/bin/pytest -n 2 --doctest-modules src tests
 
-bench: $(STAMP)
+bench: $(STAMP) system-deps
 	$(PY) benchmarks/bench_engine.py
+	$(PY) benchmarks/bench_dictionary.py
 	$(PY) benchmarks/bench_ismcts.py
 	$(PY) benchmarks/bench_arena.py
 	$(PY) benchmarks/ismcts_scaling.py
