@@ -29,8 +29,10 @@ from cardtable.games.siedem_slow.tables import (
     BONUS_BY_ROUND,
     CHALLENGE_PENALTY,
     DECKS,
+    LETTER_CARDS,
     MAX_RARE_IN_AREA,
     MAX_SAME_LETTER_IN_AREA,
+    RARE_CARDS,
     SOLO_TARGET,
 )
 from tests.siedem_helpers import fixed_points, new_game, play_round, word_list
@@ -43,8 +45,8 @@ __all__ = ["fixed_points"]  # the fixture, imported for pytest
 def test_decks_are_consonant_cards_as_the_rulebook_counts(language: str) -> None:
     deck = DECKS[language]
     cards = deck_cards(deck)
-    assert len(cards) == deck.size == 60  # 60 letter cards (§1)
-    assert sum(c.rare for c in cards) == deck.rare_count == 16
+    assert len(cards) == deck.size == LETTER_CARDS
+    assert sum(c.rare for c in cards) == deck.rare_count == RARE_CARDS
     assert {c.bonus for c in cards if c.rare} == {1, 2}
     assert all(c.letter.lower() not in deck.vowels for c in cards)
     assert deck.provisional
@@ -269,6 +271,21 @@ def test_fastest_threshold_is_an_option(fixed_points: dict[str, int]) -> None:
     )
     play_round(state, words, fastest=0)
     assert any(line.rule == "bonus:2" for line in state.results[0].lines)
+
+
+def test_three_player_score_sheet_rounds(fixed_points: dict[str, int]) -> None:
+    """The rulebook's 3-player sheet: Sławek (seat 0) fastest in rounds 1 and 3."""
+    fixed_points.update({"snop": 18, "euro": 19, "marek": 10})  # round 1
+    fixed_points.update({"one": 12, "two": 15, "three": 11})  # round 2, Ania flips
+    fixed_points.update({"antro": 21, "ania": 19, "marka": 21})  # round 3
+    state = new_game(players=3, deck="en", family_rule="word", validation="challenge")
+    play_round(state, {0: "snop", 1: "euro", 2: "marek"}, fastest=0)
+    marks = {(line.seat, line.rule) for line in state.results[0].lines if "bonus" in line.rule}
+    assert marks == {(1, "bonus:1")}  # Ania beat the fastest: 1st box
+    play_round(state, {0: "one", 1: "two", 2: "three"}, fastest=1)
+    play_round(state, {0: "antro", 1: "ania", 2: "marka"}, fastest=0)
+    marks = {(line.seat, line.rule) for line in state.results[2].lines if "bonus" in line.rule}
+    assert marks == {(0, "bonus:2")}  # a tie with the best still earns the 2nd box
 
 
 # -- §7 end of game --------------------------------------------------------------------------

@@ -124,6 +124,10 @@ ENGLISH: Final = DeckSpec(
 
 DECKS: Final[MappingProxyType[str, DeckSpec]] = MappingProxyType({"pl": POLISH, "en": ENGLISH})
 
+#: The box holds 60 letter cards, 16 of them rare (§1): every deck must add up to these.
+LETTER_CARDS: Final = 60
+RARE_CARDS: Final = 16
+
 #: Column values, left to right (§2). Two letter cards sit above each column card.
 COLUMN_VALUES: Final = (5, 4, 3, 2)
 ROWS_PER_COLUMN: Final = 2
