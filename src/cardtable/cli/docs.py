@@ -8,7 +8,7 @@ docs never drift from the options models and yaku tables they describe.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -30,65 +30,61 @@ def _cell(text: object) -> str:
     return str(text).replace("|", "\\|")
 
 
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A Markdown table; cells are escaped, code spans are the caller's."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
 def options_table(game_id: str) -> str:
-    rows = ["| option | default | values | meaning |", "|---|---|---|---|"]
+    rows = []
     for info in describe(spec_of(game_id).options_model):
         default = str(info.default).lower() if isinstance(info.default, bool) else info.default
-        rows.append(
-            f"| `{info.name}` | `{_cell(default)}` | {_cell(info.describe_values())} "
-            f"| {_cell(info.description)} |"
-        )
-    return "\n".join(rows) + "\n"
+        rows.append([f"`{info.name}`", f"`{default}`", info.describe_values(), info.description])
+    return markdown_table(["option", "default", "values", "meaning"], rows)
 
 
 def presets_table(game_id: str) -> str:
-    rows = ["| preset | sets |", "|---|---|"]
+    rows = []
     for name, values in spec_of(game_id).presets.items():
         shown = ", ".join(f"`{k}={v}`" for k, v in values.items()) or "the defaults"
-        rows.append(f"| `{name}` | {_cell(shown)} |")
-    return "\n".join(rows) + "\n"
+        rows.append([f"`{name}`", shown])
+    return markdown_table(["preset", "sets"], rows)
 
 
 def yaku_table(rows_data: tuple[YakuDef, ...]) -> str:
-    rows = ["| yaku | English | Polish | cards | points |", "|---|---|---|---|---|"]
+    rows = []
     for row in rows_data:
         points = f"{row.points}" + (f", +{row.extra} per extra card" if row.extra else "")
         native = f" ({row.ja})" if row.ja else ""
-        rows.append(
-            f"| {row.name}{native} | {row.en} | {row.pl} | {_cell(row.describe_cards())} "
-            f"| {points} |"
-        )
-    return "\n".join(rows) + "\n"
+        rows.append([f"{row.name}{native}", row.en, row.pl, row.describe_cards(), points])
+    return markdown_table(["yaku", "English", "Polish", "cards", "points"], rows)
 
 
 def decks_table(game_id: str) -> str:
-    rows = ["| deck | common cards | rare +1 | rare +2 | cards |", "|---|---|---|---|---|"]
+    rows = []
     for language, deck in DECKS.items():
         parts: dict[int, list[str]] = {0: [], 1: [], 2: []}
         for letter, pairs in deck.letters.items():
             for count, bonus in pairs:
                 parts[bonus].append(f"{letter}×{count}")
         mark = " (provisional)" if deck.provisional else ""
-        rows.append(
-            f"| `{language}`{mark} | {' '.join(parts[0])} | {' '.join(parts[1])} "
-            f"| {' '.join(parts[2])} | {deck.size} |"
-        )
-    return "\n".join(rows) + "\n"
+        rows.append([f"`{language}`{mark}", *(" ".join(parts[b]) for b in (0, 1, 2)), deck.size])
+    return markdown_table(["deck", "common cards", "rare +1", "rare +2", "cards"], rows)
 
 
 def bonus_table(game_id: str) -> str:
-    rows = ["| round | 1st box: beat the fastest | 2nd box: fastest wins |", "|---|---|---|"]
-    for number, (first, second) in BONUS_BY_ROUND.items():
-        rows.append(f"| {number} | +{first} | +{second} |")
-    return "\n".join(rows) + "\n"
+    rows = [[n, f"+{first}", f"+{second}"] for n, (first, second) in BONUS_BY_ROUND.items()]
+    return markdown_table(["round", "1st box: beat the fastest", "2nd box: fastest wins"], rows)
 
 
 def solo_table(game_id: str) -> str:
-    rows = ["| difficulty | target | SOLO card fields |", "|---|---|---|"]
+    rows = []
     for difficulty, target in SOLO_TARGET.items():
         fields = SOLO_FIELDS_BRUTAL if difficulty == "brutal" else SOLO_FIELDS
-        rows.append(f"| `{difficulty}` | {target} | {' / '.join(fields)} |")
-    return "\n".join(rows) + "\n"
+        rows.append([f"`{difficulty}`", target, " / ".join(fields)])
+    return markdown_table(["difficulty", "target", "SOLO card fields"], rows)
 
 
 GENERATORS: dict[str, Callable[[str], str]] = {
