@@ -19,7 +19,7 @@ help:
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,ray]'
+	$(PY) -m pip install --quiet -e '.[dev,ray,rl]'
 	@touch $(STAMP)
 
 system-deps:
@@ -37,13 +37,13 @@ run: $(STAMP) system-deps
 	$(VENV)/bin/cardtable play bakappana --players 3 --seats human,greedy,greedy --rounds 3
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
-	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks examples
+	$(VENV)/bin/ruff format --check src tests benchmarks examples
 	$(VENV)/bin/mypy --strict src
 
 format: $(STAMP)
-	$(VENV)/bin/ruff format src tests benchmarks
-	$(VENV)/bin/ruff check --fix src tests benchmarks
+	$(VENV)/bin/ruff format src tests benchmarks examples
+	$(VENV)/bin/ruff check --fix src tests benchmarks examples
 
 test: $(STAMP) system-deps lint
 	$(VENV)/bin/pytest -n 2 --doctest-modules src tests
