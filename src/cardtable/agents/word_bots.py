@@ -62,8 +62,9 @@ class WordBot:
         """The word this bot writes now, or None when it finds none."""
 
         def allowed(word: str) -> bool:
+            # dictionary words: only the family rule (a block or a warning) can refuse one
             return (
-                state.word_problem(seat, word) is None and state.family_warning(seat, word) is None
+                state.family_block(seat, word) is None and state.family_warning(seat, word) is None
             )
 
         dictionary = state.dictionary

@@ -75,8 +75,12 @@ class State(ABC):
         """A copy in which everything ``seat`` cannot see is resampled consistently."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> JSON:
-        """JSON-ready dict of what ``seat`` may see; ``None`` is a spectator."""
+    def view(self, seat: int | None, *, brief: bool = False) -> JSON:
+        """JSON-ready dict of what ``seat`` may see; ``None`` is a spectator.
+
+        ``brief`` leaves out what can be derived or replayed (the move history, the list
+        of legal moves, the last round's breakdown): the position only, which is what a
+        learner observes on every step."""
 
     # -- outcome ---------------------------------------------------------------------
     @property

@@ -29,8 +29,8 @@ from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction
 from cardtable.core.game import Game
 from cardtable.core.state import State
-from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
-from cardtable.games.hanafuda.deck import NUM_CARDS, card_index
+from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Play, Shobu, Take
+from cardtable.games.hanafuda.deck import INDEX_OF_CODE, NUM_CARDS
 from cardtable.games.ohanami.game import Keep, OhanamiState, Place, Target, cards_in
 from cardtable.games.siedem_slow.game import (
     Accept,
@@ -41,7 +41,7 @@ from cardtable.games.siedem_slow.game import (
     Submit,
     Vote,
 )
-from cardtable.games.siedem_slow.solver import solve
+from cardtable.games.siedem_slow.solver import Solution, solve
 from cardtable.games.siedem_slow.tables import COLUMN_VALUES, DECKS, ROUNDS
 
 Vector = npt.NDArray[np.float32]
@@ -97,8 +97,8 @@ class BaseEncoder:
 
 def _bits(codes: Sequence[str] | None) -> Vector:
     out = np.zeros(NUM_CARDS, dtype=np.float32)
-    for code in codes or ():
-        out[card_index(code)] = 1.0
+    if codes:
+        out[[INDEX_OF_CODE[code] for code in codes]] = 1.0
     return out
 
 
@@ -119,6 +119,9 @@ def _one_hot(index: int, size: int) -> Vector:
 
 
 # -- hanafuda -------------------------------------------------------------------------------
+PHASES = ("play", "take", "decide", "over")
+
+
 class HanafudaEncoder(BaseEncoder):
     """Play a card (48), play a card taking one of its month's cards (48 x 4), take a card
     for the flipped stock card (48), koi-koi, shōbu: 290 actions.
@@ -146,37 +149,66 @@ class HanafudaEncoder(BaseEncoder):
             return self.SHOBU
         raise IllegalAction(f"no number for {action!r}")
 
+    def decode(self, state: State, seat: int, index: int) -> Action:
+        # Built straight from the number; the engine's apply checks it is legal.
+        action: Action
+        if not 0 <= index < self.action_size:
+            raise IllegalAction(f"there is no action {index} (0..{self.action_size - 1})")
+        if index < self.PLAY_TAKE:
+            action = Play(index)
+        elif index < self.TAKE:
+            card, kind = divmod(index - self.PLAY_TAKE, 4)
+            action = Play(card, card - card % 4 + kind)
+        elif index < self.KOIKOI:
+            action = Take(index - self.TAKE)
+        else:
+            action = KOIKOI if index == self.KOIKOI else SHOBU
+        if state.illegal_reason(seat, action) is not None:
+            raise IllegalAction(f"action {index} ({action}) is not legal for seat {seat} now")
+        return action
+
     def observe(self, view: JSON) -> Vector:
-        seat = int(view["seat"])
-        players = int(view["players"])
-        scale = SCORE_SCALE["hanafuda"]
-        piles = np.zeros((self.SEATS, NUM_CARDS), dtype=np.float32)
-        for offset in range(players):
-            piles[offset] = _bits(view["piles"][(seat + offset) % players])
+        # One array filled in place: this runs on every step of a learner.
+        seat, players = int(view["seat"]), int(view["players"])
+        index = INDEX_OF_CODE
+        ones = [index[code] for code in view.get("hand") or ()]
+        ones += [NUM_CARDS + index[code] for code in view["table"]]
         flipped = view.get("flipped")
-        parts = [
-            _bits(view.get("hand")),
-            _bits(view["table"]),
-            _bits([flipped] if isinstance(flipped, str) else None),
-            piles.ravel(),
-            _relative(view["hand_sizes"], seat, self.SEATS, 8.0),
-            _relative(view["scores"], seat, self.SEATS, scale),
-            _relative(view.get("koikoi_calls", [0] * players), seat, self.SEATS, 3.0),
-            _relative(view.get("yaku_totals", [0] * players), seat, self.SEATS, 10.0),
-            _one_hot((int(view["dealer"]) - seat) % players, self.SEATS),
-            _relative(view.get("pile_values", [0] * players), seat, self.SEATS, scale),
-            _one_hot(("play", "take", "decide", "over").index(view["phase"]), 4),
-            np.array(
-                [
-                    float(view["stock_size"]) / 24.0,
-                    float(view["round"]) / max(float(view["rounds"]), 1.0),
-                    float(seat in view["to_move"]),
-                    float(players) / self.SEATS,
-                ],
-                dtype=np.float32,
-            ),
-        ]
-        return np.clip(np.concatenate(parts), -10.0, 10.0)
+        if isinstance(flipped, str):
+            ones.append(2 * NUM_CARDS + index[flipped])
+        for offset in range(players):
+            base = (3 + offset) * NUM_CARDS
+            ones += [base + index[code] for code in view["piles"][(seat + offset) % players]]
+        seats = self.SEATS
+        tail = [0.0] * (seats * 6 + len(PHASES) + 4)
+        scale = SCORE_SCALE["hanafuda"]
+        zeros = [0] * players
+        position = 0
+        for values, divisor in (
+            (view["hand_sizes"], 8.0),
+            (view["scores"], scale),
+            (view.get("koikoi_calls", zeros), 3.0),
+            (view.get("yaku_totals", zeros), 10.0),
+            (view.get("pile_values", zeros), scale),
+        ):
+            for offset in range(players):
+                value = values[(seat + offset) % players] / divisor
+                tail[position + offset] = min(max(value, -10.0), 10.0)
+            position += seats
+        tail[position + (int(view["dealer"]) - seat) % players] = 1.0
+        position += seats
+        tail[position + PHASES.index(view["phase"])] = 1.0
+        position += len(PHASES)
+        tail[position : position + 4] = (
+            view["stock_size"] / 24.0,
+            view["round"] / max(view["rounds"], 1),
+            float(seat in view["to_move"]),
+            players / seats,
+        )
+        out = np.zeros(self.observation_size, dtype=np.float32)
+        out[ones] = 1.0
+        out[(3 + seats) * NUM_CARDS :] = tail
+        return out
 
 
 # -- Ohanami --------------------------------------------------------------------------------
@@ -266,9 +298,9 @@ class SiedemSlowEncoder(BaseEncoder):
     observation_size = 8 * (len(LETTERS) + 2) + CANDIDATES + ROUNDS + 6 + MAX_SEATS * 3 + 4
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[object, ...], list[str]] = {}
+        self._cache: dict[tuple[object, ...], list[Solution]] = {}
 
-    def candidates(self, state: SiedemSlowState, seat: int) -> list[str]:
+    def candidates(self, state: SiedemSlowState, seat: int) -> list[Solution]:
         """The solver's best legal words for this seat now (cached by what decides them:
         the area, the words played before, the seat and the options)."""
         played = tuple(w.word for words in state.played for w in words)
@@ -284,9 +316,10 @@ class SiedemSlowEncoder(BaseEncoder):
                 better=options.better_card,
                 veteran_letters=options.veteran_letters if seat in options.veterans else None,
                 veteran_counts=options.veteran_counts,
-                allowed=lambda w: state.word_problem(seat, w) is None,
+                # solver words are dictionary words: only the family rule can refuse one
+                allowed=lambda w: state.family_block(seat, w) is None,
             )
-            self._cache[key] = [s.word for s in found]
+            self._cache[key] = found
         return self._cache[key]
 
     def legal_indices(self, state: State, seat: int) -> list[int]:
@@ -310,7 +343,7 @@ class SiedemSlowEncoder(BaseEncoder):
         if index not in self.legal_indices(state, seat):
             raise IllegalAction(f"action {index} is not legal for seat {seat} now")
         if index < self.CANDIDATES:
-            return Submit(self.candidates(state, seat)[index])
+            return Submit(self.candidates(state, seat)[index].word)
         if index == self.LOCK:
             return Lock()
         if index == self.ACCEPT:
@@ -355,11 +388,9 @@ class SiedemSlowEncoder(BaseEncoder):
     def view_for(self, state: SiedemSlowState, seat: int) -> JSON:
         """The seat's view plus the points of its candidate words (public to that seat:
         the solver only reads the area and the dictionary)."""
-        view = state.view(seat)
+        view = state.view(seat, brief=True)
         if seat in state.to_move and state.phase in ("writing", "hourglass", "overtime"):
-            view["candidate_points"] = [
-                state.word_score(seat, word).points for word in self.candidates(state, seat)
-            ]
+            view["candidate_points"] = [s.points for s in self.candidates(state, seat)]
         return view
 
 
@@ -388,7 +419,7 @@ def observe(encoder: BaseEncoder, state: State, seat: int) -> Vector:
     if isinstance(encoder, SiedemSlowEncoder):
         assert isinstance(state, SiedemSlowState)
         return encoder.observe(encoder.view_for(state, seat))
-    return encoder.observe(state.view(seat))
+    return encoder.observe(state.view(seat, brief=True))
 
 
 def apply(encoder: BaseEncoder, state: State, seat: int, index: int) -> None:

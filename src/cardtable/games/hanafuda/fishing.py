@@ -757,7 +757,7 @@ class FishingState(KeepsRounds, State):
         return new
 
     # -- what a seat sees -------------------------------------------------------------
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None, *, brief: bool = False) -> JSON:
         data: JSON = {
             "game": self.game.id,
             "seat": seat,
@@ -774,16 +774,19 @@ class FishingState(KeepsRounds, State):
             "stock_size": len(self.stock) - self.stock_pos,
             "flipped": CODES[self.pending] if self.pending >= 0 else None,
             "scores": list(self.totals),
-            "events": [self._event_json(e) for e in self.events],
-            "previous_events": [self._event_json(e) for e in self.previous_events],
-            "misdeals": [{"reason": r, "table": codes(t)} for r, t in self.misdeals],
-            "last_round": self.results[-1].to_json() if self.results else None,
             "over": self.is_over,
         }
+        if seat is not None:
+            data["hand"] = codes(self.hands[seat])
+        if brief:
+            return data
+        data["events"] = [self._event_json(e) for e in self.events]
+        data["previous_events"] = [self._event_json(e) for e in self.previous_events]
+        data["misdeals"] = [{"reason": r, "table": codes(t)} for r, t in self.misdeals]
+        data["last_round"] = self.results[-1].to_json() if self.results else None
         if self.dealer_draw is not None:
             data["dealer_draw"] = self.dealer_draw.to_json()
         if seat is not None:
-            data["hand"] = codes(self.hands[seat])
             data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
         return data
 

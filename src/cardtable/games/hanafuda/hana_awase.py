@@ -311,8 +311,10 @@ class HanaAwaseState(FishingState):
             return self.dealer
         return winner_deals_next(result.scores, self.dealer)
 
-    def view(self, seat: int | None) -> dict[str, object]:
-        data = super().view(seat)
+    def view(self, seat: int | None, *, brief: bool = False) -> dict[str, object]:
+        data = super().view(seat, brief=brief)
+        if brief:
+            return data
         data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]
         data["teyaku"] = [line.to_json() for line in self.teyaku_lines if line.points > 0]
         return data

@@ -623,9 +623,10 @@ class KoiKoiState(FishingState):
         return super().match_finished()
 
     # -- views --------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        data = super().view(seat)
-        data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]
+    def view(self, seat: int | None, *, brief: bool = False) -> dict[str, Any]:
+        data = super().view(seat, brief=brief)
+        if not brief:
+            data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]
         data["yaku_totals"] = [self.yaku_total(s) for s in range(self.n)]
         data["koikoi_calls"] = list(self.calls)
         if self.phase is Phase.DECIDE:

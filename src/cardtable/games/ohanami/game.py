@@ -488,7 +488,7 @@ class OhanamiState(KeepsRounds, State):
         return new
 
     # -- what a seat sees -------------------------------------------------------------
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None, *, brief: bool = False) -> JSON:
         data: JSON = {
             "game": self.game.id,
             "seat": seat,
@@ -516,7 +516,8 @@ class OhanamiState(KeepsRounds, State):
             data["hand"] = cards_in(self.hands[seat])
             data["kept"] = cards_in(self.kept[seat])
             data["discards"] = cards_in(self.discards[seat])
-            data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
+            if not brief:
+                data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
             if self.pending[seat] is not None:
                 data["my_choice"] = self.pending[seat].to_json()  # type: ignore[union-attr]
         return data

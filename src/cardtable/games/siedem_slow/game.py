@@ -938,7 +938,7 @@ class SiedemSlowState(KeepsRounds, State):
         return new
 
     # -- what a seat sees -----------------------------------------------------------------
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None, *, brief: bool = False) -> JSON:
         revealed = self.phase in (Phase.REVIEW, Phase.VOTE)
         data: JSON = {
             "game": self.game.id,
@@ -995,7 +995,8 @@ class SiedemSlowState(KeepsRounds, State):
             data["entry"] = self.entries[seat]
             data["warning"] = self.warnings[seat]
             data["may_flip"] = self.may_flip(seat)
-            data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
+            if not brief:
+                data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
         return data
 
 

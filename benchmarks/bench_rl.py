@@ -1,0 +1,102 @@
+"""RL environment speed against the raw engine: steps per second for every game.
+
+    make bench            # or: .venv/bin/python benchmarks/bench_rl.py --seconds 3
+
+"Raw" plays random legal actions through the State API (legal_actions + apply; for 7
+słów the word bot's solver word, as listed actions there are only "lock"). "AEC"
+plays random masked actions through the PettingZoo environment, which also builds the
+observation and the action mask for every step (env.last()). Both count engine actions;
+the ratio is what a learner pays for the tensors. Figures go to the terminal and to
+benchmarks/results/rl.json; compare the ratios of one run (the machine is noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import cardtable
+from cardtable.agents import make_agent
+from cardtable.core.rng import Rng
+from cardtable.rl import env
+
+RESULTS = Path(__file__).parent / "results"
+CASES: list[tuple[str, dict[str, Any]]] = [
+    ("bakappana", {"players": 2, "rounds": 1}),
+    ("koi-koi", {"rounds": 1}),
+    ("hana-awase", {"players": 3, "rounds": 1}),
+    ("hana-awase-88", {"rounds": 1}),
+    ("ohanami", {"players": 3}),
+    ("siedem-slow", {"players": 3, "deck": "en"}),
+    ("siedem-slow", {"players": 3, "deck": "pl"}),
+]
+
+
+def raw_steps(game_id: str, options: dict[str, Any], seconds: float) -> float:
+    """Random legal actions; for 7 słów, whose listed actions are only "lock", the word
+    bot's solver choice (a word is what a step there is about)."""
+    game = cardtable.load(game_id, **options)
+    rng = Rng(1)
+    bot = make_agent("hard", game_id, seed=1) if game_id == "siedem-slow" else None
+    steps, seed, start = 0, 0, time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_state(seed=seed)
+        seed += 1
+        while not state.is_over:
+            seat = min(state.to_move)
+            if bot is not None:
+                state.apply(seat, bot.choose(state, seat))
+            else:
+                actions = state.legal_actions(seat)
+                state.apply(seat, actions[rng.below(len(actions))])
+            steps += 1
+    return steps / (time.process_time() - start)
+
+
+def env_steps(game_id: str, options: dict[str, Any], seconds: float) -> float:
+    aec = env(game_id, **options)
+    rng = np.random.default_rng(1)
+    steps, seed, start = 0, 0, time.process_time()
+    while time.process_time() - start < seconds:
+        aec.reset(seed=seed)
+        seed += 1
+        for _agent in aec.agent_iter():
+            observation, _, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            aec.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore")
+    report = {}
+    for game_id, options in CASES:
+        label = f"{game_id} ({options.get('deck', '')}{options.get('players', '')}p)".replace(
+            " (2p)", ""
+        )
+        raw = raw_steps(game_id, options, args.seconds)
+        wrapped = env_steps(game_id, options, args.seconds)
+        report[label] = {"raw_steps_per_s": raw, "env_steps_per_s": wrapped, "ratio": raw / wrapped}
+        print(
+            f"{label:<24} raw {raw:>9,.0f}/s   env {wrapped:>8,.0f}/s   "
+            f"raw/env {raw / wrapped:4.1f}x"
+        )
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "rl.json").write_text(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
