@@ -51,6 +51,7 @@ test: $(STAMP) system-deps lint
 bench: $(STAMP) system-deps
 	$(PY) benchmarks/bench_engine.py
 	$(PY) benchmarks/bench_dictionary.py
+	$(PY) benchmarks/bench_rl.py
 	$(PY) benchmarks/bench_ismcts.py
 	$(PY) benchmarks/bench_arena.py
 	$(PY) benchmarks/ismcts_scaling.py
