@@ -167,7 +167,7 @@ class EpsilonGreedy:
 
 LEVELS = {
     "easy": "the greedy bot with every other move at random",
-    "medium": "the greedy bot",
+    "medium": "the game's rule-based bot (hanafuda: the strategist; else greedy)",
     "hard": "ISMCTS, 300 determinized iterations per move with greedy playouts",
 }
 
@@ -179,6 +179,9 @@ register_agent(
 )
 register_agent("easy", LEVELS["easy"], "*", lambda g, seed: EpsilonGreedy(g, 0.5, seed))
 register_agent("medium", LEVELS["medium"], "*", lambda g, seed: make_agent("greedy", g, seed))
+register_agent(
+    "medium", LEVELS["medium"], "hanafuda", lambda g, seed: make_agent("strategist", g, seed)
+)
 register_agent(
     "hard",
     LEVELS["hard"],
