@@ -168,7 +168,7 @@ class EpsilonGreedy:
 LEVELS = {
     "easy": "the greedy bot with every other move at random",
     "medium": "the game's rule-based bot (hanafuda: the strategist; else greedy)",
-    "hard": "ISMCTS, 300 determinized iterations per move with greedy playouts",
+    "hard": "ISMCTS, 1 000 determinized iterations per move with greedy playouts",
 }
 
 register_agent(
@@ -187,6 +187,6 @@ register_agent(
     LEVELS["hard"],
     "*",
     lambda game_id, seed: ISMCTSAgent(
-        iterations=300, seed=seed, rollout=make_agent("greedy", game_id, seed)
+        iterations=1000, seed=seed, rollout=make_agent("greedy", game_id, seed)
     ),
 )
