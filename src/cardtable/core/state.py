@@ -38,6 +38,13 @@ class State(ABC):
     deals: tuple[JSON, ...]
     log: list[LoggedMove]
 
+    def begin(self, game: Game, seed: int, deals: tuple[JSON, ...]) -> None:
+        """Record what the state starts from (every game's constructor calls this first)."""
+        self.game = game
+        self.seed = seed
+        self.deals = deals
+        self.log = []
+
     # -- whose turn and what they may do ---------------------------------------------
     @property
     @abstractmethod

@@ -22,7 +22,7 @@ from typing import Any, Literal, Self
 
 from pydantic import Field, model_validator
 
-from cardtable.core.actions import Action, LoggedMove
+from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
 from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult
@@ -305,10 +305,7 @@ class FishingState(KeepsRounds, State):
 
     # -- construction -------------------------------------------------------------------
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
-        self.game = game
-        self.seed = seed
-        self.deals = deals
-        self.log: list[LoggedMove] = []
+        self.begin(game, seed, deals)
         self.n: int = game.players
         self.rng = Rng(seed)
         self.round_no = 1

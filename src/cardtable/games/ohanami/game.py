@@ -27,7 +27,7 @@ from typing import Any, Literal, cast
 
 from pydantic import Field
 
-from cardtable.core.actions import Action, LoggedMove, action_type
+from cardtable.core.actions import Action, action_type
 from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.game import GameSpec, register
 from cardtable.core.options import GameOptions
@@ -209,10 +209,7 @@ class OhanamiState(KeepsRounds, State):
     )
 
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
-        self.game = game
-        self.seed = seed
-        self.deals = deals
-        self.log: list[LoggedMove] = []
+        self.begin(game, seed, deals)
         self.options = cast(OhanamiOptions, game.options)
         self.n: int = self.options.players
         self.rng = Rng(seed)
