@@ -59,14 +59,27 @@ AgentFactory = Callable[[str, int | None], Agent]
 
 @dataclass(frozen=True)
 class AgentEntry:
-    """A bot name with its maker per game family (``"*"``: every game)."""
+    """A bot name with its maker and description per game family (``"*"``: every game)."""
 
     name: str
-    description: str
     factories: dict[str, AgentFactory]
+    descriptions: dict[str, str]
+
+    def family_for(self, game_id: str) -> str | None:
+        family = spec_of(game_id).family
+        if family in self.factories:
+            return family
+        return "*" if "*" in self.factories else None
 
     def factory_for(self, game_id: str) -> AgentFactory | None:
-        return self.factories.get(spec_of(game_id).family) or self.factories.get("*")
+        family = self.family_for(game_id)
+        return None if family is None else self.factories[family]
+
+    def description_for(self, game_id: str | None) -> str:
+        family = "*" if game_id is None else self.family_for(game_id)
+        if family is None or family not in self.descriptions:
+            return next(iter(self.descriptions.values()))
+        return self.descriptions[family]
 
     def supports(self, game_id: str) -> bool:
         return self.factory_for(game_id) is not None
@@ -79,8 +92,9 @@ def register_agent(name: str, description: str, family: str, factory: AgentFacto
     """Add (or extend) a bot name with its maker for one family of games."""
     entry = _AGENTS.get(name)
     if entry is None:
-        entry = _AGENTS[name] = AgentEntry(name, description, {})
+        entry = _AGENTS[name] = AgentEntry(name, {}, {})
     entry.factories[family] = factory
+    entry.descriptions[family] = description
 
 
 def agent_names(game_id: str | None = None) -> list[str]:
@@ -89,7 +103,8 @@ def agent_names(game_id: str | None = None) -> list[str]:
 
 
 def describe_agents(game_id: str | None = None) -> dict[str, str]:
-    return {n: _AGENTS[n].description for n in agent_names(game_id)}
+    """Bot name -> what it does (in ``game_id``, when given)."""
+    return {n: _AGENTS[n].description_for(game_id) for n in agent_names(game_id)}
 
 
 def make_agent(name: str, game_id: str, seed: int | None = None) -> Agent:

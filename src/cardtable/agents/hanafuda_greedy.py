@@ -99,7 +99,7 @@ class GreedyAgent:
 
 register_agent(
     "greedy",
-    "plays for the best immediate value (captures and yaku; kept cards and row room)",
+    "takes the most valuable capture now (card values and yaku); careful discards",
     "hanafuda",
     lambda game_id, seed: GreedyAgent(seed),
 )

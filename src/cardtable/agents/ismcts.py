@@ -167,7 +167,7 @@ class EpsilonGreedy:
 
 LEVELS = {
     "easy": "the greedy bot with every other move at random",
-    "medium": "the game's rule-based bot (hanafuda: the strategist; else greedy)",
+    "medium": "the greedy bot",
     "hard": "ISMCTS, 1 000 determinized iterations per move with greedy playouts",
 }
 
@@ -180,7 +180,10 @@ register_agent(
 register_agent("easy", LEVELS["easy"], "*", lambda g, seed: EpsilonGreedy(g, 0.5, seed))
 register_agent("medium", LEVELS["medium"], "*", lambda g, seed: make_agent("greedy", g, seed))
 register_agent(
-    "medium", LEVELS["medium"], "hanafuda", lambda g, seed: make_agent("strategist", g, seed)
+    "medium",
+    "the strategist: yaku proximity, denial, safe discards, koi-koi by risk",
+    "hanafuda",
+    lambda g, seed: make_agent("strategist", g, seed),
 )
 register_agent(
     "hard",

@@ -83,7 +83,7 @@ class OhanamiGreedy:
 
 register_agent(
     "greedy",
-    "plays for the best immediate value (captures and yaku; kept cards and row room)",
+    "keeps and places for the points a card will score, leaving rows room to grow",
     "ohanami",
     lambda game_id, seed: OhanamiGreedy(seed),
 )
