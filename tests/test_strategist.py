@@ -62,3 +62,19 @@ def test_the_strategist_outscores_greedy_at_hana_awase_88() -> None:
         for name in ("strategist", "greedy")
     }
     assert mean["strategist"] > mean["greedy"] + 20  # measured about +57 over 300 games
+
+
+@pytest.mark.parametrize("game_id", ["bakappana", "koi-koi", "hana-awase", "hana-awase-88"])
+def test_the_strategist_ignores_hidden_cards(game_id: str) -> None:
+    from cardtable.core.rng import Rng
+
+    for seed in range(12):
+        state = cardtable.load(game_id, rounds=1).new_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(seed % 7):
+            seat = min(state.to_move)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        seat = min(state.to_move)
+        poisoned = state.determinize(seat, Rng(seed + 100))
+        real = StrategistAgent(seed=seed).choose(state, seat)
+        assert StrategistAgent(seed=seed).choose(poisoned, seat) == real
