@@ -6,13 +6,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 
 from cardtable.arena import run, schedule
-
-RESULTS = Path(__file__).parent / "results"
+from common import save_figures
 
 
 def main() -> None:
@@ -32,8 +29,7 @@ def main() -> None:
             rate = len(jobs) / (time.perf_counter() - start)
             figures[f"{game} jobs={workers}"] = rate
             print(f"{game:<10} jobs={workers}  {rate:8.1f} games/s")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "arena.json").write_text(json.dumps(figures, indent=1) + "\n")
+    save_figures("arena", figures)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-RESULTS = Path(__file__).parent / "results"
+from common import save_figures
 
 BUILD = """
 import json, resource, sys, time
@@ -113,8 +112,7 @@ def main() -> None:
             f"{figures['validated_per_second']:,.0f} words validated/s · "
             f"{figures['bot_games_per_second']:.2f} 3-bot games/s"
         )
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "dictionary.json").write_text(json.dumps(report, indent=2))
+    save_figures("dictionary", report)
 
 
 if __name__ == "__main__":

@@ -10,17 +10,14 @@ asserted in tests: these machines are shared and noisy, so compare ratios from o
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import cardtable
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
-
-RESULTS = Path(__file__).parent / "results"
+from common import save_figures
 
 
 def measure(work: Callable[[], int], seconds: float) -> float:
@@ -99,13 +96,12 @@ def main() -> None:
             key = f"{game_id} {players}p {name}"
             figures[key] = measure(make(game_id, players), args.seconds)
             print(f"{key:<48} {figures[key]:>12,.0f}")
-    RESULTS.mkdir(exist_ok=True)
     report = {
         "python": platform.python_version(),
         "machine": platform.machine(),
         "figures": figures,
     }
-    (RESULTS / "engine.json").write_text(json.dumps(report, indent=1) + "\n")
+    save_figures("engine", report)
 
 
 if __name__ == "__main__":

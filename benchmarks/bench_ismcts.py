@@ -6,15 +6,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
-from pathlib import Path
 
 import cardtable
 from cardtable.agents.ismcts import ISMCTSAgent
+from common import save_figures
 
-RESULTS = Path(__file__).parent / "results"
 CASES = [("bakappana", 2), ("koi-koi", 2), ("hana-awase", 3), ("hana-awase-88", 3), ("ohanami", 3)]
 
 
@@ -36,8 +34,7 @@ def main() -> None:
         bot.choose(state, seat)
         figures[game_id] = args.iterations / (time.process_time() - start)
         print(f"{game_id:<16} {figures[game_id]:>14,.0f}")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ismcts.json").write_text(json.dumps(figures, indent=1) + "\n")
+    save_figures("ismcts", figures)
 
 
 if __name__ == "__main__":

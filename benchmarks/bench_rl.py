@@ -13,10 +13,8 @@ benchmarks/results/rl.json; compare the ratios of one run (the machine is noisy)
 from __future__ import annotations
 
 import argparse
-import json
 import time
 import warnings
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,8 +23,8 @@ import cardtable
 from cardtable.agents import make_agent
 from cardtable.core.rng import Rng
 from cardtable.rl import env
+from common import save_figures
 
-RESULTS = Path(__file__).parent / "results"
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("bakappana", {"players": 2, "rounds": 1}),
     ("koi-koi", {"rounds": 1}),
@@ -94,8 +92,7 @@ def main() -> None:
             f"{label:<24} raw {raw:>9,.0f}/s   env {wrapped:>8,.0f}/s   "
             f"raw/env {raw / wrapped:4.1f}x"
         )
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "rl.json").write_text(json.dumps(report, indent=2))
+    save_figures("rl", report)
 
 
 if __name__ == "__main__":

@@ -7,14 +7,11 @@ plotted to benchmarks/results/ismcts_scaling.png. Mirrored deals, one round per 
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 
 from cardtable.agents.base import register_agent
 from cardtable.agents.ismcts import ISMCTSAgent
 from cardtable.arena import records, run, schedule
-
-RESULTS = Path(__file__).parent / "results"
+from common import RESULTS, save_figures
 
 
 def budget_bot(iterations: int) -> str:
@@ -43,8 +40,7 @@ def main() -> None:
         low, high = record.interval()
         points.append((iterations, record.win_rate, low, high))
         print(f"{iterations:>6} iterations: win rate {record.win_rate:.1%} ({low:.1%}–{high:.1%})")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ismcts_scaling.json").write_text(json.dumps(points, indent=1) + "\n")
+    save_figures("ismcts_scaling", points)
     import matplotlib
 
     matplotlib.use("Agg")

@@ -52,9 +52,14 @@ def test_decks_are_consonant_cards_as_the_rulebook_counts(language: str) -> None
     assert deck.provisional
 
 
-def test_polish_deck_has_the_rare_l_cards_of_the_rulebook_examples() -> None:
-    assert 1 in DECKS["pl"].bonuses_of("L")
-    assert "Y" not in DECKS["pl"].letters
+def test_polish_deck_deals_the_rulebook_example_area(tmp_path: Path) -> None:
+    # the example needs two rare L cards: dealing it from the Polish deck proves they exist
+    deck = ["L+1", "R", "W", "M", "N", "S", "L+1", "K"]
+    state = new_game(deck, players=2, dictionary=word_list(tmp_path))
+    assert str(state.area) == "L+1K|NS|WM|L+1R"
+    assert state.word_score(0, "wyselekcjonowany").points == 22
+    with pytest.raises(OptionError, match="the pl deck has no Y card"):
+        LetterCard.parse("Y", DECKS["pl"])  # Y is a vowel in Polish (§1)
 
 
 # -- §4 scoring ------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ class WordBot:
             if word is not None:
                 return Submit(word)
             return Lock()
-        return state.legal_actions(seat)[0]  # flip when it may, else lock
+        return state.finish_action(seat)
 
 
 def _factory(level: str) -> Callable[[str, int | None], Agent]:

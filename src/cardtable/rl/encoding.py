@@ -18,9 +18,10 @@ True
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,12 +36,12 @@ from cardtable.games.ohanami.game import Keep, OhanamiState, Place, Target, card
 from cardtable.games.siedem_slow.game import (
     Accept,
     Challenge,
-    Flip,
     Lock,
     SiedemSlowState,
     Submit,
     Vote,
 )
+from cardtable.games.siedem_slow.scoring import normalize
 from cardtable.games.siedem_slow.solver import Solution, solve
 from cardtable.games.siedem_slow.tables import COLUMN_VALUES, DECKS, ROUNDS
 
@@ -52,35 +53,23 @@ MAX_SEATS = 6
 SCORE_SCALE = {"hanafuda": 100.0, "ohanami": 150.0, "siedem-slow": 150.0}
 
 
-class Encoder(Protocol):
-    """What an environment needs of a game family."""
-
-    observation_size: int
-    action_size: int
-
-    def observe(self, view: JSON) -> Vector: ...
-
-    def legal_indices(self, state: State, seat: int) -> list[int]: ...
-
-    def decode(self, state: State, seat: int, index: int) -> Action: ...
-
-    def mask(self, state: State, seat: int) -> Mask: ...
-
-
-class BaseEncoder:
-    """Masks from the legal indices; subclasses number the actions."""
+class BaseEncoder(ABC):
+    """What an environment needs of a game family: subclasses number the actions and turn
+    a view into a vector; masks and decoding follow from the numbering."""
 
     observation_size = 0
     action_size = 0
 
+    @abstractmethod
     def observe(self, view: JSON) -> Vector:
-        raise NotImplementedError
+        """The fixed-size vector of a seat's view."""
+
+    @abstractmethod
+    def index_of(self, state: State, seat: int, action: Action) -> int:
+        """The number of a legal ``action`` of ``seat``."""
 
     def legal_indices(self, state: State, seat: int) -> list[int]:
         return [self.index_of(state, seat, action) for action in state.legal_actions(seat)]
-
-    def index_of(self, state: State, seat: int, action: Action) -> int:
-        raise NotImplementedError
 
     def mask(self, state: State, seat: int) -> Mask:
         mask = np.zeros(self.action_size, dtype=np.int8)
@@ -322,21 +311,31 @@ class SiedemSlowEncoder(BaseEncoder):
             self._cache[key] = found
         return self._cache[key]
 
+    def index_of(self, state: State, seat: int, action: Action) -> int:
+        assert isinstance(state, SiedemSlowState)
+        if isinstance(action, Submit):
+            words = [s.word for s in self.candidates(state, seat)]
+            word = normalize(action.word)
+            if word not in words:
+                raise IllegalAction(f"{word.upper()} is not one of the candidate words")
+            return words.index(word)
+        if isinstance(action, Vote):
+            return self.VOTE_YES if action.uphold else self.VOTE_NO
+        if isinstance(action, Challenge):
+            return self.CHALLENGE + action.seat
+        simple = {Lock: self.LOCK, Accept: self.ACCEPT}
+        if type(action) not in simple:
+            raise IllegalAction(f"no number for {action!r}: a written word flips by itself")
+        return simple[type(action)]
+
     def legal_indices(self, state: State, seat: int) -> list[int]:
         assert isinstance(state, SiedemSlowState)
         if seat not in state.to_move:
             return []
         if state.phase in ("writing", "hourglass", "overtime"):
+            # free text is not listed by the engine: the candidates stand for it
             return [*range(len(self.candidates(state, seat))), self.LOCK]
-        out = []
-        for action in state.legal_actions(seat):
-            if isinstance(action, Accept):
-                out.append(self.ACCEPT)
-            elif isinstance(action, Challenge):
-                out.append(self.CHALLENGE + action.seat)
-            elif isinstance(action, Vote):
-                out.append(self.VOTE_YES if action.uphold else self.VOTE_NO)
-        return out
+        return super().legal_indices(state, seat)
 
     def decode(self, state: State, seat: int, index: int) -> Action:
         assert isinstance(state, SiedemSlowState)
@@ -346,11 +345,7 @@ class SiedemSlowEncoder(BaseEncoder):
             return Submit(self.candidates(state, seat)[index].word)
         if index == self.LOCK:
             return Lock()
-        if index == self.ACCEPT:
-            return Accept()
-        if index in (self.VOTE_YES, self.VOTE_NO):
-            return Vote(index == self.VOTE_YES)
-        return Challenge(index - self.CHALLENGE)
+        return super().decode(state, seat, index)
 
     def observe(self, view: JSON) -> Vector:
         seat, players = int(view["seat"]), int(view["players"])
@@ -397,7 +392,7 @@ class SiedemSlowEncoder(BaseEncoder):
 def then_lock(state: SiedemSlowState, seat: int) -> None:
     """After a chosen word: flip when the rules allow, else lock (one decision a round)."""
     if seat in state.to_move and state.phase in ("writing", "hourglass", "overtime"):
-        state.apply(seat, Flip() if state.may_flip(seat) else Lock())
+        state.apply(seat, state.finish_action(seat))
 
 
 ENCODERS: dict[str, Callable[[], BaseEncoder]] = {

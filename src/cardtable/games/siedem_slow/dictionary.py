@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from cardtable.core.errors import OptionError
 from cardtable.core.rng import RandomSource
+from cardtable.games.siedem_slow.scoring import normalize
 from cardtable.games.siedem_slow.tables import DECKS
 
 #: Bump when the filter or the index layout changes: old caches are then rebuilt.
@@ -296,10 +297,6 @@ class Dictionary:
             frozenset(str(a) for a in arrays["abbreviations"]),
             source,
         )
-
-
-def normalize(word: str) -> str:
-    return unicodedata.normalize("NFC", word.strip()).lower()
 
 
 def _compile(filtered: Filtered, language: str, progress: Progress | None = None) -> dict[str, Any]:

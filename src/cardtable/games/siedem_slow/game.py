@@ -473,6 +473,10 @@ class SiedemSlowState(KeepsRounds, State):
             and seat != self.holder
         )
 
+    def finish_action(self, seat: int) -> Flip | Lock:
+        """How a seat that has written its word ends its writing: flip when allowed."""
+        return Flip() if self.entries[seat] and self.may_flip(seat) else Lock()
+
     def challengeable(self, seat: int) -> list[int]:
         """Seats whose word ``seat`` may challenge now."""
         if self.phase != Phase.REVIEW or self.accepted[seat]:
@@ -493,11 +497,8 @@ class SiedemSlowState(KeepsRounds, State):
             return [*(Challenge(t) for t in self.challengeable(seat)), Accept()]
         if self.phase == Phase.VOTE:
             return [Vote(True), Vote(False)]
-        actions: list[Action] = []
-        if self.entries[seat] and self.may_flip(seat):
-            actions.append(Flip())
-        actions.append(Lock())
-        return actions
+        finish = self.finish_action(seat)
+        return [finish, Lock()] if isinstance(finish, Flip) else [finish]
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         if isinstance(action, TimeUp):
