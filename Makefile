@@ -4,13 +4,14 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# Debian packages the project needs: the Polish and English word lists of 7 słów.
-APT_PACKAGES ?= wpolish wamerican
+# Debian packages the project needs: the Polish and English word lists of 7 słów, and
+# Chromium for the browser tests (Playwright drives Debian's chromium, never a download).
+APT_PACKAGES ?= wpolish wamerican chromium
 
 .PHONY: run test bench lint format docs system-deps clean help
 
 help:
-	@echo "make run     play Bakappana in the terminal against two bots"
+	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
 	@echo "make test    install everything needed and run every test (lint included)"
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
@@ -19,7 +20,7 @@ help:
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,ray,rl]'
+	$(PY) -m pip install --quiet -e '.[dev,ray,rl,web]'
 	@touch $(STAMP)
 
 system-deps:
@@ -34,7 +35,7 @@ system-deps:
 	fi
 
 run: $(STAMP) system-deps
-	$(VENV)/bin/cardtable play bakappana --players 3 --seats human,greedy,greedy --rounds 3
+	$(VENV)/bin/cardtable serve --db sqlite:///cardtable.db --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks examples

@@ -236,5 +236,59 @@ def games() -> None:
         console.print(f"[cyan]{game_id:<16}[/] {spec.summary}")
 
 
+@app.command()
+def serve(
+    db: Annotated[
+        str, typer.Option(help="Database URL: sqlite:///FILE (default) or postgresql://…")
+    ] = "sqlite:///cardtable.db",
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it moves, so people can follow.")
+    ] = 0.7,
+    think_scale: Annotated[
+        float, typer.Option(help="Scales the 7 słów word bots' writing time.")
+    ] = 1.0,
+) -> None:
+    """Run the web app: lobby, live tables and replays on http://HOST:PORT."""
+    try:
+        import uvicorn  # noqa: PLC0415 - the web extra is optional
+
+        from cardtable.server.app import create_app  # noqa: PLC0415
+        from cardtable.server.tables import Settings  # noqa: PLC0415
+    except ImportError as error:
+        raise fail(OptionError(f"the web app needs: pip install 'cardtable[web]' ({error})"))
+    settings = Settings(bot_delay=bot_delay, think_scale=think_scale)
+    console.print(f"cardtable web app on [bold]http://{host}:{port}[/] (database: {db})")
+    uvicorn.run(
+        create_app(db, settings), host=host, port=port, ws_max_size=65536, log_level="warning"
+    )
+
+
+@app.command()
+def verify(
+    path: Annotated[Path, typer.Argument(help="A finished game downloaded from the web app.")],
+) -> None:
+    """Check a web game's fair shuffle: the revealed seed matches the commitment, and
+    every move of the log replays legally to the final scores."""
+    import json  # noqa: PLC0415
+
+    from cardtable.server.fairness import verify as check  # noqa: PLC0415
+
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise fail(error) from None
+    verdict = check(data)
+    mark = "[green]✓[/]" if verdict.commitment_ok else "[red]✗[/]"
+    console.print(f"{mark} seed commitment {data.get('fairness', {}).get('commitment', '?')}")
+    mark = "[green]✓[/]" if verdict.replay_ok else "[red]✗[/]"
+    console.print(f"{mark} {verdict.moves} moves replay legally; final scores {list(verdict.scores)}")
+    for problem in verdict.problems:
+        console.print(f"  [red]{problem}[/]")
+    if not verdict.ok:
+        raise typer.Exit(code=1)
+
+
 def main() -> None:
     app()

@@ -206,6 +206,8 @@ class SiedemSlowOptions(GameOptions):
     dictionary: str = Field(
         "default",
         description="Word list: default (the language's system list) or a file path.",
+        # a file path on the machine that runs the game: a server never takes it from a client
+        json_schema_extra={"x-local-only": True},
     )
     rounds: int = Field(ROUNDS, ge=1, le=ROUNDS, description="Rounds in the game (7).")
     variant: Literal["standard", "no-hourglass"] = Field(
@@ -990,7 +992,9 @@ class SiedemSlowState(KeepsRounds, State):
                 "won": self.solo_won,
             }
         if seat is not None and 0 <= seat < self.n:
-            data["entry"] = self.entries[seat]
+            entry = self.entries[seat]
+            data["entry"] = entry
+            data["entry_points"] = None if not entry else self.word_score(seat, entry).points
             data["warning"] = self.warnings[seat]
             data["may_flip"] = self.may_flip(seat)
             if not brief:

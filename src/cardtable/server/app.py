@@ -1,0 +1,311 @@
+"""The FastAPI application: HTTP API, WebSocket play and the static browser client.
+
+>>> from cardtable.server.app import create_app
+>>> app = create_app("sqlite:///:memory:")
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/tables"))[:3]
+['/api/tables', '/api/tables', '/api/tables/{table_id}']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from cardtable.agents import agent_names, describe_agents
+from cardtable.core.errors import CardtableError
+from cardtable.core.game import game_ids, spec_of
+from cardtable.server.cards import card_data
+from cardtable.server.fairness import verify
+from cardtable.server.protocol import ClientMessage, RateLimiter, decode, encode, error
+from cardtable.server.store import Store
+from cardtable.server.tables import Hub, LiveTable, Settings, TableError, TableRequest
+
+log = logging.getLogger("cardtable.server")
+
+WEB_ROOT = Path(str(resources.files("cardtable") / "web"))
+LOCALES = Path(str(resources.files("cardtable") / "locales"))
+LANGUAGES = ("en", "pl", "ru")
+
+
+class CreateTable(BaseModel):
+    game: str = Field(max_length=40)
+    seats: list[str] = Field(min_length=1, max_length=6)
+    preset: str | None = Field(default=None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    names: list[str] = Field(default_factory=list, max_length=6)
+    public: bool = True
+    move_seconds: int = Field(default=0, ge=0, le=3600)
+
+
+class Claim(BaseModel):
+    seat: int | None = None
+
+
+class SeatKey(BaseModel):
+    seat: int
+    key: str = Field(max_length=64)
+
+
+STATUS_OF_CODE = {"not_found": 404, "forbidden": 403, "not_finished": 409, "no_seat": 409}
+
+
+def _http_error(exc: CardtableError) -> HTTPException:
+    code = exc.code if isinstance(exc, TableError) else "bad_request"
+    return HTTPException(STATUS_OF_CODE.get(code, 400), detail={"code": code, "message": str(exc)})
+
+
+class SocketListener:
+    """A WebSocket as a table listener."""
+
+    def __init__(self, socket: WebSocket, seat: int | None) -> None:
+        self.socket = socket
+        self.seat = seat
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.socket.send_text(encode(frame))
+
+
+def game_catalogue() -> list[dict[str, Any]]:
+    out = []
+    for game_id in game_ids():
+        spec = spec_of(game_id)
+        out.append(
+            {
+                "id": game_id,
+                "title": spec.title,
+                "summary": spec.summary,
+                "family": spec.family,
+                "presets": list(spec.presets),
+                "schema": spec.options_model.model_json_schema(),
+                "bots": agent_names(game_id),
+                "bot_descriptions": describe_agents(game_id),
+            }
+        )
+    return out
+
+
+def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None = None) -> FastAPI:
+    """The whole web app on one database."""
+    store = Store(db_url)
+    hub = Hub(store, settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        restored = await hub.restore()
+        if restored:
+            log.info("restored %d unfinished tables", restored)
+        yield
+        await hub.close()
+        store.close()
+
+    app = FastAPI(title="cardtable", version="0.1.0", lifespan=lifespan)
+    app.state.hub = hub
+    catalogue = game_catalogue()
+
+    async def live(table_id: str) -> LiveTable:
+        try:
+            return await hub.table(table_id)
+        except CardtableError as exc:
+            raise _http_error(exc) from None
+
+    # -- API -----------------------------------------------------------------------------
+    @app.get("/api/games")
+    def games() -> list[dict[str, Any]]:
+        return catalogue
+
+    @app.get("/api/cards")
+    def cards() -> dict[str, Any]:
+        return card_data()
+
+    @app.get("/api/locales/{lang}")
+    def locale(lang: str) -> Response:
+        if lang not in LANGUAGES:
+            raise HTTPException(404, detail={"code": "not_found", "message": f"no language {lang!r}"})
+        return FileResponse(LOCALES / f"{lang}.json", media_type="application/json")
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        request = TableRequest(
+            game=body.game,
+            seats=tuple(body.seats),
+            preset=body.preset or None,
+            options=body.options,
+            names=tuple(body.names),
+            public=body.public,
+            move_seconds=body.move_seconds,
+        )
+        try:
+            table, keys = await hub.create(request)
+        except CardtableError as exc:
+            raise _http_error(exc) from None
+        seat = next(n for n, k in enumerate(keys) if k is not None)
+        invites = [
+            {"seat": n, "url": f"/t/{table.id}?seat={n}&key={k}"}
+            for n, k in enumerate(keys)
+            if k is not None and n != seat
+        ]
+        return {
+            "id": table.id,
+            "seat": seat,
+            "key": keys[seat],
+            "url": f"/t/{table.id}?seat={seat}&key={keys[seat]}",
+            "invites": invites,
+            "commitment": table.row.commitment,
+        }
+
+    @app.get("/api/tables")
+    def lobby() -> list[dict[str, Any]]:
+        return hub.lobby()
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> dict[str, Any]:
+        return (await live(table_id)).meta()
+
+    @app.post("/api/tables/{table_id}/claim")
+    async def claim(table_id: str, body: Claim) -> dict[str, Any]:
+        table = await live(table_id)
+        try:
+            seat, key = table.claim(body.seat)
+        except CardtableError as exc:
+            raise _http_error(exc) from None
+        await table.broadcast()
+        return {"seat": seat, "key": key, "url": f"/t/{table.id}?seat={seat}&key={key}"}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, body: SeatKey) -> dict[str, Any]:
+        table = await live(table_id)
+        if not table.key_matches(body.seat, body.key):
+            raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
+        try:
+            new = await hub.rematch(table)
+        except CardtableError as exc:
+            raise _http_error(exc) from None
+        return {"id": new.id, "url": f"/t/{new.id}?seat={body.seat}&key={body.key}"}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> JSONResponse:
+        table = await live(table_id)
+        try:
+            data = table.record_json()
+        except CardtableError as exc:
+            raise _http_error(exc) from None
+        headers = {"Content-Disposition": f'attachment; filename="cardtable-{table.id}.json"'}
+        return JSONResponse(data, headers=headers)
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(table_id: str, seat: Annotated[int | None, Query()] = None) -> dict[str, Any]:
+        table = await live(table_id)
+        try:
+            data = table.record_json()
+        except CardtableError as exc:
+            raise _http_error(exc) from None
+        return {"record": data, "verdict": verify(data).to_json(), "views": replay_views(data, seat)}
+
+    @app.post("/api/verify")
+    def verify_upload(data: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+        return verify(data).to_json()
+
+    # -- play ----------------------------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(
+        socket: WebSocket,
+        table_id: str,
+        seat: Annotated[int | None, Query()] = None,
+        key: Annotated[str | None, Query()] = None,
+    ) -> None:
+        await socket.accept()
+        try:
+            table = await hub.table(table_id)
+        except CardtableError as exc:
+            await socket.send_text(encode(error("not_found", str(exc))))
+            await socket.close(code=4404)
+            return
+        if seat is not None and not table.key_matches(seat, key):
+            await socket.send_text(encode(error("forbidden", "wrong or missing seat key")))
+            await socket.close(code=4403)
+            return
+        listener = SocketListener(socket, seat)
+        await table.join(listener)
+        limits = hub.settings
+        limiter = RateLimiter(limits.rate_per_second, limits.rate_burst)
+        try:
+            while True:
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    await socket.send_text(encode(error("bad_message", "send JSON text frames")))
+                    continue
+                if not limiter.allow():
+                    await socket.send_text(encode(error("rate_limited", "too many messages: slow down")))
+                    if limiter.strikes >= limits.rate_strikes:
+                        await socket.close(code=1008)
+                        break
+                    continue
+                reply = await handle(table, seat, decode(text, limits.max_message_bytes))
+                if reply is not None:
+                    await socket.send_text(encode(reply))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await table.leave(listener)
+
+    async def handle(
+        table: LiveTable, seat: int | None, message: ClientMessage | dict[str, Any]
+    ) -> dict[str, Any] | None:
+        if isinstance(message, dict):
+            return message
+        if message.type == "ping":
+            return {"type": "pong"}
+        if seat is None:
+            return error("spectator", "spectators cannot act")
+        try:
+            action = table.parse(message.action)
+            await table.act(seat, action, expect_version=message.version)
+        except TableError as exc:
+            return error(exc.code, str(exc))
+        except CardtableError as exc:
+            return error("illegal", str(exc))
+        except Exception:  # a bug must cost one reply, never the server
+            log.exception("table %s: action failed", table.id)
+            return error("internal", "the server could not handle this message")
+        return None
+
+    # -- pages ---------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(WEB_ROOT / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    def table_page(table_id: str) -> FileResponse:
+        return FileResponse(WEB_ROOT / "table.html")
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(WEB_ROOT / "replay.html")
+
+    @app.get("/verify", include_in_schema=False)
+    def verify_page() -> FileResponse:
+        return FileResponse(WEB_ROOT / "replay.html")
+
+    app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")
+    return app
+
+
+def replay_views(data: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
+    """The view of ``seat`` (None: spectator) before the first move and after each move."""
+    from cardtable.core.record import GameRecord
+
+    record = GameRecord.from_json(data)
+    return [state.view(seat, brief=False) for state in record.states()]

@@ -1,0 +1,88 @@
+"""What clients may send over the WebSocket, and the limits on it.
+
+Client → server frames (JSON text)::
+
+    {"type": "action", "action": {...}, "version": 12}   # version optional
+    {"type": "ping"}
+
+Server → client frames: ``{"type": "state", ...}`` after every change (the seat's own view),
+``{"type": "error", "code": ..., "message": ...}`` for anything refused, ``{"type": "pong"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = dict[str, Any]
+
+
+def encode(frame: JSON) -> str:
+    """A frame as JSON text; text that is not valid UTF-8 (lone surrogates echoed back
+    from a hostile message) is sent escaped instead of failing the socket."""
+    text = json.dumps(frame, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(frame)
+    return text
+
+
+def error(code: str, message: str) -> JSON:
+    return {"type": "error", "code": code, "message": message}
+
+
+@dataclass
+class RateLimiter:
+    """A token bucket per connection: ``rate`` messages a second, bursts up to ``burst``."""
+
+    rate: float
+    burst: float
+    tokens: float = field(init=False)
+    stamp: float = field(default_factory=time.monotonic)
+    strikes: int = 0
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.strikes += 1
+        return False
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    type: str
+    action: Any = None
+    version: int | None = None
+
+
+def decode(text: str, max_bytes: int) -> ClientMessage | JSON:
+    """The message a frame carries, or the error frame to answer with."""
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        return error("too_large", f"a message may have at most {max_bytes} bytes")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return error("bad_json", "a message must be one JSON object")
+    if not isinstance(data, dict):
+        return error("bad_message", "a message must be a JSON object")
+    kind = data.get("type")
+    if kind == "ping":
+        return ClientMessage("ping")
+    if kind != "action":
+        return error("bad_message", "'type' must be 'action' or 'ping'")
+    version = data.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        return error("bad_message", "'version' must be an integer")
+    if not isinstance(data.get("action"), dict):
+        return error("bad_message", "'action' must be a JSON object")
+    return ClientMessage("action", data["action"], version)

@@ -1,0 +1,552 @@
+"""Live tables: the server owns each game's state; seats and spectators get computed views.
+
+A :class:`LiveTable` validates every action with the engine, writes it to the store, applies
+it, then sends each listener ``state.view(seat)`` (spectators: ``view(None)``). One driver
+task per table runs what no client sends: bots (in a worker thread, on a copy of the state,
+so other tables keep playing), the 7 słów hourglass and soft cap, and the optional move
+clock, whose default move is the ``greedy`` bot's choice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cardtable.agents import make_agent
+from cardtable.agents.base import Agent
+from cardtable.core.actions import Action
+from cardtable.core.errors import CardtableError, IllegalAction, OptionError
+from cardtable.core.game import Game, GameSpec, load, spec_of
+from cardtable.core.state import State
+from cardtable.server.fairness import Commitment
+from cardtable.server.store import Store, StoredMove, TableRow
+
+log = logging.getLogger("cardtable.server")
+
+JSON = dict[str, Any]
+WORD_GAME = "siedem-slow"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Server knobs; tests shorten the delays."""
+
+    bot_delay: float = 0.7  # seconds a bot waits before moving, so people can follow
+    think_scale: float = 1.0  # scales the 7 słów word bots' writing time
+    max_message_bytes: int = 4096
+    rate_per_second: float = 20.0
+    rate_burst: float = 40.0
+    rate_strikes: int = 200  # messages refused for rate before the socket is closed
+    lobby_size: int = 50
+
+
+class Listener(Protocol):
+    """A connected client (a seat or a spectator)."""
+
+    seat: int | None
+
+    async def send(self, frame: JSON) -> None: ...
+
+
+class TableError(CardtableError):
+    """A request about a table that cannot be honoured (the message says why)."""
+
+    def __init__(self, message: str, code: str = "bad_request") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def new_table_id() -> str:
+    return secrets.token_hex(5)
+
+
+@dataclass
+class SeatInfo:
+    kind: str  # "human" or "bot:<name>"
+    name: str
+    key_hash: str | None = None
+    claimed: bool = False
+    connected: int = 0
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind.startswith("bot:")
+
+    def to_row(self) -> JSON:
+        return {"kind": self.kind, "name": self.name, "key": self.key_hash, "claimed": self.claimed}
+
+    @classmethod
+    def from_row(cls, data: Mapping[str, Any]) -> SeatInfo:
+        return cls(str(data["kind"]), str(data["name"]), data.get("key"), bool(data.get("claimed")))
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """What the lobby form asks for."""
+
+    game: str
+    seats: tuple[str, ...]
+    preset: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    names: tuple[str, ...] = ()
+    public: bool = True
+    move_seconds: int = 0
+
+
+def local_only_options(spec: GameSpec) -> set[str]:
+    """Options that name things on the local machine (files): not settable over the web."""
+    properties = spec.options_model.model_json_schema().get("properties", {})
+    return {name for name, schema in properties.items() if schema.get("x-local-only")}
+
+
+def build_game(request: TableRequest) -> Game:
+    """The game a request describes; the number of seats sets ``players`` when it has one."""
+    spec = spec_of(request.game)
+    options = dict(request.options)
+    for name in local_only_options(spec) & set(options):
+        default = spec.options_model.model_fields[name].default
+        if options[name] != default:
+            raise OptionError(f"option {name} can only be changed on the command line, not over the web")
+    if "players" in spec.options_model.model_fields and "players" not in options:
+        options["players"] = len(request.seats)
+    game = load(request.game, request.preset, **options)
+    if game.players and game.players != len(request.seats):
+        raise OptionError(f"{game.id} with these options has {game.players} seats, not {len(request.seats)}")
+    return game
+
+
+def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
+    seats: list[SeatInfo] = []
+    for number, kind in enumerate(request.seats):
+        kind = kind.strip().lower()
+        if kind != "human":
+            name = kind.removeprefix("bot:")
+            make_agent(name, game_id)  # an unknown bot raises OptionError naming the valid ones
+            kind = f"bot:{name}"
+        given = request.names[number].strip()[:24] if number < len(request.names) else ""
+        default = f"Bot ({kind[4:]})" if kind != "human" else f"Player {number + 1}"
+        seats.append(SeatInfo(kind, given or default))
+    if not any(s.kind == "human" for s in seats):
+        raise OptionError("a table needs at least one human seat (bots-only games: cardtable arena)")
+    return seats
+
+
+class LiveTable:
+    """One game in progress (or finished) held in memory, rebuilt from the store."""
+
+    def __init__(self, row: TableRow, moves: Sequence[StoredMove], hub: Hub) -> None:
+        self.hub = hub
+        self.id = row.id
+        self.row = row
+        self.game = load(row.game, **row.options)
+        self.state: State = self.game.new_state(seed=row.seed)
+        for move in moves:
+            self.state.apply(move.seat, self.game.parse_action(move.action))
+        self.version = len(moves)
+        self.seats = [SeatInfo.from_row(s) for s in row.seats]
+        self.last_change = moves[-1].at if moves else row.created_at
+        self.listeners: set[Listener] = set()
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.agents: dict[int, Agent] = {
+            n: make_agent(s.kind, row.game, seed=(row.seed + 7919 * n) % 2**31)
+            for n, s in enumerate(self.seats)
+            if s.is_bot
+        }
+        self.default_agent = make_agent("greedy", row.game, seed=row.seed % 2**31)
+        self.timer_key: tuple[Any, ...] | None = None
+        self.timer_started = self.last_change
+        self.bot_ready: dict[int, float] = {}
+        self.round_key: Any = None
+        self.task: asyncio.Task[None] | None = None
+
+    # -- what clients see ----------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.state.is_over
+
+    def meta(self) -> JSON:
+        row = self.row
+        meta: JSON = {
+            "id": self.id,
+            "game": row.game,
+            "title": spec_of(row.game).title,
+            "family": spec_of(row.game).family,
+            "preset": row.preset,
+            "options": self.game.options.model_dump(mode="json"),
+            "seats": [
+                {"kind": s.kind, "name": s.name, "connected": s.connected > 0, "claimed": s.claimed}
+                for s in self.seats
+            ],
+            "status": "finished" if self.finished else "playing",
+            "commitment": row.commitment,
+            "move_seconds": row.move_seconds,
+            "moves": self.version,
+            "created_at": row.created_at,
+            "rematch_id": row.rematch_id,
+            "public": row.public,
+        }
+        if self.finished:
+            meta["reveal"] = {"seed": row.seed, "salt": row.salt}
+        return meta
+
+    def clock(self) -> JSON | None:
+        deadline = self._timer_deadline()
+        if deadline is not None:
+            kind, seconds = self._timer()  # type: ignore[misc]
+            return {"kind": kind, "seconds": seconds, "deadline": deadline}
+        if self.row.move_seconds and self._humans_to_move():
+            return {
+                "kind": "move",
+                "seconds": self.row.move_seconds,
+                "deadline": self.last_change + self.row.move_seconds,
+            }
+        return None
+
+    def frame(self, seat: int | None) -> JSON:
+        return {
+            "type": "state",
+            "version": self.version,
+            "seat": seat,
+            "table": self.meta(),
+            "view": self.state.view(seat),
+            "clock": self.clock(),
+            "now": time.time(),
+        }
+
+    def record_json(self) -> JSON:
+        """The finished game as a downloadable file (seed and salt revealed)."""
+        if not self.finished:
+            raise TableError("the game is still being played: its seed is secret", "not_finished")
+        data = self.state.record().to_json()
+        data["fairness"] = {
+            "commitment": self.row.commitment,
+            "seed": self.row.seed,
+            "salt": self.row.salt,
+        }
+        data["table"] = {"id": self.id, "seats": [{"kind": s.kind, "name": s.name} for s in self.seats]}
+        return data
+
+    # -- seats ---------------------------------------------------------------------------
+    def key_matches(self, seat: int, key: str | None) -> bool:
+        if not (0 <= seat < len(self.seats)) or key is None:
+            return False
+        stored = self.seats[seat].key_hash
+        return stored is not None and hmac.compare_digest(stored, hash_key(key))
+
+    def claim(self, seat: int | None) -> tuple[int, str]:
+        """Give a free human seat to whoever asks first: a fresh key (old invites die)."""
+        free = [
+            n for n, s in enumerate(self.seats) if s.kind == "human" and not s.claimed and s.connected == 0
+        ]
+        if seat is None:
+            if not free:
+                raise TableError("no free seat at this table", "no_seat")
+            seat = free[0]
+        if seat not in free:
+            raise TableError(f"seat {seat + 1} is not free", "no_seat")
+        key = new_key()
+        self.seats[seat].key_hash, self.seats[seat].claimed = hash_key(key), True
+        self.hub.store.set_fields(self.id, seats=[s.to_row() for s in self.seats])
+        return seat, key
+
+    async def join(self, listener: Listener) -> None:
+        self.listeners.add(listener)
+        if listener.seat is not None:
+            info = self.seats[listener.seat]
+            info.connected += 1
+            if not info.claimed:
+                info.claimed = True
+                self.hub.store.set_fields(self.id, seats=[s.to_row() for s in self.seats])
+        await self.broadcast()
+
+    async def leave(self, listener: Listener) -> None:
+        self.listeners.discard(listener)
+        if listener.seat is not None:
+            self.seats[listener.seat].connected -= 1
+        with contextlib.suppress(Exception):
+            await self.broadcast()
+
+    async def broadcast(self) -> None:
+        views: dict[int | None, JSON] = {}
+        sends: list[Awaitable[None]] = []
+        for listener in list(self.listeners):
+            if listener.seat not in views:
+                views[listener.seat] = self.frame(listener.seat)
+            sends.append(listener.send(views[listener.seat]))
+        results = await asyncio.gather(*sends, return_exceptions=True)
+        for result in results:
+            if isinstance(result, Exception):
+                log.debug("send failed: %r", result)
+
+    # -- moves ---------------------------------------------------------------------------
+    def parse(self, data: Any) -> Action:
+        if not isinstance(data, Mapping):
+            raise IllegalAction("an action must be a JSON object with a 'type'")
+        try:
+            return self.game.parse_action(data)
+        except CardtableError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise IllegalAction(f"malformed action: {error!r}") from None
+
+    async def act(self, seat: int, action: Action, expect_version: int | None = None) -> None:
+        """Validate, persist, apply, broadcast. An illegal action raises and changes nothing."""
+        async with self.lock:
+            if expect_version is not None and expect_version != self.version:
+                raise TableError("the game moved on before this action", "stale")
+            reason = self.state.illegal_reason(seat, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            self.last_change = self.hub.store.append_move(self.id, self.version, seat, action.to_json())
+            self.state.apply(seat, action)
+            self.version += 1
+            if self.finished:
+                self.row.status, self.row.finished_at = "finished", self.last_change
+                self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
+        self.changed.set()
+        await self.broadcast()
+
+    # -- the driver: bots and clocks -----------------------------------------------------
+    def start(self) -> None:
+        if self.task is None and not self.finished:
+            self.task = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.id}")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+
+    async def _drive(self) -> None:
+        while not self.finished:
+            self.changed.clear()
+            due, when = self._next_event()
+            if when is not None:
+                wait = when - time.time()
+                if wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.changed.wait(), wait)
+                    if self.changed.is_set():
+                        continue
+                assert due is not None
+                try:
+                    await due()
+                except CardtableError as error:  # the game moved on meanwhile: look again
+                    log.debug("table %s: %s", self.id, error)
+                except Exception:  # a bot bug must not stop the table
+                    log.exception("table %s: driver step failed", self.id)
+                    await asyncio.sleep(1.0)
+            else:
+                await self.changed.wait()
+
+    def _humans_to_move(self) -> list[int]:
+        return [s for s in sorted(self.state.to_move) if s >= 0 and not self.seats[s].is_bot]
+
+    def _timer(self) -> tuple[str, int] | None:
+        timer = getattr(self.state, "timer", None)
+        return timer if isinstance(timer, tuple) else None
+
+    def _timer_deadline(self) -> float | None:
+        timer = self._timer()
+        if timer is None:
+            self.timer_key = None
+            return None
+        key = (self.state.rounds_finished, getattr(self.state, "phase", None), timer)
+        if key != self.timer_key:
+            self.timer_key, self.timer_started = key, self.last_change
+        grace = getattr(self.game.options, "grace_seconds", 0) if timer[0] == "hourglass" else 0
+        return self.timer_started + timer[1] + grace
+
+    def _word_bot_ready(self, seat: int, deadline: float | None) -> float:
+        round_key = self.state.rounds_finished
+        if round_key != self.round_key:
+            self.round_key, self.bot_ready = round_key, {}
+        if seat not in self.bot_ready:
+            agent = self.agents[seat]
+            think = getattr(agent, "think_seconds", lambda: 1.0)()
+            self.bot_ready[seat] = self.last_change + think * self.hub.settings.think_scale
+        ready = self.bot_ready[seat]
+        phase = getattr(self.state, "phase", "")
+        if phase == "hourglass" and deadline is not None:
+            ready = min(ready, deadline - 2 * self.hub.settings.think_scale)
+        return ready
+
+    def _next_event(self) -> tuple[Callable[[], Awaitable[None]] | None, float | None]:
+        """The next thing to do without a client, and when."""
+        events: list[tuple[float, Callable[[], Awaitable[None]]]] = []
+        deadline = self._timer_deadline()
+        if deadline is not None:
+            events.append((deadline, self._time_up))
+        writing = getattr(self.state, "phase", "") in ("writing", "hourglass", "overtime")
+        for seat in sorted(self.state.to_move):
+            if seat < 0 or not self.seats[seat].is_bot:
+                continue
+            if self.row.game == WORD_GAME and writing:
+                when = self._word_bot_ready(seat, deadline)
+            else:
+                when = self.last_change + self.hub.settings.bot_delay
+            events.append((when, self._bot_move_for(seat)))
+        humans = self._humans_to_move()
+        if self.row.move_seconds and humans and not (self.row.game == WORD_GAME and writing):
+            when = self.last_change + self.row.move_seconds
+            events.append((when, self._default_move_for(humans[0])))
+        if not events:
+            return None, None
+        when, due = min(events, key=lambda e: e[0])
+        return due, when
+
+    async def _time_up(self) -> None:
+        from cardtable.games.siedem_slow import CLOCK, TimeUp
+
+        await self.act(CLOCK, TimeUp(), expect_version=self.version)
+
+    def _bot_move_for(self, seat: int) -> Callable[[], Awaitable[None]]:
+        async def move() -> None:
+            agent = self.agents[seat]
+            phase = getattr(self.state, "phase", None)
+            # a word bot writes, then flips or locks in the same breath
+            while seat in self.state.to_move and getattr(self.state, "phase", None) == phase:
+                version, snapshot = self.version, self.state.clone()
+                action = await asyncio.to_thread(agent.choose, snapshot, seat)
+                await self.act(seat, action, expect_version=version)
+                if self.row.game != WORD_GAME:
+                    return
+
+        return move
+
+    def _default_move_for(self, seat: int) -> Callable[[], Awaitable[None]]:
+        async def move() -> None:
+            version, snapshot = self.version, self.state.clone()
+            action = await asyncio.to_thread(self.default_agent.choose, snapshot, seat)
+            await self.act(seat, action, expect_version=version)
+
+        return move
+
+
+class Hub:
+    """Every live table of one server, and the store behind them."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.tables: dict[str, LiveTable] = {}
+
+    async def restore(self) -> int:
+        """Rebuild every unfinished table from its log (after a restart or a crash)."""
+        restored = 0
+        for row in self.store.unfinished():
+            try:
+                table = await asyncio.to_thread(LiveTable, row, self.store.moves(row.id), self)
+            except CardtableError as error:
+                log.error("table %s cannot be restored: %s", row.id, error)
+                continue
+            self.tables[row.id] = table
+            table.start()
+            restored += 1
+        return restored
+
+    async def close(self) -> None:
+        for table in list(self.tables.values()):
+            await table.stop()
+
+    async def create(self, request: TableRequest, *, rematch_of: LiveTable | None = None) -> tuple[LiveTable, list[str | None]]:
+        """A new table with a committed CSPRNG seed; returns it and each human seat's key."""
+        game = build_game(request)
+        seats = seat_infos(request, game.id)
+        keys: list[str | None] = [None] * len(seats)
+        if rematch_of is not None:  # same people, same keys
+            for info, old in zip(seats, rematch_of.seats, strict=True):
+                info.key_hash, info.claimed = old.key_hash, old.claimed
+        else:
+            for number, info in enumerate(seats):
+                if info.kind == "human":
+                    keys[number] = new_key()
+                    info.key_hash = hash_key(keys[number] or "")
+            first_human = next(n for n, s in enumerate(seats) if s.kind == "human")
+            seats[first_human].claimed = True
+        sealed = Commitment.draw()
+        row = TableRow(
+            id=new_table_id(),
+            game=game.id,
+            preset=request.preset,
+            options=game.options.model_dump(mode="json"),
+            seats=[s.to_row() for s in seats],
+            seed=sealed.seed,
+            salt=sealed.salt,
+            commitment=sealed.digest,
+            public=request.public,
+            move_seconds=max(0, min(int(request.move_seconds), 3600)),
+            status="playing",
+            created_at=time.time(),
+            rematch_of=None if rematch_of is None else rematch_of.id,
+        )
+        table = await asyncio.to_thread(LiveTable, row, (), self)
+        self.store.add_table(row)
+        self.tables[row.id] = table
+        table.start()
+        return table, keys
+
+    async def rematch(self, table: LiveTable) -> LiveTable:
+        if not table.finished:
+            raise TableError("a rematch starts when the game is over", "not_finished")
+        if table.row.rematch_id and table.row.rematch_id in self.tables:
+            return self.tables[table.row.rematch_id]
+        request = TableRequest(
+            game=table.row.game,
+            seats=tuple("human" if s.kind == "human" else s.kind for s in table.seats),
+            options=table.game.options.model_dump(mode="json"),
+            names=tuple(s.name for s in table.seats),
+            public=table.row.public,
+            move_seconds=table.row.move_seconds,
+            preset=None,
+        )
+        new, _ = await self.create(request, rematch_of=table)
+        table.row.rematch_id = new.id
+        self.store.set_fields(table.id, rematch_id=new.id)
+        await table.broadcast()
+        return new
+
+    async def table(self, table_id: str) -> LiveTable:
+        """A live table, or a finished one rebuilt from the store."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        row = self.store.table(table_id) if len(table_id) <= 32 else None
+        if row is None:
+            raise TableError(f"no table {table_id!r}", "not_found")
+        table = await asyncio.to_thread(LiveTable, row, self.store.moves(row.id), self)
+        self.tables[table_id] = table
+        table.start()
+        return table
+
+    def lobby(self) -> list[JSON]:
+        """Public tables still being played, newest first: free seats first."""
+        rows = [t for t in self.tables.values() if t.row.public and not t.finished]
+        rows.sort(key=lambda t: -t.row.created_at)
+        out = []
+        for table in rows[: self.settings.lobby_size]:
+            meta = table.meta()
+            meta["free_seats"] = [
+                n for n, s in enumerate(table.seats) if s.kind == "human" and not s.claimed and s.connected == 0
+            ]
+            out.append(meta)
+        out.sort(key=lambda m: not m["free_seats"])
+        return out

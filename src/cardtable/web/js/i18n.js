@@ -1,0 +1,57 @@
+// UI language: chosen from the browser, switchable, remembered in localStorage.
+export const LANGUAGES = { en: "English", pl: "Polski", ru: "Русский" };
+let messages = {};
+let current = "en";
+
+export function pickLanguage() {
+  const saved = localStorage.getItem("cardtable.lang");
+  if (saved && saved in LANGUAGES) return saved;
+  for (const wanted of navigator.languages || [navigator.language || "en"]) {
+    const base = wanted.slice(0, 2).toLowerCase();
+    if (base in LANGUAGES) return base;
+  }
+  return "en";
+}
+
+export async function loadLanguage(lang) {
+  const response = await fetch(`/api/locales/${lang}`);
+  messages = await response.json();
+  current = lang;
+  document.documentElement.lang = lang;
+  localStorage.setItem("cardtable.lang", lang);
+}
+
+export function lang() {
+  return current;
+}
+
+export function t(key, vars = {}) {
+  const text = messages[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+/** A language <select> that reloads the page's texts through `onChange`. */
+export function languageSwitch(onChange) {
+  const select = document.createElement("select");
+  select.id = "lang";
+  select.setAttribute("aria-label", "Language");
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = new Option(name, code, false, code === current);
+    select.append(option);
+  }
+  select.addEventListener("change", async () => {
+    await loadLanguage(select.value);
+    onChange();
+  });
+  return select;
+}
+
+/** Fill every element carrying data-i18n with its message. */
+export function translatePage(root = document) {
+  for (const element of root.querySelectorAll("[data-i18n]")) {
+    element.textContent = t(element.dataset.i18n);
+  }
+  for (const element of root.querySelectorAll("[data-i18n-placeholder]")) {
+    element.placeholder = t(element.dataset.i18nPlaceholder);
+  }
+}

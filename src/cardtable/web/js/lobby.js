@@ -1,0 +1,216 @@
+// The lobby: a table form rendered from each game's options JSON schema, and open tables.
+import { api, h } from "./api.js";
+import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+
+let games = [];
+const $ = (id) => document.getElementById(id);
+
+function currentGame() {
+  return games.find((g) => g.id === $("game").value) || games[0];
+}
+
+function schemaProperty(game, name) {
+  return game.schema.properties?.[name];
+}
+
+function choicesOf(property) {
+  if (!property) return null;
+  if (property.enum) return property.enum;
+  if (property.const !== undefined) return [property.const];
+  const variants = property.anyOf || property.oneOf;
+  if (variants && variants.every((v) => v.const !== undefined || v.enum)) {
+    return variants.flatMap((v) => (v.enum ? v.enum : [v.const]));
+  }
+  return null;
+}
+
+function playerRange(game) {
+  const property = schemaProperty(game, "players");
+  if (!property) return [2, 2];
+  const choices = choicesOf(property);
+  if (choices) return [Math.min(...choices), Math.max(...choices)];
+  return [property.minimum ?? property.default, property.maximum ?? property.default];
+}
+
+/** One form field for an option, from its JSON schema. */
+function optionField(name, property) {
+  const label = property.title || name.replace(/_/g, " ");
+  const choices = choicesOf(property);
+  let input;
+  if (property.type === "boolean") {
+    input = h("input", { type: "checkbox", "data-option": name, "data-kind": "bool" });
+    input.checked = Boolean(property.default);
+  } else if (choices) {
+    input = h("select", { "data-option": name, "data-kind": "json" });
+    for (const choice of choices) {
+      input.append(new Option(String(choice), JSON.stringify(choice), false, choice === property.default));
+    }
+  } else if (property.type === "array") {
+    const value = (property.default || []).join(", ");
+    input = h("input", { "data-option": name, "data-kind": "list", value, placeholder: "1, 2" });
+  } else if (property.type === "integer" || property.type === "number") {
+    input = h("input", {
+      type: "number",
+      "data-option": name,
+      "data-kind": "number",
+      min: property.minimum,
+      max: property.maximum,
+      step: property.type === "integer" ? 1 : "any",
+      value: property.default,
+    });
+  } else {
+    input = h("input", { "data-option": name, "data-kind": "text", value: property.default ?? "" });
+  }
+  const row = h("label", { class: property.type === "boolean" ? "check" : "", title: property.description || "" });
+  if (property.type === "boolean") row.append(input, " ", label);
+  else row.append(h("span", {}, label), " ", input);
+  return row;
+}
+
+function renderSeats() {
+  const game = currentGame();
+  const [low, high] = playerRange(game);
+  const fieldset = $("seats");
+  const previous = fieldset.querySelector("#players")?.value;
+  fieldset.replaceChildren(h("legend", {}, t("lobby.seats")));
+  const count = Math.min(high, Math.max(low, Number(previous) || (game.id === "siedem-slow" ? 2 : low)));
+  if (high > low) {
+    const select = h("select", { id: "players" });
+    for (let n = low; n <= high; n++) select.append(new Option(String(n), String(n), false, n === count));
+    select.addEventListener("change", renderSeats);
+    fieldset.append(h("label", {}, h("span", {}, t("lobby.players")), " ", select));
+  }
+  for (let seat = 0; seat < count; seat++) {
+    const select = h("select", { class: "seat-kind", "data-seat": seat, "aria-label": t("lobby.seat", { n: seat + 1 }) });
+    if (seat === 0) {
+      select.append(new Option(t("lobby.you"), "human"));
+      select.disabled = true;
+    } else {
+      const levels = ["hard", "medium", "easy", "random"].filter((b) => game.bots.includes(b));
+      for (const bot of [...levels, ...game.bots.filter((b) => !levels.includes(b))]) {
+        select.append(new Option(t("lobby.bot", { name: bot }), `bot:${bot}`));
+      }
+      select.append(new Option(t("lobby.human"), "human"));
+      select.value = game.bots.includes("medium") ? "bot:medium" : select.options[0].value;
+    }
+    fieldset.append(h("label", {}, h("span", {}, t("lobby.seat", { n: seat + 1 })), " ", select));
+  }
+}
+
+function renderGame() {
+  const game = currentGame();
+  $("game-summary").textContent = game.summary;
+  const preset = $("preset");
+  preset.replaceChildren(new Option(t("lobby.preset.none"), ""));
+  for (const name of game.presets) preset.append(new Option(name, name));
+  const fields = $("rule-fields");
+  fields.replaceChildren();
+  for (const [name, property] of Object.entries(game.schema.properties || {})) {
+    if (name === "players" || property["x-local-only"]) continue;
+    fields.append(optionField(name, property));
+  }
+  renderSeats();
+}
+
+function readOptions() {
+  const options = {};
+  const game = currentGame();
+  for (const input of document.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    const property = schemaProperty(game, name);
+    let value;
+    if (input.dataset.kind === "bool") value = input.checked;
+    else if (input.dataset.kind === "json") value = JSON.parse(input.value);
+    else if (input.dataset.kind === "number") value = Number(input.value);
+    else if (input.dataset.kind === "list") value = input.value.split(",").map((v) => v.trim()).filter(Boolean).map(Number);
+    else value = input.value;
+    if (JSON.stringify(value) !== JSON.stringify(property?.default)) options[name] = value;
+  }
+  const seats = [...document.querySelectorAll(".seat-kind")];
+  if (schemaProperty(game, "players")) options.players = seats.length;
+  return options;
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  $("form-error").textContent = "";
+  const seats = [...document.querySelectorAll(".seat-kind")].map((s) => s.value);
+  const name = $("name").value.trim();
+  localStorage.setItem("cardtable.name", name);
+  try {
+    const created = await api("/api/tables", {
+      method: "POST",
+      body: {
+        game: currentGame().id,
+        preset: $("preset").value || null,
+        options: readOptions(),
+        seats,
+        names: [name],
+        public: $("public").checked,
+        move_seconds: Number($("move-seconds").value) || 0,
+      },
+    });
+    sessionStorage.setItem(`cardtable.invites.${created.id}`, JSON.stringify(created.invites));
+    location.href = created.url;
+  } catch (error) {
+    $("form-error").textContent = error.message;
+  }
+}
+
+async function refreshTables() {
+  const list = $("table-list");
+  let tables = [];
+  try {
+    tables = await api("/api/tables");
+  } catch {
+    return;
+  }
+  list.replaceChildren();
+  if (!tables.length) list.append(h("li", { class: "muted" }, t("lobby.none")));
+  for (const table of tables) {
+    const who = table.seats.map((s) => s.name).join(", ");
+    const actions = h("span", { class: "actions" });
+    if (table.free_seats.length) {
+      actions.append(
+        h("button", {
+          class: "primary",
+          onclick: async () => {
+            const claimed = await api(`/api/tables/${table.id}/claim`, { method: "POST", body: {} });
+            location.href = claimed.url;
+          },
+        }, t("lobby.join")),
+      );
+    }
+    actions.append(h("a", { class: "button", href: `/t/${table.id}` }, t("lobby.watch")));
+    list.append(
+      h("li", { class: "table-row", "data-table": table.id },
+        h("strong", {}, table.title), " ",
+        h("span", { class: "muted" }, who), " ",
+        table.free_seats.length ? h("span", { class: "tag" }, t("lobby.free", { n: table.free_seats.length })) : "",
+        actions),
+    );
+  }
+}
+
+function translate() {
+  translatePage();
+  renderGame();
+  refreshTables();
+}
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  games = await api("/api/games");
+  const select = $("game");
+  for (const game of games) select.append(new Option(game.title, game.id));
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted) select.value = wanted;
+  select.addEventListener("change", renderGame);
+  $("name").value = localStorage.getItem("cardtable.name") || "";
+  $("create-form").addEventListener("submit", createTable);
+  $("lang-slot").append(languageSwitch(translate));
+  translate();
+  setInterval(refreshTables, 5000);
+}
+
+main();

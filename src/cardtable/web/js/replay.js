@@ -1,0 +1,128 @@
+// The replay viewer: step through a finished game and check its fair shuffle in the browser.
+import { api, cards, h } from "./api.js";
+import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { renderHanafuda } from "./render/hanafuda.js";
+import { renderOhanami } from "./render/ohanami.js";
+import { renderWords } from "./render/siedem.js";
+
+const RENDERERS = { hanafuda: renderHanafuda, ohanami: renderOhanami, "siedem-slow": renderWords };
+const $ = (id) => document.getElementById(id);
+const tableId = location.pathname.startsWith("/replay/") ? location.pathname.split("/").pop() : null;
+let data = null;
+let step = 0;
+let cardInfo = null;
+let games = [];
+
+async function sha256(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function browserCheck(record) {
+  const fairness = record.fairness;
+  if (!fairness || !crypto.subtle) return;
+  const digest = await sha256(`cardtable-seed/1:${fairness.salt}:${fairness.seed}`);
+  const ok = digest === fairness.commitment && Number(record.seed) === Number(fairness.seed);
+  $("browser-check").textContent = t("replay.browser_check", { ok: ok ? "✓" : "✗" });
+  $("browser-check").dataset.ok = String(ok);
+}
+
+function showVerdict(verdict) {
+  const element = $("verdict");
+  element.className = `verdict ${verdict.ok ? "ok" : "bad"}`;
+  element.textContent = verdict.ok ? t("replay.verified", { n: verdict.moves }) : `${t("replay.failed")}: ${verdict.problems.join("; ")}`;
+}
+
+function seatName(n) {
+  return data?.record.table?.seats?.[n]?.name ?? `#${n + 1}`;
+}
+
+function render() {
+  translatePage();
+  if (!data) return;
+  showVerdict(data.verdict);
+  const view = data.views[step];
+  const game = games.find((g) => g.id === data.record.game);
+  $("title").textContent = `${t("replay.title")} · ${game?.title ?? data.record.game}`;
+  $("step").textContent = t("replay.step", { n: step, of: data.views.length - 1 });
+  $("slider").max = String(data.views.length - 1);
+  $("slider").value = String(step);
+  $("players").replaceChildren(...(view.scores || []).map((s, n) => h("li", { class: "player" }, h("span", { class: "name" }, seatName(n)), h("span", { class: "score" }, s))));
+  const family = data.record.game === "siedem-slow" ? "siedem-slow" : game?.family;
+  const seat = $("seat").value === "" ? null : Number($("seat").value);
+  RENDERERS[family]($("board"), {
+    frame: { table: { id: "replay", seats: [] }, version: step, clock: null, seat },
+    view: { ...view, legal_actions: [] },
+    seat,
+    send: () => {},
+    t,
+    lang: lang(),
+    cards: cardInfo,
+    seatName,
+    ui: { noDialogs: true },
+    toast: () => {},
+    dialog: $("dialog"),
+    clockLeft: () => null,
+  });
+}
+
+async function loadReplay(seat) {
+  data = await api(`/api/tables/${tableId}/replay${seat === null ? "" : `?seat=${seat}`}`);
+  await browserCheck(data.record);
+}
+
+function setupControls(players) {
+  $("controls").hidden = false;
+  const select = $("seat");
+  if (!select.options.length) {
+    for (let n = 0; n < players; n++) select.append(new Option(seatName(n), String(n)));
+    select.append(new Option(t("replay.spectator"), ""));
+    select.addEventListener("change", async () => {
+      if (tableId) {
+        await loadReplay(select.value === "" ? null : Number(select.value));
+        render();
+      }
+    });
+  }
+  const go = (n) => {
+    step = Math.max(0, Math.min(data.views.length - 1, n));
+    render();
+  };
+  $("first").onclick = () => go(0);
+  $("prev").onclick = () => go(step - 1);
+  $("next").onclick = () => go(step + 1);
+  $("last").onclick = () => go(data.views.length - 1);
+  $("slider").oninput = (e) => go(Number(e.target.value));
+  document.onkeydown = (e) => {
+    if (e.key === "ArrowRight") go(step + 1);
+    if (e.key === "ArrowLeft") go(step - 1);
+  };
+}
+
+async function upload(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  const record = JSON.parse(await file.text());
+  const verdict = await api("/api/verify", { method: "POST", body: record });
+  data = null;
+  showVerdict(verdict);
+  await browserCheck(record);
+}
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  cardInfo = await cards();
+  games = await api("/api/games");
+  $("lang-slot").append(languageSwitch(render));
+  $("upload").addEventListener("change", upload);
+  translatePage();
+  if (tableId) {
+    $("upload-label").hidden = true;
+    await loadReplay(0);
+    setupControls(data.views[0].players);
+    step = data.views.length - 1;
+    render();
+  }
+}
+
+main();

@@ -1,0 +1,127 @@
+"""Helpers for the web tests: servers on free ports, seat sockets, random legal play."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from cardtable.server.app import create_app
+from cardtable.server.tables import Settings
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+FAST = Settings(bot_delay=0.0, think_scale=0.02, rate_per_second=1e6, rate_burst=1e6)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def server_thread(db_url: str, settings: Settings = FAST) -> Iterator[tuple[str, Any]]:
+    """The app under uvicorn in a thread of this process; yields its base URL and the app."""
+    port = free_port()
+    app = create_app(db_url, settings)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started:
+        if time.time() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+class ServerProcess:
+    """``cardtable serve`` as a separate process (so it can be killed with SIGKILL)."""
+
+    def __init__(self, db_url: str, port: int | None = None) -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        command = [
+            sys.executable, "-m", "cardtable", "serve", "--db", self.db_url,
+            "--port", str(self.port), "--bot-delay", "0",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/tables", timeout=1):
+                    return
+            except OSError:
+                if self.process.poll() is not None:
+                    err = self.process.stderr.read().decode() if self.process.stderr else ""
+                    raise RuntimeError(f"server exited: {err}") from None
+                if time.time() > deadline:
+                    raise RuntimeError("server did not start") from None
+                time.sleep(0.1)
+
+    def kill9(self) -> None:
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+
+def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def seat_keys(created: dict[str, Any]) -> dict[int, str]:
+    """Every human seat's key from a create-table answer (the creator's and the invites)."""
+    keys = {created["seat"]: created["key"]}
+    for invite in created["invites"]:
+        query = invite["url"].split("?", 1)[1]
+        params = dict(part.split("=", 1) for part in query.split("&"))
+        keys[int(params["seat"])] = params["key"]
+    return keys
+
+
+def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A random legal action from a seat's own view (what a client may know)."""
+    legal = view.get("legal_actions") or []
+    if view.get("game") == "siedem-slow" and view.get("phase") in ("writing", "hourglass"):
+        return None  # words are free text: the tests write them themselves
+    return rng.choice(legal) if legal else None

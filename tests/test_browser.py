@@ -1,0 +1,287 @@
+"""End-to-end tests in real headless Chromium (Debian's, driven by Playwright).
+
+Each test plays through the pages as a person would: the lobby form, clicks on cards,
+the koi-koi dialog, the 7 słów word box and hourglass, invite links in a second browser
+context, a closed tab, the language switch. Screenshots land in ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from cardtable.games.siedem_slow import solve
+from cardtable.server.tables import Settings
+
+from .server_helpers import ARTIFACTS, server_thread
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Chromium must not try the network this sandbox does not have.
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+SETTINGS = Settings(bot_delay=0.05, think_scale=0.25, rate_per_second=1000, rate_burst=1000)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    db = tmp_path_factory.mktemp("web") / "browser.db"
+    with server_thread(f"sqlite:///{db}", SETTINGS) as (url, app):
+        yield url, app
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "Debian's chromium is missing: make test installs it"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def new_page(browser: Browser, locale: str = "en-GB", **size: int) -> Page:
+    viewport = {"width": size.get("width", 1280), "height": size.get("height", 860)}
+    context = browser.new_context(locale=locale, viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def create_table(page: Page, url: str, game: str, seats: list[str], rules: dict[str, str]) -> str:
+    page.goto(f"{url}/?game={game}")
+    page.wait_for_selector(".seat-kind", state="attached")
+    if len(seats) > 2 or page.locator("#players").count():
+        if page.locator("#players").count():
+            page.select_option("#players", str(len(seats)))
+    for number, kind in enumerate(seats[1:], start=1):
+        page.select_option(f".seat-kind[data-seat='{number}']", kind)
+    if rules:
+        page.click("#rules summary")
+        for name, value in rules.items():
+            page.select_option(f"[data-option='{name}']", value) if page.locator(
+                f"select[data-option='{name}']"
+            ).count() else page.fill(f"[data-option='{name}']", value)
+    page.click("#create")
+    page.wait_for_selector("#board[data-version]")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def board(page: Page) -> dict[str, str]:
+    return page.eval_on_selector("#board", "b => ({...b.dataset})")
+
+
+def wait_for_change(page: Page, version: str, timeout: float = 20) -> None:
+    page.wait_for_function(
+        "v => { const b = document.querySelector('#board'); return b.dataset.version !== v || b.dataset.status === 'finished'; }",
+        arg=version,
+        timeout=timeout * 1000,
+    )
+
+
+def close_result(page: Page) -> None:
+    if page.locator("dialog[open] #close-result").count():
+        page.click("#close-result")
+
+
+def hanafuda_move(page: Page) -> bool:
+    """One click as a player: a koi-koi call, a highlighted capture or a hand card."""
+    close_result(page)
+    state = board(page)
+    if state.get("status") == "finished" or state.get("mine") != "true":
+        return False
+    if page.locator("#decision button").count():
+        page.click("#decision button[data-action='shobu']")
+    elif page.locator(".card.target").count():
+        page.locator(".card.target").first.click()
+    else:
+        page.locator(".hand .card.playable").first.click()
+        if page.locator(".card.target").count():  # a choice of two: pick one
+            page.locator(".card.target").first.click()
+    return True
+
+
+def play_until_over(pages: list[Page], limit: float = 120) -> None:
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        if all(board(p).get("status") == "finished" for p in pages):
+            return
+        moved = False
+        for page in pages:
+            version = board(page)["version"]
+            if hanafuda_move(page):
+                wait_for_change(page, version)
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    raise AssertionError("the game did not finish in time")
+
+
+def test_koikoi_round_against_a_bot_by_clicking(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    page = new_page(browser)
+    create_table(page, url, "koi-koi", ["human", "bot:medium"], {"rounds": "1"})
+    page.wait_for_selector(".hand .card")
+    shot(page, "koikoi-start")
+    assert page.locator(".hand .card").count() == 8
+    play_until_over([page])
+    page.wait_for_selector("#over-panel:not([hidden]) .winner")
+    shot(page, "koikoi-over")
+    scores = [int(s) for s in page.locator("#players .score").all_inner_texts()]
+    assert sum(scores) == 60  # koi-koi payments move points between the two players
+    assert page.locator("#reveal").inner_text().startswith("Revealed seed")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_two_browsers_play_bakappana_against_each_other(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    host = new_page(browser)
+    create_table(host, url, "bakappana", ["human", "human"], {"rounds": "1"})
+    invite = host.locator(".invite-url").first.input_value()
+    guest = new_page(browser, locale="pl-PL")
+    guest.goto(invite)
+    guest.wait_for_selector(".hand .card")
+    assert guest.locator("#title").inner_text().startswith("Bakappana · Runda 1")
+    host.wait_for_selector("#invites-panel[hidden]", state="attached")  # the guest sat down
+    play_until_over([host, guest])
+    shot(host, "bakappana-host-over")
+    shot(guest, "bakappana-guest-over")
+    host_scores = host.locator("#players .score").all_inner_texts()
+    assert host_scores == guest.locator("#players .score").all_inner_texts()
+
+
+def test_seven_words_round_with_the_hourglass(server: tuple[str, Any], browser: Browser) -> None:
+    url, app = server
+    page = new_page(browser)
+    table_id = create_table(
+        page, url, "siedem-slow", ["human", "bot:hard"],
+        {"deck": '"en"', "rounds": "2", "hourglass_seconds": "6", "grace_seconds": "0"},
+    )  # fmt: skip
+    page.wait_for_selector("#word")
+    shot(page, "siedem-writing")
+    state = app.state.hub.tables[table_id].state
+    best = solve(state.area, state.dictionary, top=1)[0]
+    # round 1: write the best word and flip the hourglass first
+    page.fill("#word", best.word)
+    page.press("#word", "Enter")
+    page.wait_for_selector("#entry")
+    assert best.word.upper() in page.inner_text("#entry")
+    page.click("#flip")
+    page.wait_for_selector("#clock[data-kind='hourglass']")
+    page.wait_for_selector("dialog[open] #close-result", timeout=20000)
+    shot(page, "siedem-round-result")
+    page.click("#close-result")
+    # round 2: the bot flips, nobody writes for us: the server's hourglass runs out
+    page.wait_for_selector("#hourglass.hourglass", timeout=20000)
+    page.wait_for_selector("#clock[data-kind='hourglass']", timeout=20000)
+    left = int(page.get_attribute("#clock", "data-left") or 0)
+    assert 0 < left <= 6
+    shot(page, "siedem-hourglass")
+    page.wait_for_selector("#board[data-status='finished']", timeout=30000)
+    final = app.state.hub.tables[table_id].state
+    assert final.results[0].scores[0] == best.points + final.results[0].scores[0] - best.points
+    assert final.scores()[0] >= best.points - 0  # our word of round 1 counted
+    shot(page, "siedem-over")
+
+
+def test_ohanami_stage(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    page = new_page(browser, width=1100)
+    create_table(page, url, "ohanami", ["human", "bot:greedy"], {})
+    deadline = time.time() + 90
+    while time.time() < deadline and not page.locator("dialog[open] #close-result").count():
+        state = board(page)
+        if state.get("mine") != "true":
+            time.sleep(0.05)
+            continue
+        version = state["version"]
+        if page.locator("#keep").count():
+            cards = page.locator(".hand .card.playable")
+            cards.nth(0).click()
+            cards.nth(1).click()
+            page.click("#keep")
+        else:
+            rows = page.locator(".place-row")
+            first, second = rows.nth(0).locator("button"), rows.nth(1).locator("button")
+            done = False
+            for i in range(first.count()):
+                for j in range(second.count()):
+                    first.nth(i).click()
+                    second.nth(j).click()
+                    if page.locator("#place:not([disabled])").count():
+                        if page.locator(".place-row").count() == 2:
+                            shot(page, "ohanami-place")
+                        page.click("#place")
+                        done = True
+                        break
+                if done:
+                    break
+            assert done, "no placement combination was legal"
+        wait_for_change(page, version)
+    page.wait_for_selector("dialog[open] #close-result")
+    shot(page, "ohanami-stage-result")
+    assert "Blue" in page.inner_text("dialog") or "Green" in page.inner_text("dialog")
+    page.click("#close-result")
+    assert board(page)["round"] == "2"
+
+
+def test_reconnect_after_closing_the_tab(server: tuple[str, Any], browser: Browser) -> None:
+    url, app = server
+    page = new_page(browser)
+    table_id = create_table(page, url, "koi-koi", ["human", "bot:random"], {"rounds": "1"})
+    page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
+    version = board(page)["version"]
+    hanafuda_move(page)
+    wait_for_change(page, version)
+    hand = page.locator(".hand .card").count()
+    context = page.context
+    page.close()
+    time.sleep(0.3)
+    assert not app.state.hub.tables[table_id].seats[0].connected
+    again = context.new_page()
+    again.goto(f"{url}/t/{table_id}")  # no key in the address: the browser remembers the seat
+    again.wait_for_selector(".hand .card")
+    assert again.locator(".hand .card").count() in (hand, hand - 1)
+    assert int(board(again)["version"]) >= 2
+    assert app.state.hub.tables[table_id].seats[0].connected == 1
+    assert again.locator(".player.me").count() == 1
+
+
+def test_language_switch(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    page = new_page(browser, locale="ru-RU")
+    page.goto(url)
+    page.wait_for_selector("#create")
+    create = page.locator("#create")
+    expect(create).to_have_text("Создать стол")  # chosen from the browser
+    page.select_option("#lang", "pl")
+    expect(create).to_have_text("Utwórz stół")
+    expect(page.locator(".seat-kind[data-seat='1'] option").first).to_have_text("bot: hard")
+    page.reload()
+    expect(create).to_have_text("Utwórz stół")  # remembered
+    page.select_option("#lang", "en")
+    expect(create).to_have_text("Create table")
+    shot(page, "lobby-en")
+
+
+def test_phone_sized_screen(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    page = new_page(browser, width=390, height=844)
+    create_table(page, url, "koi-koi", ["human", "bot:easy"], {"rounds": "1"})
+    page.wait_for_selector(".hand .card")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page scrolls sideways on a phone ({width}px)"
+    shot(page, "phone-koikoi")

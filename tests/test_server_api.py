@@ -1,0 +1,170 @@
+"""The web server's HTTP API and WebSocket protocol, in-process (FastAPI TestClient)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardtable.server.app import create_app
+from cardtable.server.fairness import Commitment, digest_of, verify
+
+from .server_helpers import FAST, seat_keys
+from .socket_play import next_reply, next_state, play_game
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, **body: object) -> dict[str, object]:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_catalogue_lists_every_game_with_its_options_schema(client: TestClient) -> None:
+    games = {g["id"]: g for g in client.get("/api/games").json()}
+    assert set(games) == {"bakappana", "koi-koi", "hana-awase", "hana-awase-88", "ohanami", "siedem-slow"}
+    koikoi = games["koi-koi"]
+    assert "rounds" in koikoi["schema"]["properties"]
+    assert "nintendo" in koikoi["presets"]
+    assert {"easy", "medium", "hard", "random"} <= set(koikoi["bots"])
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"game": "chess", "seats": ["human"]}, "unknown game 'chess'"),
+        ({"game": "koi-koi", "seats": ["human", "bot:wizard"]}, "unknown bot"),
+        ({"game": "koi-koi", "seats": ["human", "human", "human"]}, "players=3 is not valid"),
+        ({"game": "koi-koi", "seats": ["bot:easy", "bot:easy"]}, "at least one human"),
+        ({"game": "koi-koi", "seats": ["human", "human"], "options": {"rounds": 5}}, "rounds=5"),
+    ],
+)
+def test_bad_table_requests_say_why(client: TestClient, body: dict[str, object], message: str) -> None:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400
+    assert message in response.json()["detail"]["message"]
+
+
+def test_lobby_invites_and_claims(client: TestClient) -> None:
+    created = create(client, game="bakappana", seats=["human", "human", "bot:easy"])
+    table_id = created["id"]
+    lobby = client.get("/api/tables").json()
+    assert [t["free_seats"] for t in lobby if t["id"] == table_id] == [[1]]
+    claimed = client.post(f"/api/tables/{table_id}/claim", json={}).json()
+    assert claimed["seat"] == 1
+    # the invite link made at creation died with the claim; the claimed key works
+    old_key = seat_keys(created)[1]
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={old_key}") as ws:
+        assert ws.receive_json()["code"] == "forbidden"
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={claimed['key']}") as ws:
+        assert ws.receive_json()["seat"] == 1
+    again = client.post(f"/api/tables/{table_id}/claim", json={})
+    assert again.status_code == 409
+    assert [t["free_seats"] for t in client.get("/api/tables").json() if t["id"] == table_id] == [[]]
+
+
+def test_the_seed_stays_secret_until_the_end_then_verifies(client: TestClient) -> None:
+    rng = random.Random(3)
+    created = create(client, game="koi-koi", seats=["human", "human"], options={"rounds": 1})
+    table_id = str(created["id"])
+    assert client.get(f"/api/tables/{table_id}/record").status_code == 409
+    assert "reveal" not in client.get(f"/api/tables/{table_id}").json()
+    # play a different (new) table to the end through the sockets
+    table_id, replica = play_game(client, "koi-koi", {"rounds": 1}, 2, rng)
+    meta = client.get(f"/api/tables/{table_id}").json()
+    assert meta["status"] == "finished"
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    assert digest_of(record["fairness"]["seed"], record["fairness"]["salt"]) == meta["commitment"]
+    verdict = client.post("/api/verify", json=record).json()
+    assert verdict["ok"] and verdict["moves"] == len(record["log"])
+    assert verdict["scores"] == list(replica.scores())
+    # a record whose seed was swapped after the fact fails
+    forged = json.loads(json.dumps(record))
+    forged["seed"] = forged["fairness"]["seed"] = forged["seed"] + 1
+    bad = verify(forged)
+    assert not bad.commitment_ok and "do not match" in bad.problems[0]
+    replay = client.get(f"/api/tables/{table_id}/replay?seat=0").json()
+    assert len(replay["views"]) == len(record["log"]) + 1
+    assert replay["views"][-1]["scores"] == list(replica.scores())
+
+
+def test_commitment_hides_and_binds() -> None:
+    sealed = Commitment.draw()
+    assert sealed.matches(sealed.digest)
+    assert not Commitment(sealed.seed + 1, sealed.salt).matches(sealed.digest)
+    assert not Commitment(sealed.seed, sealed.salt + "0").matches(sealed.digest)
+    assert Commitment.draw().seed != sealed.seed  # drawn from the CSPRNG, not a counter
+
+
+def test_illegal_and_out_of_turn_actions_change_nothing(client: TestClient) -> None:
+    created = create(client, game="koi-koi", seats=["human", "human"])
+    table_id, keys = created["id"], seat_keys(created)
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0,
+        client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
+    ):
+        f0, f1 = next_state(s0, 0), next_state(s1, 0)
+        mover, socket, frame = (0, s0, f0) if f0["view"]["legal_actions"] else (1, s1, f1)
+        waiter = s1 if mover == 0 else s0
+        waiter.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
+        assert next_reply(waiter)["code"] == "illegal"
+        socket.send_json({"type": "action", "action": {"type": "play", "card": "13-1"}})
+        assert next_reply(socket)["code"] == "illegal"
+        socket.send_json({"type": "action", "action": frame["view"]["legal_actions"][0], "version": 9})
+        assert next_reply(socket)["code"] == "stale"
+        socket.send_json({"type": "ping"})
+        assert next_reply(socket) == {"type": "pong"}
+        assert client.get(f"/api/tables/{table_id}").json()["moves"] == 0
+        socket.send_json({"type": "action", "action": frame["view"]["legal_actions"][0], "version": 0})
+        assert next_state(socket, 1)["version"] == 1
+
+
+def test_bots_play_server_side_and_rematch_keeps_the_seats(client: TestClient) -> None:
+    created = create(client, game="koi-koi", seats=["human", "bot:random"], options={"rounds": 1})
+    table_id, key = created["id"], created["key"]
+    rng = random.Random(5)
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={key}") as ws:
+        frame = next_state(ws, 0)
+        while frame["table"]["status"] != "finished":
+            if frame["view"]["legal_actions"]:
+                action = rng.choice(frame["view"]["legal_actions"])
+                ws.send_json({"type": "action", "action": action, "version": frame["version"]})
+            frame = next_state(ws, frame["version"] + 1)
+        assert frame["table"]["moves"] > 10
+    new = client.post(f"/api/tables/{table_id}/rematch", json={"seat": 0, "key": key}).json()
+    assert new["id"] != table_id
+    assert client.get(f"/api/tables/{table_id}").json()["rematch_id"] == new["id"]
+    with client.websocket_connect(f"/ws/tables/{new['id']}?seat=0&key={key}") as ws:
+        assert next_state(ws, 0)["table"]["seats"][1]["kind"] == "bot:random"
+    wrong = client.post(f"/api/tables/{table_id}/rematch", json={"seat": 0, "key": "nope"})
+    assert wrong.status_code == 403
+
+
+def test_pages_cards_and_locales_are_served(client: TestClient) -> None:
+    for path in ("/", "/t/abc", "/replay/abc", "/verify", "/static/js/table.js", "/static/css/app.css"):
+        assert client.get(path).status_code == 200, path
+    cards = client.get("/api/cards").json()
+    assert len(cards["hanafuda"]["cards"]) == 48
+    assert len(cards["ohanami"]["colours"]) == 120
+    english = client.get("/api/locales/en").json()
+    for lang in ("pl", "ru"):
+        assert set(client.get(f"/api/locales/{lang}").json()) == set(english)
+    assert client.get("/api/locales/xx").status_code == 404
+
+
+def test_options_naming_local_files_are_refused_over_the_web(client: TestClient) -> None:
+    body = {"game": "siedem-slow", "seats": ["human", "human"], "options": {"dictionary": "/etc/passwd"}}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400
+    assert "only be changed on the command line" in response.json()["detail"]["message"]
+    schema = next(g for g in client.get("/api/games").json() if g["id"] == "siedem-slow")["schema"]
+    assert schema["properties"]["dictionary"]["x-local-only"] is True
