@@ -5,8 +5,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # Debian packages the project needs: the Polish and English word lists of 7 słów, and
-# Chromium for the browser tests (Playwright drives Debian's chromium, never a download).
-APT_PACKAGES ?= wpolish wamerican chromium
+# Chromium for the browser tests (Playwright drives Debian's chromium, never a download),
+# PostgreSQL for the crash test on PostgreSQL.
+APT_PACKAGES ?= wpolish wamerican chromium postgresql
 
 .PHONY: run test bench lint format docs system-deps clean help
 

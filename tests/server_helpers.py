@@ -37,7 +37,9 @@ def server_thread(db_url: str, settings: Settings = FAST) -> Iterator[tuple[str,
     """The app under uvicorn in a thread of this process; yields its base URL and the app."""
     port = free_port()
     app = create_app(db_url, settings)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

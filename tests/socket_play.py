@@ -36,11 +36,10 @@ def normal(data: Any) -> Any:
 
 def word_action(view: Frame, seat: int, replica: Any, rng: random.Random) -> Frame:
     """7 słów writing: the lowest seat writes the best word and flips, the others lock."""
-    if seat == min(s for s in view["to_move"] if s >= 0) and not view.get("entry"):
-        if rng.random() < 0.8:
-            best = solve(replica.area, replica.dictionary, top=1)
-            if best:
-                return {"type": "submit", "word": best[0].word}
+    first = seat == min(s for s in view["to_move"] if s >= 0)
+    best = solve(replica.area, replica.dictionary, top=1) if first else []
+    if best and not view.get("entry") and rng.random() < 0.8:
+        return {"type": "submit", "word": best[0].word}
     if view.get("entry") and view.get("may_flip"):
         return {"type": "flip"}
     return {"type": "lock"}
@@ -76,9 +75,8 @@ def play_game(
         }
         if spectate:
             sockets[None] = stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}"))
-        version = 0
         frames = {seat: next_state(s, 0) for seat, s in sockets.items()}
-        for _ in range(max_moves):
+        for version in range(max_moves):
             for seat, frame in frames.items():
                 assert frame["version"] == version
                 if check is not None:
@@ -93,8 +91,7 @@ def play_game(
                 action = rng.choice(view["legal_actions"])
             sockets[seat].send_json({"type": "action", "action": action, "version": version})
             replica.apply(seat, parse(action))
-            version += 1
-            frames = {s: next_state(sock, version) for s, sock in sockets.items()}
+            frames = {s: next_state(sock, version + 1) for s, sock in sockets.items()}
         assert replica.is_over, "the game did not end"
     return table_id, replica
 

@@ -64,9 +64,8 @@ def shot(page: Page, name: str) -> None:
 def create_table(page: Page, url: str, game: str, seats: list[str], rules: dict[str, str]) -> str:
     page.goto(f"{url}/?game={game}")
     page.wait_for_selector(".seat-kind", state="attached")
-    if len(seats) > 2 or page.locator("#players").count():
-        if page.locator("#players").count():
-            page.select_option("#players", str(len(seats)))
+    if page.locator("#players").count():
+        page.select_option("#players", str(len(seats)))
     for number, kind in enumerate(seats[1:], start=1):
         page.select_option(f".seat-kind[data-seat='{number}']", kind)
     if rules:
@@ -86,7 +85,10 @@ def board(page: Page) -> dict[str, str]:
 
 def wait_for_change(page: Page, version: str, timeout: float = 20) -> None:
     page.wait_for_function(
-        "v => { const b = document.querySelector('#board'); return b.dataset.version !== v || b.dataset.status === 'finished'; }",
+        """v => {
+            const b = document.querySelector('#board');
+            return b.dataset.version !== v || b.dataset.status === 'finished';
+        }""",
         arg=version,
         timeout=timeout * 1000,
     )
@@ -146,7 +148,9 @@ def test_koikoi_round_against_a_bot_by_clicking(server: tuple[str, Any], browser
     assert not page.errors  # type: ignore[attr-defined]
 
 
-def test_two_browsers_play_bakappana_against_each_other(server: tuple[str, Any], browser: Browser) -> None:
+def test_two_browsers_play_bakappana_against_each_other(
+    server: tuple[str, Any], browser: Browser
+) -> None:
     url, _app = server
     host = new_page(browser)
     create_table(host, url, "bakappana", ["human", "human"], {"rounds": "1"})
@@ -197,13 +201,31 @@ def test_seven_words_round_with_the_hourglass(server: tuple[str, Any], browser: 
     shot(page, "siedem-over")
 
 
+def place_two_cards(page: Page) -> bool:
+    """Try the row buttons of both kept cards until the Place button lights up."""
+    rows = page.locator(".place-row")
+    first, second = rows.nth(0).locator("button"), rows.nth(1).locator("button")
+    for i in range(first.count()):
+        for j in range(second.count()):
+            first.nth(i).click()
+            second.nth(j).click()
+            if page.locator("#place:not([disabled])").count():
+                shot(page, "ohanami-place")
+                page.click("#place")
+                return True
+    shot(page, "ohanami-no-placement")
+    return False
+
+
 def test_ohanami_stage(server: tuple[str, Any], browser: Browser) -> None:
     url, _app = server
     page = new_page(browser, width=1100)
     create_table(page, url, "ohanami", ["human", "bot:greedy"], {})
     deadline = time.time() + 90
-    while time.time() < deadline and not page.locator("dialog[open] #close-result").count():
+    while time.time() < deadline:
         state = board(page)
+        if page.locator("dialog[open] #close-result").count():  # read after the state: no race
+            break
         if state.get("mine") != "true":
             time.sleep(0.05)
             continue
@@ -214,22 +236,7 @@ def test_ohanami_stage(server: tuple[str, Any], browser: Browser) -> None:
             cards.nth(1).click()
             page.click("#keep")
         else:
-            rows = page.locator(".place-row")
-            first, second = rows.nth(0).locator("button"), rows.nth(1).locator("button")
-            done = False
-            for i in range(first.count()):
-                for j in range(second.count()):
-                    first.nth(i).click()
-                    second.nth(j).click()
-                    if page.locator("#place:not([disabled])").count():
-                        if page.locator(".place-row").count() == 2:
-                            shot(page, "ohanami-place")
-                        page.click("#place")
-                        done = True
-                        break
-                if done:
-                    break
-            assert done, "no placement combination was legal"
+            assert place_two_cards(page), "no placement combination was legal"
         wait_for_change(page, version)
     page.wait_for_selector("dialog[open] #close-result")
     shot(page, "ohanami-stage-result")

@@ -31,7 +31,14 @@ def create(client: TestClient, **body: object) -> dict[str, object]:
 
 def test_catalogue_lists_every_game_with_its_options_schema(client: TestClient) -> None:
     games = {g["id"]: g for g in client.get("/api/games").json()}
-    assert set(games) == {"bakappana", "koi-koi", "hana-awase", "hana-awase-88", "ohanami", "siedem-slow"}
+    assert set(games) == {
+        "bakappana",
+        "koi-koi",
+        "hana-awase",
+        "hana-awase-88",
+        "ohanami",
+        "siedem-slow",
+    }
     koikoi = games["koi-koi"]
     assert "rounds" in koikoi["schema"]["properties"]
     assert "nintendo" in koikoi["presets"]
@@ -48,7 +55,9 @@ def test_catalogue_lists_every_game_with_its_options_schema(client: TestClient) 
         ({"game": "koi-koi", "seats": ["human", "human"], "options": {"rounds": 5}}, "rounds=5"),
     ],
 )
-def test_bad_table_requests_say_why(client: TestClient, body: dict[str, object], message: str) -> None:
+def test_bad_table_requests_say_why(
+    client: TestClient, body: dict[str, object], message: str
+) -> None:
     response = client.post("/api/tables", json=body)
     assert response.status_code == 400
     assert message in response.json()["detail"]["message"]
@@ -69,7 +78,9 @@ def test_lobby_invites_and_claims(client: TestClient) -> None:
         assert ws.receive_json()["seat"] == 1
     again = client.post(f"/api/tables/{table_id}/claim", json={})
     assert again.status_code == 409
-    assert [t["free_seats"] for t in client.get("/api/tables").json() if t["id"] == table_id] == [[]]
+    assert [t["free_seats"] for t in client.get("/api/tables").json() if t["id"] == table_id] == [
+        []
+    ]
 
 
 def test_the_seed_stays_secret_until_the_end_then_verifies(client: TestClient) -> None:
@@ -119,12 +130,16 @@ def test_illegal_and_out_of_turn_actions_change_nothing(client: TestClient) -> N
         assert next_reply(waiter)["code"] == "illegal"
         socket.send_json({"type": "action", "action": {"type": "play", "card": "13-1"}})
         assert next_reply(socket)["code"] == "illegal"
-        socket.send_json({"type": "action", "action": frame["view"]["legal_actions"][0], "version": 9})
+        socket.send_json(
+            {"type": "action", "action": frame["view"]["legal_actions"][0], "version": 9}
+        )
         assert next_reply(socket)["code"] == "stale"
         socket.send_json({"type": "ping"})
         assert next_reply(socket) == {"type": "pong"}
         assert client.get(f"/api/tables/{table_id}").json()["moves"] == 0
-        socket.send_json({"type": "action", "action": frame["view"]["legal_actions"][0], "version": 0})
+        socket.send_json(
+            {"type": "action", "action": frame["view"]["legal_actions"][0], "version": 0}
+        )
         assert next_state(socket, 1)["version"] == 1
 
 
@@ -150,7 +165,14 @@ def test_bots_play_server_side_and_rematch_keeps_the_seats(client: TestClient) -
 
 
 def test_pages_cards_and_locales_are_served(client: TestClient) -> None:
-    for path in ("/", "/t/abc", "/replay/abc", "/verify", "/static/js/table.js", "/static/css/app.css"):
+    for path in (
+        "/",
+        "/t/abc",
+        "/replay/abc",
+        "/verify",
+        "/static/js/table.js",
+        "/static/css/app.css",
+    ):
         assert client.get(path).status_code == 200, path
     cards = client.get("/api/cards").json()
     assert len(cards["hanafuda"]["cards"]) == 48
@@ -162,7 +184,11 @@ def test_pages_cards_and_locales_are_served(client: TestClient) -> None:
 
 
 def test_options_naming_local_files_are_refused_over_the_web(client: TestClient) -> None:
-    body = {"game": "siedem-slow", "seats": ["human", "human"], "options": {"dictionary": "/etc/passwd"}}
+    body = {
+        "game": "siedem-slow",
+        "seats": ["human", "human"],
+        "options": {"dictionary": "/etc/passwd"},
+    }
     response = client.post("/api/tables", json=body)
     assert response.status_code == 400
     assert "only be changed on the command line" in response.json()["detail"]["message"]

@@ -27,7 +27,8 @@ GAMES = [
     ("hana-awase-88", {"rounds": 1}, 3),
     ("ohanami", {}, 2),
     ("ohanami", {}, 4),
-    ("siedem-slow", {"deck": "en", "rounds": 2}, 3),
+    # long clocks: no server-side time-up can slip between the test's moves on a slow machine
+    ("siedem-slow", {"deck": "en", "rounds": 2, "hourglass_seconds": 300, "flip_cap_seconds": 0}, 3),
 ]
 
 
@@ -49,7 +50,9 @@ def test_no_frame_ever_carries_another_seats_hidden_cards(client: TestClient) ->
         options = dict(options)
         if "players" not in options and game != "koi-koi":
             options["players"] = seats
-        play_game(client, game, options, seats, rng, check=hidden_independent, spectate=number % 4 == 0)
+        play_game(
+            client, game, options, seats, rng, check=hidden_independent, spectate=number % 4 == 0
+        )
         finished += 1
     assert finished == 200
 
@@ -57,13 +60,17 @@ def test_no_frame_ever_carries_another_seats_hidden_cards(client: TestClient) ->
 MESSAGE_TYPES = st.sampled_from(["action", "ping", "state", "hello", "", "ACTION", None, 1])
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 ACTIONS = st.fixed_dictionaries(
     {"type": st.sampled_from(["play", "take", "koi-koi", "shobu", "keep", "place", "submit", "x"])},
     optional={
-        "card": st.one_of(st.text(max_size=6), st.integers(), st.sampled_from(["01-1", "12-4", "13-1"])),
+        "card": st.one_of(
+            st.text(max_size=6), st.integers(), st.sampled_from(["01-1", "12-4", "13-1"])
+        ),
         "take": st.one_of(st.none(), st.text(max_size=6), st.integers()),
         "cards": st.lists(st.integers(), max_size=3),
         "word": st.text(max_size=40),
@@ -74,15 +81,21 @@ MESSAGES = st.one_of(
     st.text(max_size=60),
     JSON_VALUES.map(json.dumps),
     st.builds(lambda t, a: json.dumps({"type": t, "action": a}), MESSAGE_TYPES, JSON_VALUES),
-    st.builds(lambda a, v: json.dumps({"type": "action", "action": a, "version": v}), ACTIONS, JSON_VALUES),
-    st.integers(5000, 9000).map(lambda n: json.dumps({"type": "action", "action": {"type": "play", "card": "x" * n}})),
+    st.builds(
+        lambda a, v: json.dumps({"type": "action", "action": a, "version": v}), ACTIONS, JSON_VALUES
+    ),
+    st.integers(5000, 9000).map(
+        lambda n: json.dumps({"type": "action", "action": {"type": "play", "card": "x" * n}})
+    ),
     st.just("[" * 5000 + "]" * 5000),
 )
 
 
 @pytest.mark.slow
 def test_ten_thousand_hostile_messages_get_errors_and_no_crash(client: TestClient) -> None:
-    created = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]}).json()
+    created = client.post(
+        "/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]}
+    ).json()
     table_id, keys = created["id"], seat_keys(created)
     sent = [0]
     with (
@@ -115,9 +128,17 @@ def test_ten_thousand_hostile_messages_get_errors_and_no_crash(client: TestClien
 
 
 def test_a_wrong_or_missing_key_cannot_act(client: TestClient) -> None:
-    created = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]}).json()
+    created = client.post(
+        "/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]}
+    ).json()
     table_id, keys = created["id"], seat_keys(created)
-    for query in ("seat=0", "seat=0&key=", f"seat=0&key={keys[1]}", "seat=7&key=x", "seat=-1&key=x"):
+    for query in (
+        "seat=0",
+        "seat=0&key=",
+        f"seat=0&key={keys[1]}",
+        "seat=7&key=x",
+        "seat=-1&key=x",
+    ):
         with client.websocket_connect(f"/ws/tables/{table_id}?{query}") as ws:
             assert ws.receive_json()["code"] == "forbidden", query
     with client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
@@ -133,8 +154,12 @@ def test_a_wrong_or_missing_key_cannot_act(client: TestClient) -> None:
 def test_payload_size_and_message_rate_limits(tmp_path: Path) -> None:
     strict = Settings(bot_delay=0, rate_per_second=5, rate_burst=10, rate_strikes=30)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'limits.db'}", strict)) as client:
-        created = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]}).json()
-        with client.websocket_connect(f"/ws/tables/{created['id']}?seat=0&key={created['key']}") as ws:
+        created = client.post(
+            "/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]}
+        ).json()
+        with client.websocket_connect(
+            f"/ws/tables/{created['id']}?seat=0&key={created['key']}"
+        ) as ws:
             next_state(ws, 0)
             ws.send_text(json.dumps({"type": "ping", "pad": "x" * 5000}))
             assert next_reply(ws)["code"] == "too_large"

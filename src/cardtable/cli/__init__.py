@@ -257,7 +257,9 @@ def serve(
         from cardtable.server.app import create_app  # noqa: PLC0415
         from cardtable.server.tables import Settings  # noqa: PLC0415
     except ImportError as error:
-        raise fail(OptionError(f"the web app needs: pip install 'cardtable[web]' ({error})"))
+        raise fail(
+            OptionError(f"the web app needs: pip install 'cardtable[web]' ({error})")
+        ) from None
     settings = Settings(bot_delay=bot_delay, think_scale=think_scale)
     console.print(f"cardtable web app on [bold]http://{host}:{port}[/] (database: {db})")
     uvicorn.run(
@@ -283,7 +285,9 @@ def verify(
     mark = "[green]✓[/]" if verdict.commitment_ok else "[red]✗[/]"
     console.print(f"{mark} seed commitment {data.get('fairness', {}).get('commitment', '?')}")
     mark = "[green]✓[/]" if verdict.replay_ok else "[red]✗[/]"
-    console.print(f"{mark} {verdict.moves} moves replay legally; final scores {list(verdict.scores)}")
+    console.print(
+        f"{mark} {verdict.moves} moves replay legally; final scores {list(verdict.scores)}"
+    )
     for problem in verdict.problems:
         console.print(f"  [red]{problem}[/]")
     if not verdict.ok:

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -24,6 +23,7 @@ from pydantic import BaseModel, Field
 from cardtable.agents import agent_names, describe_agents
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import game_ids, spec_of
+from cardtable.core.record import GameRecord
 from cardtable.server.cards import card_data
 from cardtable.server.fairness import verify
 from cardtable.server.protocol import ClientMessage, RateLimiter, decode, encode, error
@@ -130,7 +130,9 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     @app.get("/api/locales/{lang}")
     def locale(lang: str) -> Response:
         if lang not in LANGUAGES:
-            raise HTTPException(404, detail={"code": "not_found", "message": f"no language {lang!r}"})
+            raise HTTPException(
+                404, detail={"code": "not_found", "message": f"no language {lang!r}"}
+            )
         return FileResponse(LOCALES / f"{lang}.json", media_type="application/json")
 
     @app.post("/api/tables", status_code=201)
@@ -209,7 +211,11 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             data = table.record_json()
         except CardtableError as exc:
             raise _http_error(exc) from None
-        return {"record": data, "verdict": verify(data).to_json(), "views": replay_views(data, seat)}
+        return {
+            "record": data,
+            "verdict": verify(data).to_json(),
+            "views": replay_views(data, seat),
+        }
 
     @app.post("/api/verify")
     def verify_upload(data: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
@@ -248,7 +254,9 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
                     await socket.send_text(encode(error("bad_message", "send JSON text frames")))
                     continue
                 if not limiter.allow():
-                    await socket.send_text(encode(error("rate_limited", "too many messages: slow down")))
+                    await socket.send_text(
+                        encode(error("rate_limited", "too many messages: slow down"))
+                    )
                     if limiter.strikes >= limits.rate_strikes:
                         await socket.close(code=1008)
                         break
@@ -305,7 +313,5 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
 
 def replay_views(data: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
     """The view of ``seat`` (None: spectator) before the first move and after each move."""
-    from cardtable.core.record import GameRecord
-
     record = GameRecord.from_json(data)
     return [state.view(seat, brief=False) for state in record.states()]

@@ -27,7 +27,10 @@ def card_data() -> dict[str, Any]:
                 {"number": m.number, "ja": m.plant_ja, "en": m.plant_en, "pl": m.plant_pl}
                 for m in MONTHS
             ],
-            "kinds": {lang: {k.name.lower(): v for k, v in names.items()} for lang, names in KIND_NAMES.items()},
+            "kinds": {
+                lang: {k.name.lower(): v for k, v in names.items()}
+                for lang, names in KIND_NAMES.items()
+            },
         },
         "ohanami": {"colours": {str(n): colour for n, colour in sorted(COLOUR_OF.items())}},
         "siedem-slow": {

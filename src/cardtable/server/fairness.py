@@ -1,7 +1,8 @@
 """Fair shuffles: a live game's seed comes from the OS's CSPRNG and is committed to.
 
-When a table starts the server publishes ``commitment = SHA-256("cardtable-seed/1:" salt ":" seed)``;
-when the game ends it reveals ``seed`` and ``salt``. Anyone holding the finished game's JSON can
+When a table starts the server publishes
+``commitment = SHA-256("cardtable-seed/1:" salt ":" seed)``; when the game ends it reveals
+``seed`` and ``salt``. Anyone holding the finished game's JSON can
 then check that the deal was fixed before the first move and replay every move.
 
 >>> sealed = Commitment.draw()
@@ -97,7 +98,7 @@ def verify(data: Mapping[str, Any]) -> Verdict:
                 problems.append("the game was played from another seed than the revealed one")
         except (KeyError, TypeError, ValueError) as error:
             problems.append(f"fairness block unreadable: {error!r}")
-    replay_ok, moves, scores = False, 0, ()
+    replay_ok, moves, scores = False, 0, tuple[int, ...]()
     try:
         record = GameRecord.from_json(data)
         state = record.replay()

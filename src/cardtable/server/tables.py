@@ -26,6 +26,7 @@ from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError, IllegalAction, OptionError
 from cardtable.core.game import Game, GameSpec, load, spec_of
 from cardtable.core.state import State
+from cardtable.games.siedem_slow import CLOCK, TimeUp
 from cardtable.server.fairness import Commitment
 from cardtable.server.store import Store, StoredMove, TableRow
 
@@ -122,19 +123,23 @@ def build_game(request: TableRequest) -> Game:
     for name in local_only_options(spec) & set(options):
         default = spec.options_model.model_fields[name].default
         if options[name] != default:
-            raise OptionError(f"option {name} can only be changed on the command line, not over the web")
+            raise OptionError(
+                f"option {name} can only be changed on the command line, not over the web"
+            )
     if "players" in spec.options_model.model_fields and "players" not in options:
         options["players"] = len(request.seats)
     game = load(request.game, request.preset, **options)
     if game.players and game.players != len(request.seats):
-        raise OptionError(f"{game.id} with these options has {game.players} seats, not {len(request.seats)}")
+        raise OptionError(
+            f"{game.id} with these options has {game.players} seats, not {len(request.seats)}"
+        )
     return game
 
 
 def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
     seats: list[SeatInfo] = []
-    for number, kind in enumerate(request.seats):
-        kind = kind.strip().lower()
+    for number, asked in enumerate(request.seats):
+        kind = asked.strip().lower()
         if kind != "human":
             name = kind.removeprefix("bot:")
             make_agent(name, game_id)  # an unknown bot raises OptionError naming the valid ones
@@ -143,7 +148,9 @@ def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
         default = f"Bot ({kind[4:]})" if kind != "human" else f"Player {number + 1}"
         seats.append(SeatInfo(kind, given or default))
     if not any(s.kind == "human" for s in seats):
-        raise OptionError("a table needs at least one human seat (bots-only games: cardtable arena)")
+        raise OptionError(
+            "a table needs at least one human seat (bots-only games: cardtable arena)"
+        )
     return seats
 
 
@@ -240,7 +247,10 @@ class LiveTable:
             "seed": self.row.seed,
             "salt": self.row.salt,
         }
-        data["table"] = {"id": self.id, "seats": [{"kind": s.kind, "name": s.name} for s in self.seats]}
+        data["table"] = {
+            "id": self.id,
+            "seats": [{"kind": s.kind, "name": s.name} for s in self.seats],
+        }
         return data
 
     # -- seats ---------------------------------------------------------------------------
@@ -253,7 +263,9 @@ class LiveTable:
     def claim(self, seat: int | None) -> tuple[int, str]:
         """Give a free human seat to whoever asks first: a fresh key (old invites die)."""
         free = [
-            n for n, s in enumerate(self.seats) if s.kind == "human" and not s.claimed and s.connected == 0
+            n
+            for n, s in enumerate(self.seats)
+            if s.kind == "human" and not s.claimed and s.connected == 0
         ]
         if seat is None:
             if not free:
@@ -314,7 +326,9 @@ class LiveTable:
             reason = self.state.illegal_reason(seat, action)
             if reason is not None:
                 raise IllegalAction(reason)
-            self.last_change = self.hub.store.append_move(self.id, self.version, seat, action.to_json())
+            self.last_change = self.hub.store.append_move(
+                self.id, self.version, seat, action.to_json()
+            )
             self.state.apply(seat, action)
             self.version += 1
             if self.finished:
@@ -326,7 +340,9 @@ class LiveTable:
     # -- the driver: bots and clocks -----------------------------------------------------
     def start(self) -> None:
         if self.task is None and not self.finished:
-            self.task = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.id}")
+            self.task = asyncio.get_running_loop().create_task(
+                self._drive(), name=f"table-{self.id}"
+            )
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -414,8 +430,6 @@ class LiveTable:
         return due, when
 
     async def _time_up(self) -> None:
-        from cardtable.games.siedem_slow import CLOCK, TimeUp
-
         await self.act(CLOCK, TimeUp(), expect_version=self.version)
 
     def _bot_move_for(self, seat: int) -> Callable[[], Awaitable[None]]:
@@ -467,7 +481,9 @@ class Hub:
         for table in list(self.tables.values()):
             await table.stop()
 
-    async def create(self, request: TableRequest, *, rematch_of: LiveTable | None = None) -> tuple[LiveTable, list[str | None]]:
+    async def create(
+        self, request: TableRequest, *, rematch_of: LiveTable | None = None
+    ) -> tuple[LiveTable, list[str | None]]:
         """A new table with a committed CSPRNG seed; returns it and each human seat's key."""
         game = build_game(request)
         seats = seat_infos(request, game.id)
@@ -545,7 +561,9 @@ class Hub:
         for table in rows[: self.settings.lobby_size]:
             meta = table.meta()
             meta["free_seats"] = [
-                n for n, s in enumerate(table.seats) if s.kind == "human" and not s.claimed and s.connected == 0
+                n
+                for n, s in enumerate(table.seats)
+                if s.kind == "human" and not s.claimed and s.connected == 0
             ]
             out.append(meta)
         out.sort(key=lambda m: not m["free_seats"])
