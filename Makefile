@@ -57,6 +57,7 @@ bench: $(STAMP) system-deps
 	$(PY) benchmarks/bench_ismcts.py
 	$(PY) benchmarks/bench_arena.py
 	$(PY) benchmarks/ismcts_scaling.py
+	$(PY) benchmarks/bench_web.py --seats 200 1000 --duration 45
 
 docs: $(STAMP)
 	$(VENV)/bin/cardtable docs

@@ -38,8 +38,9 @@ def server_thread(db_url: str, settings: Settings = FAST) -> Iterator[tuple[str,
     port = free_port()
     app = create_app(db_url, settings)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536
-    )
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536,
+        ws_per_message_deflate=False,
+    )  # fmt: skip
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -7,6 +7,7 @@ context, a closed tab, the language switch. Screenshots land in ``test-artifacts
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -145,6 +146,17 @@ def test_koikoi_round_against_a_bot_by_clicking(server: tuple[str, Any], browser
     scores = [int(s) for s in page.locator("#players .score").all_inner_texts()]
     assert sum(scores) == 60  # koi-koi payments move points between the two players
     assert page.locator("#reveal").inner_text().startswith("Revealed seed")
+    close_result(page)
+    # the replay page checks the commitment in the browser and steps through the game
+    page.click("#over-panel a[href^='/replay/']")
+    expect(page.locator("#verdict")).to_have_class("verdict ok")
+    expect(page.locator("#browser-check")).to_have_attribute("data-ok", "true")
+    page.click("#first")
+    expect(page.locator("#step")).to_have_text(re.compile(r"^Move 0 of \d+$"))
+    assert page.locator("#board .hand .card").count() == 8
+    page.click("#next")
+    expect(page.locator("#step")).to_have_text(re.compile(r"^Move 1 of"))
+    shot(page, "koikoi-replay")
     assert not page.errors  # type: ignore[attr-defined]
 
 

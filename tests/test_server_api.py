@@ -108,6 +108,26 @@ def test_the_seed_stays_secret_until_the_end_then_verifies(client: TestClient) -
     assert replay["views"][-1]["scores"] == list(replica.scores())
 
 
+def test_cardtable_verify_command(client: TestClient, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardtable.cli import app as cli
+
+    table_id, _ = play_game(client, "bakappana", {"rounds": 1, "players": 2}, 2, random.Random(8))
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    good = tmp_path / "game.json"
+    good.write_text(json.dumps(record))
+    result = CliRunner().invoke(cli, ["verify", str(good)])
+    assert result.exit_code == 0, result.output
+    assert f"{len(record['log'])} moves replay legally" in result.output
+    record["log"] = record["log"][:-3] + record["log"][-2:]  # a move went missing
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    result = CliRunner().invoke(cli, ["verify", str(bad)])
+    assert result.exit_code == 1
+    assert "does not replay" in result.output
+
+
 def test_commitment_hides_and_binds() -> None:
     sealed = Commitment.draw()
     assert sealed.matches(sealed.digest)

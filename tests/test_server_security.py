@@ -28,7 +28,11 @@ GAMES = [
     ("ohanami", {}, 2),
     ("ohanami", {}, 4),
     # long clocks: no server-side time-up can slip between the test's moves on a slow machine
-    ("siedem-slow", {"deck": "en", "rounds": 2, "hourglass_seconds": 300, "flip_cap_seconds": 0}, 3),
+    (
+        "siedem-slow",
+        {"deck": "en", "rounds": 2, "hourglass_seconds": 300, "flip_cap_seconds": 0},
+        3,
+    ),
 ]
 
 

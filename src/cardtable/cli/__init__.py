@@ -263,7 +263,13 @@ def serve(
     settings = Settings(bot_delay=bot_delay, think_scale=think_scale)
     console.print(f"cardtable web app on [bold]http://{host}:{port}[/] (database: {db})")
     uvicorn.run(
-        create_app(db, settings), host=host, port=port, ws_max_size=65536, log_level="warning"
+        create_app(db, settings),
+        host=host,
+        port=port,
+        ws_max_size=65536,
+        # frames are small JSON: compressing each costs more CPU than the bytes it saves
+        ws_per_message_deflate=False,
+        log_level="warning",
     )
 
 

@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
+    insert,
     select,
     update,
 )
@@ -129,8 +130,11 @@ class Store:
     def append_move(self, table_id: str, number: int, seat: int, action: dict[str, Any]) -> float:
         """Write one move durably; returns its time. A duplicate number raises."""
         at = time.time()
-        with self.session() as session:
-            session.add(MoveRow(table_id=table_id, number=number, seat=seat, action=action, at=at))
+        with self.engine.begin() as connection:  # Core, not the ORM: this is the hot path
+            connection.execute(
+                insert(MoveRow),
+                {"table_id": table_id, "number": number, "seat": seat, "action": action, "at": at},
+            )
         return at
 
     def set_fields(self, table_id: str, **fields: Any) -> None:

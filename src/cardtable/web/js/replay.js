@@ -1,11 +1,7 @@
 // The replay viewer: step through a finished game and check its fair shuffle in the browser.
 import { api, cards, h } from "./api.js";
 import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { renderHanafuda } from "./render/hanafuda.js";
-import { renderOhanami } from "./render/ohanami.js";
-import { renderWords } from "./render/siedem.js";
-
-const RENDERERS = { hanafuda: renderHanafuda, ohanami: renderOhanami, "siedem-slow": renderWords };
+import { rendererFor } from "./render/index.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.startsWith("/replay/") ? location.pathname.split("/").pop() : null;
 let data = null;
@@ -48,9 +44,8 @@ function render() {
   $("slider").max = String(data.views.length - 1);
   $("slider").value = String(step);
   $("players").replaceChildren(...(view.scores || []).map((s, n) => h("li", { class: "player" }, h("span", { class: "name" }, seatName(n)), h("span", { class: "score" }, s))));
-  const family = data.record.game === "siedem-slow" ? "siedem-slow" : game?.family;
   const seat = $("seat").value === "" ? null : Number($("seat").value);
-  RENDERERS[family]($("board"), {
+  rendererFor(data.record.game, game?.family)($("board"), {
     frame: { table: { id: "replay", seats: [] }, version: step, clock: null, seat },
     view: { ...view, legal_actions: [] },
     seat,

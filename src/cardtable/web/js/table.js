@@ -1,11 +1,7 @@
 // A live table: one WebSocket, the server's view of this seat, a renderer per game family.
 import { api, cards, h } from "./api.js";
 import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { renderHanafuda } from "./render/hanafuda.js";
-import { renderOhanami } from "./render/ohanami.js";
-import { renderWords } from "./render/siedem.js";
-
-const RENDERERS = { hanafuda: renderHanafuda, ohanami: renderOhanami, "siedem-slow": renderWords };
+import { rendererFor } from "./render/index.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -183,14 +179,13 @@ function render() {
   renderInvites();
   renderOver();
   tickClock();
-  const family = frame.table.game === "siedem-slow" ? "siedem-slow" : frame.table.family;
   const board = $("board");
   board.dataset.version = String(frame.version);
   board.dataset.phase = frame.view.phase ?? "";
   board.dataset.status = frame.table.status;
   board.dataset.round = String(frame.view.round ?? frame.view.stage ?? "");
   board.dataset.mine = String(frame.seat !== null && (frame.view.to_move || []).includes(frame.seat));
-  const renderer = RENDERERS[family];
+  const renderer = rendererFor(frame.table.game, frame.table.family);
   renderer($("board"), {
     frame,
     view: frame.view,
