@@ -134,6 +134,7 @@ def test_commitment_hides_and_binds() -> None:
     assert not Commitment(sealed.seed + 1, sealed.salt).matches(sealed.digest)
     assert not Commitment(sealed.seed, sealed.salt + "0").matches(sealed.digest)
     assert Commitment.draw().seed != sealed.seed  # drawn from the CSPRNG, not a counter
+    assert all(Commitment.draw().seed < 2**53 for _ in range(100))  # exact in JavaScript
 
 
 def test_illegal_and_out_of_turn_actions_change_nothing(client: TestClient) -> None:

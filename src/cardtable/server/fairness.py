@@ -25,6 +25,10 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.record import GameRecord
 
 PREFIX = "cardtable-seed/1"
+#: Seeds stay below 2**53 so that every JSON reader, browsers included, reads them exactly
+#: (a browser has to rebuild the committed text from the number); the 128-bit salt, not
+#: the seed's size, is what stops anyone from finding the seed from its commitment.
+SEED_BITS = 53
 
 
 def digest_of(seed: int, salt: str) -> str:
@@ -41,7 +45,7 @@ class Commitment:
 
     @classmethod
     def draw(cls) -> Commitment:
-        return cls(seed=secrets.randbits(63), salt=secrets.token_hex(16))
+        return cls(seed=secrets.randbits(SEED_BITS), salt=secrets.token_hex(16))
 
     @property
     def digest(self) -> str:
