@@ -304,3 +304,21 @@ def test_phone_sized_screen(server: tuple[str, Any], browser: Browser) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, f"the page scrolls sideways on a phone ({width}px)"
     shot(page, "phone-koikoi")
+
+
+def test_hint_button_shows_the_hard_bots_move_and_why(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser)
+    create_table(page, url, "koi-koi", ["human", "bot:random"], {"rounds": "1"})
+    page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_have_text(
+        re.compile(r"^(Play|Take) .+: .+"), timeout=20000
+    )
+    assert page.locator("#board .card.hinted").count() >= 1
+    shot(page, "koikoi-hint")
+    page.select_option("#lang", "pl")
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_have_text(re.compile(r"^(Zagraj|Weź) "), timeout=20000)

@@ -12,6 +12,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from cardtable.agents.explain import hint
 from cardtable.cli.common import Seat, console
 from cardtable.core.actions import Action
 from cardtable.core.results import RoundResult
@@ -19,6 +20,8 @@ from cardtable.core.state import State
 
 
 class Renderer(Protocol):
+    lang: str
+
     def board(self, state: State, seat: int | None, reveal: bool = False) -> RenderableType: ...
     def describe(self, state: State, seat: int, action: Action) -> Text: ...
     def match_input(self, state: State, actions: Sequence[Action], typed: str) -> list[int]: ...
@@ -37,7 +40,8 @@ class Quit(Exception):
 
 HELP = (
     "Type the number of a move, or a card code such as 03-1. "
-    "b shows the board again, h this help, q quits (the game so far is saved with --save)."
+    "? asks what the hard bot would play and why, b shows the board again, h this help, "
+    "q quits (the game so far is saved with --save)."
 )
 
 
@@ -83,8 +87,13 @@ def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str])
         lowered = typed.lower()
         if lowered in ("q", "quit", "exit"):
             raise Quit
-        if lowered in ("h", "help", "?"):
+        if lowered in ("h", "help"):
             console.print(HELP, style="dim")
+            continue
+        if lowered in ("?", "hint"):
+            with console.status("the hard bot is thinking…"):
+                suggestion = hint(state, seat)
+            console.print(f"Hint — {suggestion.text(renderer.lang, names)}", style="cyan")
             continue
         if lowered in ("b", "board"):
             console.print(renderer.board(state, seat))

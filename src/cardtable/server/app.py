@@ -283,6 +283,11 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             return {"type": "pong"}
         if seat is None:
             return error("spectator", "spectators cannot act")
+        if message.type == "hint":
+            try:
+                return await table.hint(seat, message.lang)
+            except CardtableError as exc:
+                return error("no_hint", str(exc))
         try:
             action = table.parse(message.action)
             await table.act(seat, action, expect_version=message.version)

@@ -4,6 +4,7 @@ Client → server frames (JSON text)::
 
     {"type": "action", "action": {...}, "version": 12}   # version optional
     {"type": "ping"}
+    {"type": "hint", "lang": "pl"}                        # what the hard bot would play
 
 Server → client frames: ``{"type": "state", ...}`` after every change (the seat's own view),
 ``{"type": "error", "code": ..., "message": ...}`` for anything refused, ``{"type": "pong"}``.
@@ -63,6 +64,7 @@ class ClientMessage:
     type: str
     action: Any = None
     version: int | None = None
+    lang: str = "en"
 
 
 def decode(text: str, max_bytes: int) -> ClientMessage | JSON:
@@ -78,8 +80,11 @@ def decode(text: str, max_bytes: int) -> ClientMessage | JSON:
     kind = data.get("type")
     if kind == "ping":
         return ClientMessage("ping")
+    if kind == "hint":
+        lang = data.get("lang", "en")
+        return ClientMessage("hint", lang=lang if lang in ("en", "pl", "ru") else "en")
     if kind != "action":
-        return error("bad_message", "'type' must be 'action' or 'ping'")
+        return error("bad_message", "'type' must be 'action', 'hint' or 'ping'")
     version = data.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         return error("bad_message", "'version' must be an integer")

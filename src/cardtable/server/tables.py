@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from cardtable.agents import make_agent
 from cardtable.agents.base import Agent
+from cardtable.agents.explain import hint
 from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError, IllegalAction, OptionError
 from cardtable.core.game import Game, GameSpec, load, spec_of
@@ -182,6 +183,7 @@ class LiveTable:
         self.bot_ready: dict[int, float] = {}
         self.round_key: Any = None
         self.task: asyncio.Task[None] | None = None
+        self.hinting: set[int] = set()
 
     # -- what clients see ----------------------------------------------------------------
     @property
@@ -336,6 +338,23 @@ class LiveTable:
                 self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
         self.changed.set()
         await self.broadcast()
+
+    async def hint(self, seat: int, lang: str) -> JSON:
+        """What the hard bot would play for ``seat`` now, with its reasons (one at a time)."""
+        if seat not in self.state.to_move or self.finished:
+            raise TableError("a hint is for the seat to move", "no_hint")
+        if self.row.game == WORD_GAME:
+            raise TableError("7 słów shows the best words after the round, not during it")
+        if seat in self.hinting:
+            raise TableError("a hint is already being worked out", "busy")
+        self.hinting.add(seat)
+        try:
+            version, snapshot = self.version, self.state.clone()
+            found = await asyncio.to_thread(hint, snapshot, seat, seed=version)
+        finally:
+            self.hinting.discard(seat)
+        names = [s.name for s in self.seats]
+        return {"type": "hint", "version": version, **found.to_json(lang, names)}
 
     # -- the driver: bots and clocks -----------------------------------------------------
     def start(self) -> None:

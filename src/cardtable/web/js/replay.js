@@ -55,6 +55,7 @@ function render() {
     cards: cardInfo,
     seatName,
     ui: { noDialogs: true },
+    replay: true,
     toast: () => {},
     dialog: $("dialog"),
     clockLeft: () => null,

@@ -56,6 +56,9 @@ function connect() {
       clockOffset = message.now - Date.now() / 1000;
       showBanner("");
       render();
+    } else if (message.type === "hint") {
+      ui.hint = message;
+      showHint();
     } else if (message.type === "error") {
       if (message.code === "forbidden" || message.code === "not_found") showBanner(message.message);
       else toast(t("table.error", { message: message.message }));
@@ -147,6 +150,33 @@ async function rematch() {
   }
 }
 
+function renderHintPanel() {
+  const { view, seat, table } = frame;
+  const canAsk = seat !== null && table.game !== "siedem-slow" && table.status !== "finished" && (view.to_move || []).includes(seat);
+  $("hint-panel").hidden = !canAsk;
+  if (!ui.hint || ui.hint.version !== frame.version) $("hint-text").textContent = "";
+  showHint();
+}
+
+function showHint() {
+  if (!ui.hint || !frame || ui.hint.version !== frame.version) return;
+  $("hint-text").textContent = ui.hint.text;
+  const action = ui.hint.action;
+  const captured = ui.hint.reasons.flatMap((r) => r.cards?.card_codes || []);
+  const marks = [action.card, action.take, ...(action.cards || []), ...captured].filter((c) => c !== undefined && c !== null);
+  for (const mark of marks) {
+    for (const element of document.querySelectorAll(`#board [data-code="${mark}"], #board .hand [data-card="${mark}"]`)) {
+      element.classList.add("hinted");
+    }
+  }
+}
+
+function askHint() {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  $("hint-text").textContent = t("hint.thinking");
+  socket.send(JSON.stringify({ type: "hint", lang: lang() }));
+}
+
 function renderTitle() {
   const { table, view } = frame;
   let progress = "";
@@ -200,12 +230,14 @@ function render() {
     dialog: $("dialog"),
     clockLeft: () => (frame.clock ? frame.clock.deadline - (Date.now() / 1000 + clockOffset) : null),
   });
+  renderHintPanel();
 }
 
 async function main() {
   await loadLanguage(pickLanguage());
   cardInfo = await cards();
   $("lang-slot").append(languageSwitch(render));
+  $("hint").addEventListener("click", askHint);
   translatePage();
   connect();
   setInterval(tickClock, 250);

@@ -7,10 +7,10 @@ export function statusLine(ctx) {
   let text;
   if (view.over) text = t("table.over");
   else if (seat === null || seat === undefined) text = t("table.spectating");
-  else if (toMove.includes(seat)) text = t("table.your_turn");
+  else if (toMove.includes(seat) && !ctx.replay) text = t("table.your_turn");
   else if (toMove.length === 1) text = t("table.waiting", { name: seatName(toMove[0]) });
   else text = t("table.waiting_many");
-  const mine = seat !== null && toMove.includes(seat) && !view.over;
+  const mine = seat !== null && toMove.includes(seat) && !view.over && !ctx.replay;
   return h("div", { class: `status-line${mine ? " mine" : ""}`, id: "status" }, text);
 }
 

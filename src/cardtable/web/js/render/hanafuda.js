@@ -107,6 +107,7 @@ export function renderHanafuda(root, ctx) {
     else if (event.key === "Escape" && ui.selected) { ui.selected = null; renderHanafuda(root, ctx); }
     else if (event.key === "k") decisions.find((a) => a.type === "koi-koi") && send({ type: "koi-koi" });
     else if (event.key === "s") decisions.find((a) => a.type === "shobu") && send({ type: "shobu" });
+    else if (event.key === "?") document.getElementById("hint")?.click();
   };
 }
 

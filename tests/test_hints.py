@@ -1,0 +1,132 @@
+"""Hints: the suggested move is legal, its reasons say what the move really does, they read
+nothing the seat cannot see, and they are said in the player's language."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+import cardtable
+from cardtable.agents.explain import hint
+from cardtable.core.rng import Rng
+from cardtable.core.state import State
+from cardtable.games.hanafuda.actions import Play, Take
+from cardtable.games.hanafuda.deck import codes
+from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.server.app import create_app
+
+from .server_helpers import FAST, seat_keys
+from .socket_play import next_reply, next_state
+from .test_cli import cardtable as run_cli
+
+HANAFUDA = [
+    ("koi-koi", {}),
+    ("hana-awase", {"players": 3}),
+    ("hana-awase-88", {}),
+    ("bakappana", {}),
+]
+
+
+def random_positions(count: int, seed: int) -> Iterator[tuple[State, int]]:
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        game_id, options = HANAFUDA[made % len(HANAFUDA)]
+        state = cardtable.load(game_id, rounds=1, **options).new_state(seed=rng.randrange(10**6))
+        for _ in range(rng.randrange(0, 30)):
+            if state.is_over:
+                break
+            seat = min(state.to_move)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if not state.is_over:
+            made += 1
+            yield state, min(state.to_move)
+
+
+def test_reasons_say_what_the_move_captures_and_makes() -> None:
+    kinds: set[str] = set()
+    for state, seat in random_positions(400, seed=1):
+        found = hint(state, seat, bot="medium", seed=3)
+        assert found.action in state.legal_actions(seat)
+        reasons = {r.kind: r for r in found.reasons}
+        kinds |= set(reasons)
+        if not isinstance(found.action, Play | Take):
+            continue
+        after = state.clone()
+        after.apply(seat, found.action)
+        # the turn may go on with the stock card: the move's own capture is part of the gain
+        gained = set(codes(after.piles[seat] & ~state.piles[seat]))  # type: ignore[attr-defined]
+        played = found.action.to_json()["card"]
+        if "captures" in reasons:
+            said = set(reasons["captures"].values["cards"]["card_codes"])
+            assert said <= gained and (played in said or isinstance(found.action, Take))
+        else:  # nothing matched it (the stock card may still take it afterwards)
+            kind = (reasons.keys() & {"discard", "discard_safe"}).pop()
+            assert reasons[kind].values["card"]["card_codes"] == [played]
+            month = played[:2]
+            assert not any(code.startswith(month) for code in codes(state.table))  # type: ignore[attr-defined]
+        if isinstance(state, KoiKoiState) and "makes" in reasons:
+            assert after.yaku_total(seat) > state.yaku_total(seat)  # type: ignore[attr-defined]
+    assert {"captures", "discard", "makes", "near", "denies"} <= kinds
+
+
+def test_hints_read_nothing_the_seat_cannot_see() -> None:
+    for number, (state, seat) in enumerate(random_positions(200, seed=2)):
+        found = hint(state, seat, bot="medium", seed=5)
+        for k in range(2):
+            other = state.determinize(seat, Rng(number * 10 + k))
+            again = hint(other, seat, bot="medium", seed=5)
+            assert again.action == found.action
+            assert again.text("en") == found.text("en")
+
+
+def test_hints_speak_the_players_language() -> None:
+    state, seat = next(random_positions(1, seed=3))
+    found = hint(state, seat, bot="medium")
+    texts = {lang: found.text(lang, ["Ann", "Bob"]) for lang in ("en", "pl", "ru")}
+    assert len(set(texts.values())) == 3
+    assert all("{" not in text for text in texts.values())
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'hint.db'}", FAST)) as test_client:
+        yield test_client
+
+
+def test_hint_over_the_socket_is_for_the_seat_to_move_only(client: TestClient) -> None:
+    created = client.post(
+        "/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]}
+    ).json()
+    table_id, keys = created["id"], seat_keys(created)
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0,
+        client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
+        client.websocket_connect(f"/ws/tables/{table_id}") as spectator,
+    ):
+        frame = next_state(s0, 0)
+        mover, waiter = (s0, s1) if frame["view"]["legal_actions"] else (s1, s0)
+        view = next_state(mover, 0)["view"]
+        mover.send_json({"type": "hint", "lang": "pl"})
+        reply = next_reply(mover)
+        assert reply["type"] == "hint" and reply["action"] in view["legal_actions"]
+        assert reply["text"].startswith(("Zagraj", "Weź"))
+        waiter.send_json({"type": "hint"})
+        assert next_reply(waiter)["code"] == "no_hint"
+        spectator.send_json({"type": "hint"})
+        assert next_reply(spectator)["code"] == "spectator"
+        assert client.get(f"/api/tables/{table_id}").json()["moves"] == 0  # a hint plays nothing
+
+
+def test_question_mark_asks_for_a_hint_in_the_terminal() -> None:
+    done = run_cli(
+        "play", "koi-koi", "--seats", "human,random", "--rounds", "1", "--seed", "3",
+        "--delay", "0", typed="?\nq\n",
+    )  # fmt: skip
+    assert "Hint — " in done.stdout
+    assert re.search(r"Hint — (Play|Take) .+: ", done.stdout)
