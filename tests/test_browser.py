@@ -7,6 +7,7 @@ context, a closed tab, the language switch. Screenshots land in ``test-artifacts
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 import time
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from cardtable.companion.hanafuda import RoundFacts, score_round, settlement
 from cardtable.games.siedem_slow import solve
 from cardtable.server.tables import Settings
 
@@ -322,3 +324,69 @@ def test_hint_button_shows_the_hard_bots_move_and_why(
     page.select_option("#lang", "pl")
     page.click("#hint")
     expect(page.locator("#hint-text")).to_have_text(re.compile(r"^(Zagraj|Weź) "), timeout=20000)
+
+
+def tap_round(page: Page, piles: list[list[str]]) -> None:
+    for player, pile in enumerate(piles):
+        page.click(f"[data-player='{player}']")
+        for code in pile:
+            version = page.locator(f"#pad-cards [data-code='{code}'] .owner").count()
+            page.click(f"#pad-cards [data-code='{code}']")
+            expect(page.locator(f"#pad-cards [data-code='{code}'] .owner")).to_have_count(
+                1 - version
+            )
+
+
+def test_koikoi_round_calculator_with_koikoi_calls(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser, width=1100)
+    page.goto(f"{url}/")
+    page.click("#companion-link")
+    page.select_option("#pad-game", "koi-koi")
+    page.click("#pad-new")
+    piles = [["01-1", "03-1", "02-1"], ["06-1", "07-1", "10-1", "08-2", "09-1", "11-2", "04-1"]]
+    tap_round(page, piles)
+    page.select_option("[data-calls='0']", "1")
+    page.select_option("[data-calls='1']", "2")
+    page.select_option("#pad-shobu", "1")
+    facts = RoundFacts(piles=tuple(tuple(p) for p in piles), calls=(1, 2), shobu=1)
+    expected = score_round("koi-koi", {}, facts)
+    expected_scores = ",".join(str(s) for s in expected.scores)
+    expect(page.locator("#pad-round")).to_have_attribute("data-scores", expected_scores)
+    assert "Ino-shika-chō" in page.inner_text("#pad-round")
+    shot(page, "calculator-koikoi")
+    # a closed tab loses nothing: the pad is in the database
+    context = page.context
+    page.close()
+    again = context.new_page()
+    again.goto(f"{url}/companion/hanafuda")
+    expect(again.locator("#pad-round")).to_have_attribute("data-scores", expected_scores)
+    again.click("#pad-save")
+    expect(again.locator("#pad-totals tr")).to_have_count(2)
+
+
+def test_hana_awase_88_settlement_from_tapped_cards(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser, width=1100)
+    page.goto(f"{url}/companion/hanafuda")
+    page.evaluate("localStorage.removeItem('cardtable.pad')")
+    page.goto(f"{url}/companion/hanafuda")
+    page.select_option("#pad-game", "hana-awase-88")
+    page.click("#pad-new")
+    rng = random.Random(4)
+    deck = [f"{m:02d}-{k}" for m in range(1, 13) for k in range(1, 5)]
+    rng.shuffle(deck)
+    piles = [sorted(deck[:14]), sorted(deck[14:30]), sorted(deck[30:44])]
+    tap_round(page, piles)
+    expected = score_round("hana-awase-88", {}, RoundFacts(piles=tuple(tuple(p) for p in piles)))
+    expect(page.locator("#pad-round")).to_have_attribute(
+        "data-scores", ",".join(str(s) for s in expected.scores)
+    )
+    names = [f"Player {k + 1}" for k in range(3)]
+    wanted = [f"{names[a]} pays {names[b]} {n}" for a, b, n in settlement(expected.scores)]
+    assert page.locator("#pad-settlement li").all_inner_texts() == wanted
+    shot(page, "calculator-hana-awase-88")

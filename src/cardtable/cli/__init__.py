@@ -16,7 +16,7 @@ import cardtable
 from cardtable.cli.common import console, default_language, parse_rules, parse_seats, seat_names
 from cardtable.cli.hanafuda_view import HanafudaRenderer
 from cardtable.cli.ohanami_view import OhanamiRenderer
-from cardtable.cli.play import Renderer, run_match
+from cardtable.cli.play import Renderer, run_match, score_table
 from cardtable.cli.replay import replay_file
 from cardtable.cli.rules import show_rules
 from cardtable.cli.wordplay import play_words, replay_words
@@ -234,6 +234,65 @@ def games() -> None:
     for game_id in cardtable.game_ids():
         spec = spec_of(game_id)
         console.print(f"[cyan]{game_id:<16}[/] {spec.summary}")
+
+
+companion_app = typer.Typer(
+    help="Keep score for a game played with a physical deck.", no_args_is_help=True
+)
+app.add_typer(companion_app, name="companion")
+
+
+@companion_app.command("hanafuda")
+def companion_hanafuda(
+    game: Annotated[str, typer.Argument(help="bakappana, koi-koi, hana-awase or hana-awase-88.")],
+    pile: Annotated[
+        list[str],
+        typer.Option(help="One player's captured cards, e.g. '08-1 08-2 09-1' (once a player)."),
+    ],
+    dealer: Annotated[int, typer.Option(help="Who dealt (1 = the first player).")] = 1,
+    shobu: Annotated[
+        int | None, typer.Option(help="Koi-koi: who called shōbu (none: the stock ran out).")
+    ] = None,
+    calls: Annotated[
+        str, typer.Option(help="Koi-koi: each player's koi-koi calls, e.g. '1,2'.")
+    ] = "",
+    table: Annotated[str, typer.Option(help="Cards left on the table (weather rules).")] = "",
+    hand: Annotated[
+        list[str] | None, typer.Option(help="A dealt hand, for teyaku (once a player).")
+    ] = None,
+    rule: Annotated[
+        list[str] | None, typer.Option(help="A house rule KEY=VALUE (repeatable).")
+    ] = None,
+    preset: Annotated[str | None, typer.Option(help="A named rule set.")] = None,
+) -> None:
+    """Score one round of a hanafuda game played at a real table: each yaku with its cards,
+    multipliers, teyaku and special payments, and who pays whom."""
+    from cardtable.companion.hanafuda import RoundFacts, score_round, settlement  # noqa: PLC0415
+    from cardtable.core.game import spec_of as spec  # noqa: PLC0415
+
+    def seat(number: int | None) -> int | None:
+        return None if number is None else number - 1
+
+    try:
+        options = dict(spec(game).presets.get(preset, {})) if preset else {}
+        options.update(parse_rules(rule or []))
+        if "players" in spec(game).options_model.model_fields and "players" not in options:
+            options["players"] = len(pile)
+        facts = RoundFacts(
+            piles=tuple(tuple(p.replace(",", " ").split()) for p in pile),
+            dealer=seat(dealer) or 0,
+            table=tuple(table.replace(",", " ").split()),
+            hands=tuple(tuple(h.replace(",", " ").split()) for h in hand or ()),
+            calls=tuple(int(c) for c in calls.split(",") if c.strip()),
+            shobu=seat(shobu),
+        )
+        result = score_round(game, options, facts)
+    except (CardtableError, ValueError) as error:
+        raise fail(error) from None
+    names = [f"Player {k + 1}" for k in range(len(result.scores))]
+    console.print(score_table(result, names, f"{spec(game).title}: the round", "Round"))
+    for payer, payee, amount in settlement(result.scores):
+        console.print(f"{names[payer]} pays {names[payee]} {amount}")
 
 
 @app.command()

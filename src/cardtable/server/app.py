@@ -26,6 +26,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.game import game_ids, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.server.cards import card_data
+from cardtable.server.companion import router as companion_router
 from cardtable.server.fairness import verify
 from cardtable.server.protocol import ClientMessage, RateLimiter, decode, encode, error
 from cardtable.server.store import Store
@@ -317,6 +318,11 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     def verify_page() -> FileResponse:
         return FileResponse(WEB_ROOT / "replay.html")
 
+    @app.get("/companion/hanafuda", include_in_schema=False)
+    def hanafuda_pad() -> FileResponse:
+        return FileResponse(WEB_ROOT / "companion-hanafuda.html")
+
+    app.include_router(companion_router(store))
     app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")
     return app
 

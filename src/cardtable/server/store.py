@@ -70,6 +70,20 @@ class MoveRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class CompanionRow(Base):
+    """A score pad or round calculator for a game played with a physical deck."""
+
+    __tablename__ = "companion"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
 @dataclass(frozen=True)
 class StoredMove:
     seat: int
@@ -154,6 +168,22 @@ class Store:
                 .limit(limit)
             )
             return list(session.scalars(query))
+
+    def add_companion(self, row: CompanionRow) -> None:
+        with self.session() as session:
+            session.add(row)
+
+    def companion(self, pad_id: str) -> CompanionRow | None:
+        with self.session() as session:
+            return session.get(CompanionRow, pad_id)
+
+    def save_companion(self, pad_id: str, data: dict[str, Any]) -> None:
+        with self.session() as session:
+            session.execute(
+                update(CompanionRow)
+                .where(CompanionRow.id == pad_id)
+                .values(data=data, updated_at=time.time())
+            )
 
     def close(self) -> None:
         self.engine.dispose()

@@ -1,0 +1,1 @@
+"""Companion tools for games played with a physical deck: round calculators, score pads."""

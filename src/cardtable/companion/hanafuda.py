@@ -1,0 +1,179 @@
+"""Round calculator for hanafuda played at a real table: players say what happened, the
+engine's own scoring says what it is worth.
+
+The facts are what a table can tell after a round — each player's captured cards, the
+dealer, koi-koi calls and who called shōbu, the cards left on the table, and the dealt
+hands when someone claims a hand yaku. They are put into a fresh engine state and scored
+by the same ``score_round`` the engine plays with, so the calculator cannot disagree with
+the engine under any house rule.
+
+>>> facts = RoundFacts(piles=(("08-1", "08-2", "09-1"), ()), shobu=0)
+>>> result = score_round("koi-koi", {}, facts)
+>>> [(line.seat, line.rule, line.points) for line in result.lines]
+[(0, 'yaku:tsukimi', 5), (1, 'pays', -5)]
+>>> result.scores
+(5, -5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.core.errors import OptionError
+from cardtable.core.game import load
+from cardtable.core.results import RoundResult
+from cardtable.games.hanafuda.deck import LIGHTS, cards, codes
+from cardtable.games.hanafuda.fishing import FishingState
+from cardtable.games.hanafuda.hana_awase import HanaAwaseState
+from cardtable.games.hanafuda.koikoi import KoiKoiState
+
+GAMES = ("bakappana", "koi-koi", "hana-awase", "hana-awase-88")
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """What players at a physical table can tell about a finished round."""
+
+    piles: tuple[tuple[str, ...], ...]  # each player's captured cards
+    dealer: int = 0
+    table: tuple[str, ...] = ()  # left on the table at the end (the weather rules read it)
+    first_table: tuple[str, ...] = ()  # the table as dealt (koi-koi: lights multiplier)
+    hands: tuple[tuple[str, ...], ...] = ()  # hands as dealt: teyaku and lucky hands
+    calls: tuple[int, ...] = ()  # koi-koi calls per player
+    shobu: int | None = None  # koi-koi: who stopped the round (None: the stock ran out)
+    last_improver: int | None = None  # koi-koi: last to improve a yaku (a house rule reads it)
+    round_no: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "piles": [list(p) for p in self.piles],
+            "dealer": self.dealer,
+            "table": list(self.table),
+            "first_table": list(self.first_table),
+            "hands": [list(h) for h in self.hands],
+            "calls": list(self.calls),
+            "shobu": self.shobu,
+            "last_improver": self.last_improver,
+            "round_no": self.round_no,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundFacts:
+        try:
+            return cls(
+                piles=tuple(tuple(str(c) for c in pile) for pile in data["piles"]),
+                dealer=int(data.get("dealer", 0)),
+                table=tuple(str(c) for c in data.get("table") or ()),
+                first_table=tuple(str(c) for c in data.get("first_table") or ()),
+                hands=tuple(tuple(str(c) for c in hand) for hand in data.get("hands") or ()),
+                calls=tuple(int(c) for c in data.get("calls") or ()),
+                shobu=None if data.get("shobu") is None else int(data["shobu"]),
+                last_improver=None
+                if data.get("last_improver") is None
+                else int(data["last_improver"]),
+                round_no=int(data.get("round_no", 1)),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise OptionError(f"cannot read the round: {error!r}") from None
+
+
+def _mask(spec: Iterable[str], what: str) -> int:
+    try:
+        return cards(list(spec))
+    except (OptionError, ValueError, KeyError) as error:
+        raise OptionError(f"{what}: {error}") from None
+
+
+def _seat(value: int | None, players: int, what: str) -> int | None:
+    if value is not None and not 0 <= value < players:
+        raise OptionError(f"{what} must be a player number 1 to {players}")
+    return value
+
+
+def state_for(game_id: str, options: Mapping[str, Any], facts: RoundFacts) -> FishingState:
+    """A fresh engine state holding ``facts`` as the end of a round."""
+    if game_id not in GAMES:
+        raise OptionError(f"the round calculator knows {', '.join(GAMES)}, not {game_id!r}")
+    game = load(game_id, **dict(options))
+    state = game.new_state(seed=0)
+    assert isinstance(state, FishingState)
+    n = state.n
+    if len(facts.piles) != n:
+        raise OptionError(f"{game.id} has {n} players: give {n} piles, not {len(facts.piles)}")
+    piles = [_mask(pile, f"player {k + 1}'s cards") for k, pile in enumerate(facts.piles)]
+    table = _mask(facts.table, "table")
+    seen = table
+    for number, pile in enumerate(piles):
+        if seen & pile:
+            twice = ", ".join(codes(seen & pile))
+            raise OptionError(f"{twice} cannot be in two places (player {number + 1} too)")
+        seen |= pile
+    _seat(facts.dealer, n, "the dealer")
+    state.round_no, state.dealer = facts.round_no, facts.dealer
+    hands = [_mask(hand, f"player {k + 1}'s dealt hand") for k, hand in enumerate(facts.hands)]
+    state.hands = hands + [0] * (n - len(hands))
+    state.start_table = _mask(facts.first_table, "first table")
+    if isinstance(state, HanaAwaseState):
+        state.on_round_start()  # teyaku are read from the dealt hands
+    if isinstance(state, KoiKoiState):
+        state.table_lights = (state.start_table & LIGHTS).bit_count()
+        if state.options.lucky_hands_win:
+            for seat, hand in enumerate(state.hands):
+                kind = state.lucky_kind(hand) if hand else None
+                if kind:
+                    state.lucky = (seat, kind)
+                    break
+        calls = list(facts.calls) + [0] * (n - len(facts.calls))
+        if any(c < 0 for c in calls):
+            raise OptionError("koi-koi calls cannot be negative")
+        state.calls = calls
+        state.winner = _seat(facts.shobu, n, "who called shōbu")
+        state.last_improver = _seat(facts.last_improver, n, "the last improver")
+    state.piles = piles
+    state.table = table
+    return state
+
+
+def score_round(game_id: str, options: Mapping[str, Any], facts: RoundFacts) -> RoundResult:
+    """The round's score lines and scores, exactly as the engine scores them."""
+    return state_for(game_id, options, facts).score_round()
+
+
+@dataclass
+class Match:
+    """A running match at a physical table: rounds so far and the totals."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    rounds: list[RoundResult] = field(default_factory=list)
+
+    def add(self, facts: RoundFacts) -> RoundResult:
+        result = score_round(self.game, self.options, facts)
+        self.rounds.append(result)
+        return result
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        start = load(self.game, **self.options).new_state(seed=0).scores()
+        return tuple(s + sum(r.scores[k] for r in self.rounds) for k, s in enumerate(start))
+
+
+def settlement(scores: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Who pays whom how much to settle zero-sum ``scores``: (payer, payee, amount).
+
+    >>> settlement([132, -78, -54])
+    [(1, 0, 78), (2, 0, 54)]
+    """
+    debtors = [[s, -v] for s, v in enumerate(scores) if v < 0]
+    creditors = [[s, v] for s, v in enumerate(scores) if v > 0]
+    payments = []
+    for debtor in debtors:
+        for creditor in creditors:
+            amount = min(debtor[1], creditor[1])
+            if amount > 0:
+                payments.append((debtor[0], creditor[0], amount))
+                debtor[1] -= amount
+                creditor[1] -= amount
+    return payments

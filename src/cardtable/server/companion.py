@@ -1,0 +1,121 @@
+"""Companion pads over HTTP: a pad is its game, options and the rounds entered so far,
+kept in the app's database so a closed tab loses nothing. Scores are always computed
+on the server by the engine's own scoring (see :mod:`cardtable.companion`)."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, Field
+
+from cardtable.companion.hanafuda import GAMES, RoundFacts, score_round, settlement
+from cardtable.core.errors import CardtableError
+from cardtable.core.game import load, spec_of
+from cardtable.server.store import CompanionRow, Store
+
+MAX_ROUNDS = 64
+
+
+class NewPad(BaseModel):
+    kind: str = Field(pattern="^hanafuda$")
+    game: str = Field(max_length=40)
+    preset: str | None = Field(default=None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class PadData(BaseModel):
+    rounds: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_ROUNDS)
+    current: dict[str, Any] | None = None
+
+
+def _bad(error: Exception) -> HTTPException:
+    return HTTPException(400, detail={"code": "bad_request", "message": str(error)})
+
+
+def hanafuda_results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """Every saved round scored, the running totals and who pays whom, and the round being
+    entered (or why it cannot be scored yet)."""
+    start = load(game, **options).new_state(seed=0).scores()
+    totals = list(start)
+    rounds = []
+    for entry in data.get("rounds", []):
+        result = score_round(game, options, RoundFacts.from_json(entry))
+        rounds.append(result.to_json())
+        totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+    out: dict[str, Any] = {"rounds": rounds, "totals": totals}
+    change = [t - s for t, s in zip(totals, start, strict=True)]
+    out["settlement"] = [list(p) for p in settlement(change)] if sum(change) == 0 else []
+    current = data.get("current")
+    if current:
+        try:
+            result = score_round(game, options, RoundFacts.from_json(current))
+            out["current"] = result.to_json()
+            out["current_settlement"] = [list(p) for p in settlement(result.scores)]
+        except CardtableError as error:
+            out["current_error"] = str(error)
+    return out
+
+
+def router(store: Store) -> APIRouter:
+    api = APIRouter(prefix="/api/companion")
+
+    def pad(pad_id: str) -> CompanionRow:
+        row = store.companion(pad_id) if len(pad_id) <= 32 else None
+        if row is None:
+            raise HTTPException(404, detail={"code": "not_found", "message": "no such pad"})
+        return row
+
+    def answer(row: CompanionRow) -> dict[str, Any]:
+        return {
+            "id": row.id,
+            "kind": row.kind,
+            "game": row.game,
+            "title": spec_of(row.game).title,
+            "options": row.options,
+            "players": load(row.game, **row.options).players,
+            "data": row.data,
+            "results": hanafuda_results(row.game, row.options, row.data),
+        }
+
+    @api.post("", status_code=201)
+    def create(body: NewPad) -> dict[str, Any]:
+        if body.game not in GAMES:
+            raise _bad(ValueError(f"the round calculator knows {', '.join(GAMES)}"))
+        try:
+            game = load(body.game, body.preset or None, **body.options)
+        except CardtableError as error:
+            raise _bad(error) from None
+        now = time.time()
+        row = CompanionRow(
+            id=secrets.token_urlsafe(12),
+            kind=body.kind,
+            game=game.id,
+            options=game.options.model_dump(mode="json"),
+            data={"rounds": [], "current": None},
+            created_at=now,
+            updated_at=now,
+        )
+        store.add_companion(row)
+        return answer(row)
+
+    @api.get("/{pad_id}")
+    def read(pad_id: str) -> dict[str, Any]:
+        return answer(pad(pad_id))
+
+    @api.put("/{pad_id}")
+    def write(pad_id: str, body: PadData) -> dict[str, Any]:
+        row = pad(pad_id)
+        data = body.model_dump()
+        try:  # nothing unreadable is stored: every saved round must score
+            for entry in data["rounds"]:
+                score_round(row.game, row.options, RoundFacts.from_json(entry))
+        except CardtableError as error:
+            raise _bad(error) from None
+        store.save_companion(row.id, data)
+        row.data = data
+        return answer(row)
+
+    return api

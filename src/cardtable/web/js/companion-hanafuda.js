@@ -1,0 +1,198 @@
+// Round calculator for hanafuda played with a real deck: tap captured cards, get the score.
+import { api, cards, h, svg } from "./api.js";
+import { hanafudaCard } from "./cards.js";
+import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { breakdown } from "./render/common.js";
+
+const GAMES = ["koi-koi", "hana-awase", "hana-awase-88", "bakappana"];
+const $ = (id) => document.getElementById(id);
+let games = [];
+let deck = null;
+let pad = null; // the server's answer: the pad, its data and its results
+let active = 0; // the player whose cards a tap assigns
+let saving = Promise.resolve();
+
+const playerName = (n) => t("pad.player", { n: n + 1 });
+
+function emptyRound(players, dealer = 0) {
+  return { piles: Array.from({ length: players }, () => []), dealer, calls: Array(players).fill(0), shobu: null, table: [], hands: [] };
+}
+
+function setupForm() {
+  const select = $("pad-game");
+  if (!select.options.length) {
+    for (const id of GAMES) {
+      const game = games.find((g) => g.id === id);
+      select.append(new Option(game.title, id));
+    }
+    select.addEventListener("change", setupForm);
+  }
+  const game = games.find((g) => g.id === select.value);
+  const players = game.schema.properties.players;
+  const choices = players?.enum ?? (players?.const !== undefined ? [players.const] : null);
+  const low = choices ? Math.min(...choices) : players?.minimum ?? 2;
+  const high = choices ? Math.max(...choices) : players?.maximum ?? 2;
+  const playersSelect = $("pad-players");
+  playersSelect.replaceChildren();
+  for (let n = low; n <= high; n++) playersSelect.append(new Option(String(n), String(n), false, n === (players?.default ?? low)));
+  const preset = $("pad-preset");
+  preset.replaceChildren(new Option(t("lobby.preset.none"), ""));
+  for (const name of game.presets) preset.append(new Option(name, name));
+}
+
+async function createPad() {
+  $("pad-error").textContent = "";
+  const game = $("pad-game").value;
+  const options = {};
+  if (games.find((g) => g.id === game).schema.properties.players) options.players = Number($("pad-players").value);
+  try {
+    pad = await api("/api/companion", { method: "POST", body: { kind: "hanafuda", game, preset: $("pad-preset").value || null, options } });
+  } catch (error) {
+    $("pad-error").textContent = error.message;
+    return;
+  }
+  localStorage.setItem("cardtable.pad", pad.id);
+  history.replaceState(null, "", `/companion/hanafuda?pad=${pad.id}`);
+  pad.data.current = emptyRound(pad.players);
+  await save();
+}
+
+function save() {
+  // one write at a time, in order: the last tap always wins
+  // the page's entries are the truth; each answer brings the scores of what was sent
+  const sent = JSON.parse(JSON.stringify(pad.data));
+  saving = saving.then(async () => {
+    const answer = await api(`/api/companion/${pad.id}`, { method: "PUT", body: sent });
+    pad.results = answer.results;
+    render();
+  }).catch((error) => {
+    $("pad-round").replaceChildren(h("p", { class: "error" }, error.message));
+  });
+  return saving;
+}
+
+function owner(code) {
+  return pad.data.current.piles.findIndex((pile) => pile.includes(code));
+}
+
+function tap(code) {
+  const current = pad.data.current;
+  const holder = owner(code);
+  if (holder >= 0) current.piles[holder] = current.piles[holder].filter((c) => c !== code);
+  if (holder !== active) current.piles[active].push(code);
+  save();
+}
+
+function renderEntry() {
+  const current = pad.data.current;
+  $("setup").hidden = true;
+  $("entry").hidden = false;
+  $("result").hidden = false;
+  $("pad-heading").textContent = `${pad.title} · ${t("pad.round_n", { n: pad.data.rounds.length + 1 })}`;
+  $("pad-seats").replaceChildren(
+    ...current.piles.map((pile, n) =>
+      h("button", { class: `seat-tab${n === active ? " chosen" : ""}`, "data-player": n, onclick: () => { active = n; render(); } },
+        `${playerName(n)} · ${pile.length}`)),
+  );
+  const extras = [];
+  const dealer = h("select", { id: "pad-dealer", onchange: (e) => { current.dealer = Number(e.target.value); save(); } },
+    current.piles.map((_, n) => new Option(playerName(n), String(n), false, n === current.dealer)));
+  extras.push(h("label", {}, h("span", {}, t("pad.dealer")), " ", dealer));
+  if (pad.game === "koi-koi") {
+    const shobu = h("select", { id: "pad-shobu", onchange: (e) => { current.shobu = e.target.value === "" ? null : Number(e.target.value); save(); } },
+      new Option(t("pad.nobody"), "", false, current.shobu === null),
+      current.piles.map((_, n) => new Option(playerName(n), String(n), false, n === current.shobu)));
+    extras.push(h("label", {}, h("span", {}, t("pad.shobu")), " ", shobu));
+    current.piles.forEach((_, n) => {
+      const input = h("select", { "data-calls": n, onchange: (e) => { current.calls[n] = Number(e.target.value); save(); } },
+        [0, 1, 2, 3, 4, 5, 6].map((k) => new Option(String(k), String(k), false, k === (current.calls[n] ?? 0))));
+      extras.push(h("label", {}, h("span", {}, `${t("pad.calls")} · ${playerName(n)}`), " ", input));
+    });
+  }
+  $("pad-extras").replaceChildren(...extras);
+  $("pad-prompt").textContent = t("pad.tap", { name: playerName(active) });
+  const byMonth = [];
+  for (let month = 1; month <= 12; month++) byMonth.push(deck.filter((c) => c.month === month));
+  $("pad-cards").replaceChildren(...byMonth.map((month) =>
+    h("div", { class: "pad-month" }, month.map((card) => {
+      const holder = owner(card.code);
+      const element = svg(hanafudaCard(card, lang()), {
+        class: `card small playable${holder === active ? " selected" : ""}${holder >= 0 && holder !== active ? " taken" : ""}`,
+        "data-code": card.code, role: "button", tabindex: 0,
+        title: holder >= 0 ? t("pad.captured_by", { name: playerName(holder) }) : card.name[lang()] || card.name.en,
+        onclick: () => tap(card.code),
+      });
+      if (holder >= 0) element.append(h("span", { class: "owner" }, String(holder + 1)));
+      return element;
+    }))));
+}
+
+function settlementList(element, payments) {
+  element.replaceChildren(...(payments.length
+    ? payments.map(([payer, payee, amount]) => h("li", {}, t("pad.pays", { payer: playerName(payer), payee: playerName(payee), amount })))
+    : [h("li", { class: "muted" }, t("pad.even"))]));
+}
+
+function renderResult() {
+  const results = pad.results;
+  const ctx = { t, seatName: playerName };
+  const info = Object.fromEntries(deck.map((c) => [c.code, c]));
+  const draw = (code, size) => svg(hanafudaCard(info[code], lang()), { class: `card ${size}` });
+  if (results.current) {
+    $("pad-round").replaceChildren(breakdown(results.current, ctx, draw));
+    $("pad-round").dataset.scores = results.current.scores.join(",");
+    settlementList($("pad-settlement"), results.current_settlement);
+  } else {
+    $("pad-round").replaceChildren(h("p", { class: "error" }, results.current_error || ""));
+    $("pad-settlement").replaceChildren();
+  }
+  const history = $("pad-history");
+  history.replaceChildren(
+    h("table", { class: "breakdown", id: "pad-totals" }, h("tbody", {},
+      results.rounds.map((round, k) => h("tr", {}, h("td", {}, `#${k + 1}`), round.scores.map((s) => h("td", { class: "num" }, s)))),
+      h("tr", { class: "totals" }, h("td", {}, t("pad.totals")), results.totals.map((s) => h("td", { class: "num" }, s))))),
+  );
+  const match = h("ul", { class: "settlement", id: "pad-match-settlement" });
+  settlementList(match, results.settlement);
+  history.append(match);
+}
+
+function render() {
+  translatePage();
+  if (!pad) return;
+  if (!pad.data.current) pad.data.current = emptyRound(pad.players);
+  renderEntry();
+  renderResult();
+}
+
+async function nextRound() {
+  const current = pad.data.current;
+  if (!pad.results.current) return;
+  pad.data.rounds.push(current);
+  pad.data.current = emptyRound(pad.players, current.dealer);
+  active = 0;
+  await save();
+}
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  games = await api("/api/games");
+  deck = (await cards()).hanafuda.cards;
+  $("lang-slot").append(languageSwitch(render));
+  translatePage();
+  setupForm();
+  $("pad-new").addEventListener("click", createPad);
+  $("pad-save").addEventListener("click", nextRound);
+  const wanted = new URLSearchParams(location.search).get("pad") || localStorage.getItem("cardtable.pad");
+  if (wanted) {
+    try {
+      pad = await api(`/api/companion/${wanted}`);
+      history.replaceState(null, "", `/companion/hanafuda?pad=${pad.id}`);
+    } catch {
+      localStorage.removeItem("cardtable.pad");
+    }
+  }
+  render();
+}
+
+main();
