@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from cardtable.companion.hanafuda import RoundFacts, score_round, settlement
+from cardtable.companion.ohanami import Garden, OhanamiPad
 from cardtable.games.siedem_slow import solve
 from cardtable.server.tables import Settings
 
@@ -364,7 +365,7 @@ def test_koikoi_round_calculator_with_koikoi_calls(
     again.goto(f"{url}/companion/hanafuda")
     expect(again.locator("#pad-round")).to_have_attribute("data-scores", expected_scores)
     again.click("#pad-save")
-    expect(again.locator("#pad-totals tr")).to_have_count(2)
+    expect(again.locator("#pad-totals tbody tr")).to_have_count(2)
 
 
 def test_hana_awase_88_settlement_from_tapped_cards(
@@ -390,3 +391,38 @@ def test_hana_awase_88_settlement_from_tapped_cards(
     wanted = [f"{names[a]} pays {names[b]} {n}" for a, b, n in settlement(expected.scores)]
     assert page.locator("#pad-settlement li").all_inner_texts() == wanted
     shot(page, "calculator-hana-awase-88")
+
+
+def test_ohanami_score_pad_over_three_stages(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    page = new_page(browser, width=1000)
+    page.goto(f"{url}/")
+    page.click("#ohanami-pad-link")
+    page.select_option("#pad-players", "3")
+    page.click("#pad-new")
+    counts = [
+        [{"blue": 3, "green": 2}, {"blue": 1, "pink": 4}, {"green": 5}],
+        [{"blue": 4, "green": 4, "pink": 2}, {"blue": 3, "pink": 7}, {"green": 8, "grey": 1}],
+        [
+            {"blue": 6, "green": 5, "grey": 2, "pink": 5},
+            {"blue": 5, "pink": 12},
+            {"green": 10, "grey": 3},
+        ],
+    ]
+    pad = OhanamiPad(players=3)
+    for stage in counts:
+        for player, garden in enumerate(stage):
+            for colour in ("blue", "green", "grey", "pink"):
+                box = page.locator(f"[data-player='{player}'] [data-colour='{colour}']")
+                box.fill(str(garden.get(colour, 0)))
+        expected = pad.add_stage([Garden(counts=g) for g in stage])
+        expect(page.locator("#pad-round")).to_have_attribute(
+            "data-scores", ",".join(map(str, expected.scores))
+        )
+        page.click("#pad-save")
+        expect(page.locator("#pad-totals")).to_have_attribute(
+            "data-totals", ",".join(map(str, pad.totals))
+        )
+    names = ", ".join(f"Player {k + 1}" for k in pad.leaders())
+    expect(page.locator("#pad-leader")).to_have_text(f"Leading: {names}")
+    shot(page, "ohanami-pad")

@@ -215,3 +215,36 @@ def test_options_naming_local_files_are_refused_over_the_web(client: TestClient)
     assert "only be changed on the command line" in response.json()["detail"]["message"]
     schema = next(g for g in client.get("/api/games").json() if g["id"] == "siedem-slow")["schema"]
     assert schema["properties"]["dictionary"]["x-local-only"] is True
+
+
+def test_companion_pads_keep_their_rounds_and_refuse_garbage(client: TestClient) -> None:
+    pad = client.post("/api/companion", json={"kind": "hanafuda", "game": "koi-koi"}).json()
+    facts = {"piles": [["08-1", "08-2", "09-1"], []], "shobu": 0}
+    saved = client.put(f"/api/companion/{pad['id']}", json={"rounds": [facts], "current": facts})
+    assert saved.status_code == 200
+    again = client.get(f"/api/companion/{pad['id']}").json()  # from the database
+    assert again["data"]["rounds"] == [facts]
+    assert again["results"]["totals"] == [35, 25]  # zero-sum koi-koi from 30 each
+    assert again["results"]["current"]["scores"] == [5, -5]
+    for bad in ({"rounds": [{"piles": "x"}]}, {"rounds": [42]}, {"rounds": "nope"}):
+        assert client.put(f"/api/companion/{pad['id']}", json=bad).status_code in (400, 422)
+    odd = client.put(
+        f"/api/companion/{pad['id']}", json={"rounds": [], "current": {"piles": [["13-1"], []]}}
+    )
+    assert "not a hanafuda card" in odd.json()["results"]["current_error"]
+    ohanami = client.post(
+        "/api/companion", json={"kind": "ohanami", "game": "ohanami", "options": {"players": 2}}
+    ).json()
+    stage = [{"counts": {"blue": 2}}, {"cards": [3, 6]}]
+    answer = client.put(
+        f"/api/companion/{ohanami['id']}", json={"rounds": [stage], "current": [7, 8]}
+    ).json()
+    assert answer["results"]["totals"] == [6, 0] and "current_error" in answer["results"]
+    assert (
+        client.post("/api/companion", json={"kind": "chess", "game": "koi-koi"}).status_code == 422
+    )
+    assert (
+        client.post("/api/companion", json={"kind": "hanafuda", "game": "ohanami"}).status_code
+        == 400
+    )
+    assert client.get("/api/companion/nope").status_code == 404

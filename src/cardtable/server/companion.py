@@ -12,6 +12,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from cardtable.companion.hanafuda import GAMES, RoundFacts, score_round, settlement
+from cardtable.companion.ohanami import STAGES, Garden, OhanamiPad, stage_result
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import load, spec_of
 from cardtable.server.store import CompanionRow, Store
@@ -20,15 +21,15 @@ MAX_ROUNDS = 64
 
 
 class NewPad(BaseModel):
-    kind: str = Field(pattern="^hanafuda$")
+    kind: str = Field(pattern="^(hanafuda|ohanami)$")
     game: str = Field(max_length=40)
     preset: str | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
 
 
 class PadData(BaseModel):
-    rounds: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_ROUNDS)
-    current: dict[str, Any] | None = None
+    rounds: list[Any] = Field(default_factory=list, max_length=MAX_ROUNDS)
+    current: Any = None
 
 
 def _bad(error: Exception) -> HTTPException:
@@ -59,6 +60,39 @@ def hanafuda_results(game: str, options: dict[str, Any], data: dict[str, Any]) -
     return out
 
 
+def ohanami_results(options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """Every finished stage scored, totals, who leads after the tie break, and the stage
+    being entered."""
+    pad = OhanamiPad(players=int(options.get("players", 2)), options=options)
+    for gardens in data.get("rounds", []):
+        pad.add_stage([Garden.from_json(g) for g in gardens])
+    out: dict[str, Any] = {
+        "rounds": [r.to_json() for r in pad.stages],
+        "totals": list(pad.totals),
+        "leaders": pad.leaders() if pad.stages else [],
+        "settlement": [],
+    }
+    current = data.get("current")
+    if current and len(pad.stages) < STAGES:
+        try:
+            stage = len(pad.stages) + 1
+            result = stage_result(
+                pad.players, stage, [Garden.from_json(g) for g in current], options
+            )
+            out["current"] = result.to_json()
+        except CardtableError as error:
+            out["current_error"] = str(error)
+    return out
+
+
+def results_of(
+    kind: str, game: str, options: dict[str, Any], data: dict[str, Any]
+) -> dict[str, Any]:
+    if kind == "ohanami":
+        return ohanami_results(options, data)
+    return hanafuda_results(game, options, data)
+
+
 def router(store: Store) -> APIRouter:
     api = APIRouter(prefix="/api/companion")
 
@@ -77,13 +111,14 @@ def router(store: Store) -> APIRouter:
             "options": row.options,
             "players": load(row.game, **row.options).players,
             "data": row.data,
-            "results": hanafuda_results(row.game, row.options, row.data),
+            "results": results_of(row.kind, row.game, row.options, row.data),
         }
 
     @api.post("", status_code=201)
     def create(body: NewPad) -> dict[str, Any]:
-        if body.game not in GAMES:
-            raise _bad(ValueError(f"the round calculator knows {', '.join(GAMES)}"))
+        known = GAMES if body.kind == "hanafuda" else ("ohanami",)
+        if body.game not in known:
+            raise _bad(ValueError(f"the {body.kind} pad knows {', '.join(known)}"))
         try:
             game = load(body.game, body.preset or None, **body.options)
         except CardtableError as error:
@@ -110,10 +145,10 @@ def router(store: Store) -> APIRouter:
         row = pad(pad_id)
         data = body.model_dump()
         try:  # nothing unreadable is stored: every saved round must score
-            for entry in data["rounds"]:
-                score_round(row.game, row.options, RoundFacts.from_json(entry))
-        except CardtableError as error:
+            results = results_of(row.kind, row.game, row.options, {**data, "current": None})
+        except (CardtableError, TypeError, AttributeError, KeyError) as error:
             raise _bad(error) from None
+        del results
         store.save_companion(row.id, data)
         row.data = data
         return answer(row)

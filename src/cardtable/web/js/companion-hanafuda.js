@@ -148,7 +148,9 @@ function renderResult() {
   }
   const history = $("pad-history");
   history.replaceChildren(
-    h("table", { class: "breakdown", id: "pad-totals" }, h("tbody", {},
+    h("table", { class: "breakdown", id: "pad-totals" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), results.totals.map((_, n) => h("th", { class: "num" }, playerName(n))))),
+      h("tbody", {},
       results.rounds.map((round, k) => h("tr", {}, h("td", {}, `#${k + 1}`), round.scores.map((s) => h("td", { class: "num" }, s)))),
       h("tr", { class: "totals" }, h("td", {}, t("pad.totals")), results.totals.map((s) => h("td", { class: "num" }, s))))),
   );

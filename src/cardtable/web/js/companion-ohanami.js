@@ -1,0 +1,133 @@
+// Ohanami score pad for the boxed game: colour counts (or card numbers) per garden and stage.
+import { api, h, svg } from "./api.js";
+import { ohanamiCard } from "./cards.js";
+import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { breakdown } from "./render/common.js";
+
+const COLOURS = ["blue", "green", "grey", "pink"];
+const $ = (id) => document.getElementById(id);
+let pad = null;
+let formStage = null;
+let saving = Promise.resolve();
+const playerName = (n) => t("pad.player", { n: n + 1 });
+
+function emptyStage(players) {
+  return Array.from({ length: players }, () => ({ counts: { blue: 0, green: 0, grey: 0, pink: 0 } }));
+}
+
+function save() {
+  const sent = JSON.parse(JSON.stringify(pad.data));
+  saving = saving
+    .then(async () => {
+      const answer = await api(`/api/companion/${pad.id}`, { method: "PUT", body: sent });
+      pad.results = answer.results;
+      renderResults();
+    })
+    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error" }, error.message)));
+  return saving;
+}
+
+function renderForm() {
+  const stage = pad.data.rounds.length + 1;
+  formStage = stage;
+  $("setup").hidden = true;
+  $("entry").hidden = false;
+  $("result").hidden = false;
+  $("pad-heading").textContent = `Ohanami · ${t("pad.stage_n", { n: Math.min(stage, 3) })}`;
+  $("pad-save").hidden = stage > 3;
+  const gardens = pad.data.current;
+  $("pad-gardens").replaceChildren(...gardens.map((garden, n) =>
+    h("fieldset", { class: "garden-entry", "data-player": n },
+      h("legend", {}, playerName(n)),
+      COLOURS.map((colour) => h("label", {}, svg(ohanamiCard("", colour), { class: "card tiny" }), ` ${t(`colour.${colour}`)} `,
+        h("input", { type: "number", min: 0, max: 40, value: garden.counts?.[colour] ?? 0, "data-colour": colour,
+          oninput: (e) => { garden.counts = { ...garden.counts, [colour]: Math.max(0, Number(e.target.value) || 0) }; delete garden.cards; save(); } }))),
+      h("label", {}, t("pad.cards_instead"), " ",
+        h("input", { type: "text", class: "card-numbers", placeholder: "3 14 62", "data-cards": n,
+          onchange: (e) => {
+            const numbers = e.target.value.split(/[\s,]+/).filter(Boolean).map(Number);
+            if (numbers.length) { gardens[n] = { cards: numbers }; } else { gardens[n] = emptyStage(1)[0]; }
+            save();
+          } })))));
+}
+
+function renderResults() {
+  const results = pad.results;
+  const ctx = { t, seatName: playerName };
+  if (results.current) {
+    $("pad-round").replaceChildren(breakdown(results.current, ctx, (c) => h("span", {}, c)));
+    $("pad-round").dataset.scores = results.current.scores.join(",");
+  } else {
+    $("pad-round").replaceChildren(h("p", { class: "error" }, results.current_error || ""));
+  }
+  $("pad-history").replaceChildren(
+    h("table", { class: "breakdown", id: "pad-totals" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), results.totals.map((_, n) => h("th", { class: "num" }, playerName(n))))),
+      h("tbody", {},
+      results.rounds.map((stage, k) => h("tr", {}, h("td", {}, t("pad.stage_n", { n: k + 1 })), stage.scores.map((s) => h("td", { class: "num" }, s)))),
+      h("tr", { class: "totals" }, h("td", {}, t("pad.totals")), results.totals.map((s) => h("td", { class: "num" }, s))))));
+  $("pad-leader").textContent = results.leaders.length ? t("pad.leader", { names: results.leaders.map(playerName).join(", ") }) : "";
+  $("pad-totals").dataset.totals = results.totals.join(",");
+}
+
+function render() {
+  translatePage();
+  if (!pad) return;
+  if (pad.data.rounds.length >= 3) {  // the game is over: totals and the winner only
+    $("setup").hidden = true;
+    $("entry").hidden = true;
+    $("result").hidden = false;
+    $("pad-save").hidden = true;
+    $("pad-round-heading").hidden = true;
+    renderResults();
+    return;
+  }
+  if (!pad.data.current) pad.data.current = emptyStage(pad.players);
+  if (formStage !== pad.data.rounds.length + 1 || !$("pad-gardens").children.length) renderForm();
+  renderResults();
+}
+
+async function createPad() {
+  const players = Number($("pad-players").value);
+  try {
+    pad = await api("/api/companion", { method: "POST", body: { kind: "ohanami", game: "ohanami", options: { players } } });
+  } catch (error) {
+    $("pad-error").textContent = error.message;
+    return;
+  }
+  localStorage.setItem("cardtable.ohanami-pad", pad.id);
+  history.replaceState(null, "", `/companion/ohanami?pad=${pad.id}`);
+  pad.data.current = emptyStage(pad.players);
+  render();
+  await save();
+}
+
+async function nextStage() {
+  if (!pad.results.current || pad.data.rounds.length >= 3) return;
+  pad.data.rounds.push(pad.data.current);
+  // gardens only grow: the next stage starts from this one's counts
+  pad.data.current = pad.data.rounds.length < 3 ? JSON.parse(JSON.stringify(pad.data.current)) : null;
+  await save();
+  render();
+}
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  $("lang-slot").append(languageSwitch(render));
+  for (let n = 2; n <= 4; n++) $("pad-players").append(new Option(String(n), String(n)));
+  $("pad-new").addEventListener("click", createPad);
+  $("pad-save").addEventListener("click", nextStage);
+  const wanted = new URLSearchParams(location.search).get("pad") || localStorage.getItem("cardtable.ohanami-pad");
+  if (wanted) {
+    try {
+      pad = await api(`/api/companion/${wanted}`);
+      history.replaceState(null, "", `/companion/ohanami?pad=${pad.id}`);
+    } catch {
+      localStorage.removeItem("cardtable.ohanami-pad");
+    }
+  }
+  translatePage();
+  render();
+}
+
+main();

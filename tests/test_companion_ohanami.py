@@ -1,0 +1,53 @@
+"""The Ohanami score pad agrees with the engine on random games, by cards and by counts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import cardtable
+from cardtable.companion.ohanami import Garden, OhanamiPad, stage_result
+from cardtable.core.errors import OptionError
+from cardtable.games.ohanami.game import OhanamiState
+
+
+def play_stage(state: OhanamiState, rng: random.Random) -> None:
+    stage = state.stage
+    while not state.is_over and state.stage == stage:
+        for seat in sorted(state.to_move):
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pad_agrees_with_the_engine(players: int) -> None:
+    rng = random.Random(players)
+    for game_number in range(40):
+        state = cardtable.load("ohanami", players=players).new_state(seed=game_number)
+        assert isinstance(state, OhanamiState)
+        by_cards, by_counts = OhanamiPad(players), OhanamiPad(players)
+        for stage in range(3):
+            play_stage(state, rng)
+            gardens = [
+                Garden(cards=tuple(c for row in state.rows[s] for c in row)) for s in range(players)
+            ]
+            engine = state.results[stage]
+            assert by_cards.add_stage(gardens) == engine
+            counted = by_counts.add_stage(
+                [Garden(counts=state.colour_counts(s)) for s in range(players)]
+            )
+            assert counted.scores == engine.scores
+        result = state.result()
+        assert by_cards.totals == by_counts.totals == result.scores
+        assert tuple(by_cards.leaders()) == result.winners
+
+
+def test_bad_gardens_are_refused_with_the_reason() -> None:
+    with pytest.raises(OptionError, match="two gardens"):
+        stage_result(2, 1, [Garden(cards=(5, 6)), Garden(cards=(6,))])
+    with pytest.raises(OptionError, match="1 to 120"):
+        stage_result(2, 1, [Garden(cards=(121,)), Garden()])
+    with pytest.raises(OptionError, match="only 17 grey"):
+        stage_result(2, 3, [Garden(counts={"grey": 18}), Garden()])
+    with pytest.raises(OptionError, match="stages 1 to 3"):
+        stage_result(2, 4, [Garden(), Garden()])
