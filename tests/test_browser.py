@@ -24,6 +24,7 @@ from cardtable.games.siedem_slow import solve
 from cardtable.server.tables import Settings
 
 from .server_helpers import ARTIFACTS, server_thread
+from .test_companion_siedem import engine_game
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Chromium must not try the network this sandbox does not have.
@@ -426,3 +427,63 @@ def test_ohanami_score_pad_over_three_stages(server: tuple[str, Any], browser: B
     names = ", ".join(f"Player {k + 1}" for k in pad.leaders())
     expect(page.locator("#pad-leader")).to_have_text(f"Leading: {names}")
     shot(page, "ohanami-pad")
+
+
+def test_seven_words_score_pad_for_three_players_over_seven_rounds(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """A whole game dealt by the engine is entered into the pad by hand, round by round:
+    the pad's sheet ends with the engine's totals and winner."""
+    url, _app = server
+    engine, entries = engine_game(3, {"deck": "en"}, seed=7)
+    page = new_page(browser, width=1000)
+    page.goto(f"{url}/")
+    page.click("#words-pad-link")
+    page.select_option("#pad-players", "3")
+    page.select_option("#pad-deck", "en")
+    page.click("#pad-new")
+    for number, entry in enumerate(entries, start=1):
+        expect(page.locator("#pad-heading")).to_have_text(f"7 słów · round {number}")
+        slots = [
+            t for column in entry.area.split("|") for t in re.findall(r"_|\w(?:\+\d)?", column)
+        ]
+        for slot, letter in enumerate(slots):
+            page.fill(f"[data-slot='{slot}']", "" if letter == "_" else letter)
+            page.press(f"[data-slot='{slot}']", "Tab")
+        for player, word in enumerate(entry.words):
+            page.fill(f"[data-word='{player}']", word)
+            page.press(f"[data-word='{player}']", "Tab")
+        page.select_option("#pad-fastest", "" if entry.fastest is None else str(entry.fastest))
+        expected = engine.results[number - 1].scores
+        expect(page.locator("#pad-round")).to_have_attribute(
+            "data-scores", ",".join(map(str, expected))
+        )
+        if number == 1:
+            page.click("#pad-hourglass")
+            shot(page, "words-pad-round-1")
+        page.click("#pad-save")
+    totals = ",".join(map(str, engine.result().scores))
+    expect(page.locator("#pad-totals")).to_have_attribute("data-totals", totals)
+    winners = ", ".join(f"Player {k + 1}" for k in engine.result().winners)
+    expect(page.locator("#pad-leader")).to_have_text(f"Winner: {winners}")
+    shot(page, "words-pad-final")
+
+
+def test_seven_words_pad_says_why_a_word_is_refused(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser, width=1000)
+    page.goto(f"{url}/companion/siedem-slow")
+    page.evaluate("localStorage.removeItem('cardtable.words-pad')")
+    page.goto(f"{url}/companion/siedem-slow")
+    page.select_option("#pad-players", "2")
+    page.select_option("#pad-deck", "en")
+    page.click("#pad-new")
+    for slot, letter in enumerate(["M", "D", "S", "S", "J+2", "L", "J+1", "Y"]):
+        page.fill(f"[data-slot='{slot}']", letter)
+        page.press(f"[data-slot='{slot}']", "Tab")
+    page.fill("[data-word='1']", "Aachen")
+    page.press("[data-word='1']", "Tab")
+    expect(page.locator("[data-problem='1']")).to_contain_text("proper noun")
+    expect(page.locator("#pad-save")).to_be_disabled()

@@ -295,6 +295,74 @@ def companion_hanafuda(
         console.print(f"{names[payer]} pays {names[payee]} {amount}")
 
 
+@companion_app.command("ohanami")
+def companion_ohanami(
+    garden: Annotated[
+        list[str],
+        typer.Option(
+            help="One garden after the stage: card numbers '3 14 62' or counts "
+            "'blue=3,green=2,pink=1' (once a player)."
+        ),
+    ],
+    stage: Annotated[int, typer.Option(help="The stage just finished (1-3).")] = 1,
+) -> None:
+    """Score an Ohanami stage played with the box: each garden's lines and points."""
+    from cardtable.companion.ohanami import Garden, stage_result  # noqa: PLC0415
+
+    def read(text: str) -> Garden:
+        if "=" in text:
+            pairs = (part.split("=", 1) for part in text.replace(" ", "").split(",") if part)
+            return Garden(counts={colour: int(count) for colour, count in pairs})
+        return Garden(cards=tuple(int(n) for n in text.replace(",", " ").split()))
+
+    try:
+        result = stage_result(len(garden), stage, [read(g) for g in garden])
+    except (CardtableError, ValueError) as error:
+        raise fail(error) from None
+    names = [f"Player {k + 1}" for k in range(len(garden))]
+    console.print(score_table(result, names, f"Ohanami: stage {stage}", "Stage"))
+
+
+@companion_app.command("siedem-slow")
+def companion_words(
+    round_: Annotated[
+        list[str],
+        typer.Option(
+            "--round",
+            help="One round: 'AREA;word1,word2,...;fastest' e.g. 'MD|SS|J+2L|J+1Y;misjudges,;1' "
+            "(fastest: the player who flipped first, empty for nobody).",
+        ),
+    ],
+    players: Annotated[int, typer.Option(help="Number of players (2-6).")] = 2,
+    deck: Annotated[str, typer.Option(help="pl (7 słów) or en (Wordsy).")] = "pl",
+    validation: Annotated[str, typer.Option(help="auto or challenge.")] = "auto",
+) -> None:
+    """Keep the 7 słów score sheet of a game played with the box: every word checked (and
+    why one is refused), scored, bonus boxes, totals, and at the end the strike-out."""
+    from cardtable.companion.siedem import WordRound, play_pad  # noqa: PLC0415
+
+    rounds = []
+    for text in round_:
+        area, _, rest = text.partition(";")
+        words_text, _, fastest = rest.partition(";")
+        words = tuple(w.strip() for w in words_text.split(","))
+        words += ("",) * (players - len(words))
+        rounds.append(WordRound(area, words, int(fastest) - 1 if fastest.strip() else None))
+    try:
+        state = play_pad(players, {"deck": deck, "validation": validation}, rounds)
+    except (CardtableError, ValueError) as error:
+        raise fail(error) from None
+    names = [f"Player {k + 1}" for k in range(players)]
+    for result in state.results:
+        title = "Strike-out" if result.outcome == "strike-out" else f"Round {result.number}"
+        console.print(score_table(result, names, title, "Round"))
+    console.print(
+        "Totals: " + ", ".join(f"{n} {s}" for n, s in zip(names, state.scores(), strict=True))
+    )
+    if state.is_over:
+        console.print("Winner: " + ", ".join(names[k] for k in state.result().winners))
+
+
 @app.command()
 def serve(
     db: Annotated[

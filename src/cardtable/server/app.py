@@ -322,6 +322,10 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     def hanafuda_pad() -> FileResponse:
         return FileResponse(WEB_ROOT / "companion-hanafuda.html")
 
+    @app.get("/companion/siedem-slow", include_in_schema=False)
+    def words_pad() -> FileResponse:
+        return FileResponse(WEB_ROOT / "companion-siedem.html")
+
     @app.get("/companion/ohanami", include_in_schema=False)
     def ohanami_pad() -> FileResponse:
         return FileResponse(WEB_ROOT / "companion-ohanami.html")

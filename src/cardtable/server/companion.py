@@ -13,15 +13,18 @@ from pydantic import BaseModel, Field
 
 from cardtable.companion.hanafuda import GAMES, RoundFacts, score_round, settlement
 from cardtable.companion.ohanami import STAGES, Garden, OhanamiPad, stage_result
+from cardtable.companion.siedem import PadProblem, WordRound, play_pad, play_round
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import load, spec_of
+from cardtable.games.siedem_slow import SiedemSlowState
 from cardtable.server.store import CompanionRow, Store
+from cardtable.server.tables import refuse_local_only
 
 MAX_ROUNDS = 64
 
 
 class NewPad(BaseModel):
-    kind: str = Field(pattern="^(hanafuda|ohanami)$")
+    kind: str = Field(pattern="^(hanafuda|ohanami|siedem-slow)$")
     game: str = Field(max_length=40)
     preset: str | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -85,11 +88,44 @@ def ohanami_results(options: dict[str, Any], data: dict[str, Any]) -> dict[str, 
     return out
 
 
+def words_results(options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """Every saved round replayed through the engine: lines, bonus boxes, totals; at the end
+    the strike-out and the winners; and the round being entered, or why it is refused."""
+    players = int(options.get("players", 2))
+    state = play_pad(players, options, [WordRound.from_json(r) for r in data.get("rounds", [])])
+    out: dict[str, Any] = {
+        "rounds": [r.to_json() for r in state.results],
+        "totals": list(state.scores()),
+        "marks": [
+            [{"round": m.round, "box": m.box, "value": m.value} for m in marks]
+            for marks in state.marks
+        ],
+        "over": state.is_over,
+        "leaders": list(state.result().winners),
+        "settlement": [],
+    }
+    current = data.get("current")
+    if current and not state.is_over:
+        preview = state.clone()
+        assert isinstance(preview, SiedemSlowState)
+        try:
+            play_round(preview, WordRound.from_json(current))
+            out["current"] = preview.results[len(state.results)].to_json()
+        except PadProblem as problem:
+            out["current_error"] = str(problem)
+            out["current_error_seat"] = problem.seat
+        except CardtableError as error:
+            out["current_error"] = str(error)
+    return out
+
+
 def results_of(
     kind: str, game: str, options: dict[str, Any], data: dict[str, Any]
 ) -> dict[str, Any]:
     if kind == "ohanami":
         return ohanami_results(options, data)
+    if kind == "siedem-slow":
+        return words_results(options, data)
     return hanafuda_results(game, options, data)
 
 
@@ -116,10 +152,13 @@ def router(store: Store) -> APIRouter:
 
     @api.post("", status_code=201)
     def create(body: NewPad) -> dict[str, Any]:
-        known = GAMES if body.kind == "hanafuda" else ("ohanami",)
+        known = {"hanafuda": GAMES, "ohanami": ("ohanami",), "siedem-slow": ("siedem-slow",)}[
+            body.kind
+        ]
         if body.game not in known:
             raise _bad(ValueError(f"the {body.kind} pad knows {', '.join(known)}"))
         try:
+            refuse_local_only(spec_of(body.game), body.options)
             game = load(body.game, body.preset or None, **body.options)
         except CardtableError as error:
             raise _bad(error) from None

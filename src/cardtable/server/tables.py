@@ -117,16 +117,21 @@ def local_only_options(spec: GameSpec) -> set[str]:
     return {name for name, schema in properties.items() if schema.get("x-local-only")}
 
 
-def build_game(request: TableRequest) -> Game:
-    """The game a request describes; the number of seats sets ``players`` when it has one."""
-    spec = spec_of(request.game)
-    options = dict(request.options)
+def refuse_local_only(spec: GameSpec, options: Mapping[str, Any]) -> None:
+    """A web client may not set options that name files on the server."""
     for name in local_only_options(spec) & set(options):
         default = spec.options_model.model_fields[name].default
         if options[name] != default:
             raise OptionError(
                 f"option {name} can only be changed on the command line, not over the web"
             )
+
+
+def build_game(request: TableRequest) -> Game:
+    """The game a request describes; the number of seats sets ``players`` when it has one."""
+    spec = spec_of(request.game)
+    options = dict(request.options)
+    refuse_local_only(spec, options)
     if "players" in spec.options_model.model_fields and "players" not in options:
         options["players"] = len(request.seats)
     game = load(request.game, request.preset, **options)

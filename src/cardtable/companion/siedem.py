@@ -1,0 +1,133 @@
+"""7 słów score pad for the boxed game: the area and each player's word per round; the
+engine checks every word (saying why one is refused), scores it, marks both bonus boxes,
+applies challenges and their penalties, strikes out the two lowest words and breaks ties.
+
+Each round the area the players laid out replaces the engine's own; then the words are
+written, the first player to flip the hourglass flips it, and everybody else locks —
+exactly the moves an online game is made of, so the pad and the engine cannot disagree.
+
+>>> pad = play_pad(2, {"deck": "en"}, [WordRound("MD|SS|J+2L|J+1Y", ("misjudges", ""), fastest=0)])
+>>> [(line.seat, line.label, line.points) for line in pad.results[0].lines]
+[(0, 'MISJUDGES: 23', 23), (1, '(no word): 0', 0), (0, 'Fastest player wins', 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardtable.core.errors import OptionError
+from cardtable.core.game import load
+from cardtable.games.siedem_slow import (
+    Accept,
+    Area,
+    Challenge,
+    Flip,
+    Lock,
+    SiedemSlowState,
+    Submit,
+    Vote,
+)
+from cardtable.games.siedem_slow.game import Phase
+
+WRITING = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
+
+
+class PadProblem(OptionError):
+    """An entry the rules refuse; ``round`` and ``seat`` (0-based) say which."""
+
+    def __init__(self, message: str, round_number: int, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.round = round_number
+        self.seat = seat
+
+
+@dataclass(frozen=True)
+class WordRound:
+    """One round as the table saw it."""
+
+    area: str  # "DS|PH+2|LN|KR": four columns (5, 4, 3, 2 points), two letters each
+    words: tuple[str, ...]  # each player's word, "" for none
+    fastest: int | None = None  # who flipped the hourglass first (None: nobody)
+    challenges: tuple[tuple[int, int], ...] = ()  # (who challenges, whose word)
+    upholds: tuple[bool, ...] = ()  # each player's vote when a family challenge is voted on
+
+    @classmethod
+    def from_json(cls, data: Any) -> WordRound:
+        if not isinstance(data, Mapping):
+            raise OptionError("a round is an object with 'area' and 'words'")
+        try:
+            return cls(
+                area=str(data.get("area", "")),
+                words=tuple(str(w or "") for w in data.get("words") or ()),
+                fastest=None if data.get("fastest") is None else int(data["fastest"]),
+                challenges=tuple((int(a), int(b)) for a, b in data.get("challenges") or ()),
+                upholds=tuple(bool(v) for v in data.get("upholds") or ()),
+            )
+        except (TypeError, ValueError) as error:
+            raise OptionError(f"cannot read the round: {error!r}") from None
+
+
+def new_pad(players: int, options: Mapping[str, Any]) -> SiedemSlowState:
+    if players < 2:
+        raise OptionError("the score pad is for 2 to 6 players (solo: play it in the app)")
+    state = load("siedem-slow", **{**dict(options), "players": players}).new_state(seed=0)
+    assert isinstance(state, SiedemSlowState)
+    return state
+
+
+def play_round(state: SiedemSlowState, entry: WordRound) -> None:
+    """Enter one round into ``state`` (which must be at the start of a round)."""
+    number, n = state.round, state.n
+    if state.is_over or state.phase != Phase.WRITING:
+        raise PadProblem("the game is over: no more rounds", number)
+    if len(entry.words) != n:
+        raise PadProblem(
+            f"give {n} words (an empty one for no word), not {len(entry.words)}", number
+        )
+    try:
+        state.area = Area.parse(entry.area, state.options.deck)
+    except OptionError as error:
+        raise PadProblem(f"round {number}: {error}", number) from None
+    for seat, word in enumerate(entry.words):
+        if word.strip():
+            reason = state.illegal_reason(seat, Submit(word.strip()))
+            if reason is not None:
+                raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat)
+            state.apply(seat, Submit(word.strip()))
+    if entry.fastest is not None:
+        seat = entry.fastest
+        reason = state.illegal_reason(seat, Flip()) if 0 <= seat < n else "there is no such player"
+        if reason is not None:
+            raise PadProblem(
+                f"round {number}: player {seat + 1} cannot flip the hourglass ({reason})",
+                number,
+                seat,
+            )
+        state.apply(seat, Flip())
+    while state.round == number and state.phase in WRITING:
+        state.apply(min(state.to_move), Lock())
+    for challenger, target in entry.challenges:
+        if state.round == number and state.phase == Phase.REVIEW:
+            reason = state.illegal_reason(challenger, Challenge(target))
+            if reason is not None:
+                raise PadProblem(f"round {number}: {reason}", number, challenger)
+            state.apply(challenger, Challenge(target))
+        while state.round == number and state.phase == Phase.VOTE:
+            voter = min(state.to_move)
+            uphold = entry.upholds[voter] if voter < len(entry.upholds) else False
+            state.apply(voter, Vote(uphold))
+    while state.round == number and state.phase in (Phase.REVIEW, Phase.VOTE):
+        seat = min(state.to_move)
+        state.apply(seat, Accept() if state.phase == Phase.REVIEW else Vote(False))
+
+
+def play_pad(
+    players: int, options: Mapping[str, Any], rounds: Sequence[WordRound]
+) -> SiedemSlowState:
+    """The engine state after entering ``rounds``."""
+    state = new_pad(players, options)
+    for entry in rounds:
+        play_round(state, entry)
+    return state

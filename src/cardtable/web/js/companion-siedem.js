@@ -1,0 +1,188 @@
+// 7 słów score pad for the boxed game: the area and the words of each round, checked and
+// scored by the engine on the server; a 30-second hourglass for the table.
+import { api, h } from "./api.js";
+import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { breakdown } from "./render/common.js";
+
+const $ = (id) => document.getElementById(id);
+const COLUMNS = [5, 4, 3, 2];
+let pad = null;
+let formRound = null;
+let saving = Promise.resolve();
+let sandTimer = null;
+const playerName = (n) => t("pad.player", { n: n + 1 });
+
+function emptyRound(players) {
+  return { slots: Array(8).fill(""), words: Array(players).fill(""), fastest: null, challenges: [] };
+}
+
+function areaText(slots) {
+  const columns = [];
+  for (let c = 0; c < 4; c++) columns.push(`${slots[2 * c] || "_"}${slots[2 * c + 1] || "_"}`);
+  return columns.join("|");
+}
+
+function roundBody(current) {
+  return {
+    area: areaText(current.slots),
+    words: current.words,
+    fastest: current.fastest,
+    challenges: current.challenges.filter(([by, target]) => by !== null && target !== null),
+  };
+}
+
+function save() {
+  const body = {
+    rounds: pad.data.rounds.map((r) => ("slots" in r ? roundBody(r) : r)),
+    current: pad.data.current ? { ...roundBody(pad.data.current), slots: pad.data.current.slots } : null,
+  };
+  saving = saving
+    .then(async () => {
+      const answer = await api(`/api/companion/${pad.id}`, { method: "PUT", body });
+      pad.results = answer.results;
+      renderResults();
+    })
+    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error" }, error.message)));
+  return saving;
+}
+
+function renderForm() {
+  const current = pad.data.current;
+  formRound = pad.data.rounds.length + 1;
+  $("setup").hidden = true;
+  $("entry").hidden = false;
+  $("result").hidden = false;
+  $("pad-heading").textContent = `7 słów · ${t("pad.round_n", { n: formRound })}`;
+  $("pad-area").replaceChildren(...COLUMNS.map((value, c) =>
+    h("div", { class: "area-column" }, h("div", { class: "column-value" }, value),
+      [0, 1].map((row) => {
+        const slot = 2 * c + row;
+        return h("input", { class: "letter-slot", maxlength: 3, value: current.slots[slot], "data-slot": slot, autocapitalize: "characters",
+          onchange: (e) => { current.slots[slot] = e.target.value.trim().toUpperCase(); e.target.value = current.slots[slot]; save(); } });
+      }))));
+  const players = current.words.length;
+  const rows = current.words.map((word, n) => {
+    const challenge = pad.options.validation === "challenge"
+      ? h("select", { "data-challenge": n, onchange: (e) => {
+          current.challenges = current.challenges.filter(([by]) => by !== n);
+          if (e.target.value !== "") current.challenges.push([n, Number(e.target.value)]);
+          save();
+        } }, new Option(`${t("pad.challenge_by", { name: playerName(n) })}: ${t("pad.nobody_short")}`, ""),
+        [...Array(players).keys()].filter((k) => k !== n).map((k) => new Option(`${t("pad.challenge_by", { name: playerName(n) })}: ${playerName(k)}`, String(k))))
+      : "";
+    return h("div", { class: "word-row", "data-player": n },
+      h("label", {}, h("span", {}, t("pad.word_of", { name: playerName(n) })), " ",
+        h("input", { class: "word-input", "data-word": n, value: word, autocomplete: "off", spellcheck: "false",
+          onchange: (e) => { current.words[n] = e.target.value.trim(); save(); } })),
+      challenge, h("span", { class: "word-problem error", "data-problem": n }));
+  });
+  const fastest = h("select", { id: "pad-fastest", onchange: (e) => { current.fastest = e.target.value === "" ? null : Number(e.target.value); save(); } },
+    new Option(t("pad.nobody_short"), "", false, current.fastest === null),
+    current.words.map((_, n) => new Option(playerName(n), String(n), false, current.fastest === n)));
+  $("pad-words").replaceChildren(...rows, h("label", {}, h("span", {}, t("pad.flipped")), " ", fastest));
+}
+
+function renderResults() {
+  const results = pad.results;
+  const ctx = { t, seatName: playerName };
+  const noCards = () => h("span", {}, "");
+  for (const element of document.querySelectorAll("[data-problem]")) element.textContent = "";
+  if (results.current) {
+    $("pad-round").replaceChildren(breakdown(results.current, ctx, noCards));
+    $("pad-round").dataset.scores = results.current.scores.join(",");
+  } else {
+    $("pad-round").replaceChildren(h("p", { class: "error", id: "pad-problem" }, results.current_error || ""));
+    delete $("pad-round").dataset.scores;
+    const seat = results.current_error_seat;
+    if (seat !== undefined && seat !== null) {
+      const slot = document.querySelector(`[data-problem="${seat}"]`);
+      if (slot) slot.textContent = results.current_error;
+    }
+  }
+  $("pad-save").disabled = !results.current;
+  $("pad-history").replaceChildren(
+    h("table", { class: "breakdown", id: "pad-totals" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), results.totals.map((_, n) => h("th", { class: "num" }, playerName(n))))),
+      h("tbody", {},
+        results.rounds.map((round, k) => h("tr", {}, h("td", {}, round.outcome === "strike-out" ? t("pad.final") : `#${round.round}`),
+          round.scores.map((s) => h("td", { class: "num" }, s)))),
+        h("tr", { class: "totals" }, h("td", {}, t("pad.totals")), results.totals.map((s) => h("td", { class: "num" }, s))))));
+  $("pad-totals").dataset.totals = results.totals.join(",");
+  $("pad-leader").textContent = results.over ? t("pad.winner", { names: results.leaders.map(playerName).join(", ") }) : "";
+  if (results.over) {
+    $("entry").hidden = true;
+    $("pad-save").hidden = true;
+    $("pad-round-heading").hidden = true;
+    $("pad-round").replaceChildren();
+  }
+}
+
+function render() {
+  translatePage();
+  if (!pad) return;
+  if (!pad.data.current && !pad.results.over) pad.data.current = emptyRound(pad.players);
+  if (pad.data.current && (formRound !== pad.data.rounds.length + 1 || !$("pad-words").children.length)) renderForm();
+  renderResults();
+}
+
+function startHourglass() {
+  const seconds = 30;
+  const started = Date.now();
+  const sand = document.querySelector("#pad-sand .sand");
+  const label = document.querySelector("#pad-sand span");
+  $("pad-sand").className = "hourglass";
+  clearInterval(sandTimer);
+  sandTimer = setInterval(() => {
+    const left = Math.max(0, seconds - (Date.now() - started) / 1000);
+    sand.style.width = `${(left / seconds) * 100}%`;
+    label.textContent = `${Math.ceil(left)} s`;
+    if (left <= 0) clearInterval(sandTimer);
+  }, 200);
+}
+
+async function createPad() {
+  const options = { players: Number($("pad-players").value), deck: $("pad-deck").value, validation: $("pad-validation").value };
+  try {
+    pad = await api("/api/companion", { method: "POST", body: { kind: "siedem-slow", game: "siedem-slow", options } });
+  } catch (error) {
+    $("pad-error").textContent = error.message;
+    return;
+  }
+  localStorage.setItem("cardtable.words-pad", pad.id);
+  history.replaceState(null, "", `/companion/siedem-slow?pad=${pad.id}`);
+  pad.data.current = emptyRound(pad.players);
+  render();
+  await save();
+}
+
+async function nextRound() {
+  if (!pad.results.current) return;
+  pad.data.rounds.push(roundBody(pad.data.current));
+  pad.data.current = emptyRound(pad.players);
+  formRound = null;
+  await save();
+  render();
+}
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  $("lang-slot").append(languageSwitch(render));
+  for (let n = 2; n <= 6; n++) $("pad-players").append(new Option(String(n), String(n), false, n === 3));
+  $("pad-new").addEventListener("click", createPad);
+  $("pad-save").addEventListener("click", nextRound);
+  $("pad-hourglass").addEventListener("click", startHourglass);
+  const wanted = new URLSearchParams(location.search).get("pad") || localStorage.getItem("cardtable.words-pad");
+  if (wanted) {
+    try {
+      pad = await api(`/api/companion/${wanted}`);
+      if (pad.data.current && !pad.data.current.slots) pad.data.current = null;
+      history.replaceState(null, "", `/companion/siedem-slow?pad=${pad.id}`);
+    } catch {
+      localStorage.removeItem("cardtable.words-pad");
+    }
+  }
+  translatePage();
+  render();
+}
+
+main();

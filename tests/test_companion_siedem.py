@@ -1,0 +1,130 @@
+"""The 7 słów score pad against the engine: whole games dealt by the engine, their areas
+and words entered into the pad, give the same rounds, bonus boxes, totals and winners."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable.companion.siedem import PadProblem, WordRound, play_pad
+from cardtable.games.siedem_slow import (
+    Accept,
+    Challenge,
+    Flip,
+    Lock,
+    SiedemSlowState,
+    Submit,
+    solve,
+)
+from cardtable.games.siedem_slow.game import Phase
+
+
+def engine_game(
+    players: int, options: dict[str, Any], seed: int
+) -> tuple[SiedemSlowState, list[WordRound]]:
+    """A real game (the engine deals), played by seats writing solver words; and the same
+    game as a table would enter it into the pad."""
+    rng = random.Random(seed)
+    state = cardtable.load("siedem-slow", players=players, **options).new_state(seed=seed)
+    assert isinstance(state, SiedemSlowState)
+    entries = []
+    while not state.is_over:
+        number, area = state.round, str(state.area)
+        best = solve(
+            state.area,
+            state.dictionary,
+            top=12,
+            allowed=lambda w: all(state.word_problem(s, w) is None for s in range(players)),
+        )
+        words = []
+        for _ in range(players):
+            pick = rng.choice([*range(min(len(best), 6)), None])
+            words.append("" if pick is None or pick >= len(best) else best[pick].word)
+        words = [w if w not in words[:k] else "" for k, w in enumerate(words)]  # no two alike
+        for seat, word in enumerate(words):
+            if word and state.illegal_reason(seat, Submit(word)) is None:
+                state.apply(seat, Submit(word))
+            else:
+                words[seat] = ""
+        writers = [s for s in range(players) if words[s] and state.may_flip(s)]
+        fastest = rng.choice(writers) if writers else None
+        if fastest is not None:
+            state.apply(fastest, Flip())
+        for seat in range(players):
+            writing = state.phase in (Phase.WRITING, Phase.HOURGLASS)
+            if state.round == number and writing and seat in state.to_move:
+                state.apply(seat, Lock())
+        challenges = []
+        if state.phase == Phase.REVIEW and rng.random() < 0.5:
+            target = rng.choice([s for s in range(players) if words[s]] or [0])
+            challenger = (target + 1) % players
+            if state.illegal_reason(challenger, Challenge(target)) is None:
+                state.apply(challenger, Challenge(target))
+                challenges.append((challenger, target))
+        while state.round == number and state.phase in (Phase.REVIEW, Phase.VOTE):
+            seat = min(state.to_move)
+            state.apply(
+                seat,
+                Accept()
+                if state.phase == Phase.REVIEW
+                else cardtable.games.siedem_slow.Vote(False),
+            )
+        entries.append(WordRound(area, tuple(words), fastest, tuple(challenges)))
+    return state, entries
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (3, {"deck": "en"}),
+        (2, {"deck": "en", "validation": "challenge"}),
+        (5, {"deck": "en"}),
+        (6, {"deck": "en", "fastest_needs": 1}),
+    ],
+)
+def test_pad_agrees_with_engine_games(players: int, options: dict[str, Any]) -> None:
+    for seed in range(4):
+        engine, entries = engine_game(players, options, seed)
+        pad = play_pad(players, options, entries)
+        assert pad.is_over
+        assert pad.results == engine.results
+        assert pad.marks == engine.marks
+        assert pad.result().scores == engine.result().scores
+        assert pad.result().winners == engine.result().winners
+
+
+def test_refused_words_and_flips_say_why() -> None:
+    good = WordRound("MD|SS|J+2L|J+1Y", ("misjudges", ""), fastest=0)
+    with pytest.raises(PadProblem, match=r"round 1, player 2: QQQ") as problem:
+        play_pad(2, {"deck": "en"}, [WordRound("MD|SS|J+2L|J+1Y", ("misjudges", "qqq"))])
+    assert problem.value.seat == 1 and problem.value.round == 1
+    with pytest.raises(PadProblem, match="cannot flip"):
+        play_pad(2, {"deck": "en"}, [WordRound("MD|SS|J+2L|J+1Y", ("misjudges", ""), fastest=1)])
+    with pytest.raises(PadProblem, match="columns"):
+        play_pad(2, {"deck": "en"}, [WordRound("MDSS", ("", ""))])
+    with pytest.raises(PadProblem, match="game is over"):
+        play_pad(2, {"deck": "en", "rounds": 1}, [good, good])
+
+
+def test_companion_commands_in_the_terminal() -> None:
+    from .test_cli import cardtable as run_cli
+
+    done = run_cli(
+        "companion", "siedem-slow", "--deck", "en", "--round", "MD|SS|J+2L|J+1Y;misjudges,qqq;1"
+    )
+    assert done.returncode == 2 and "QQQ: not in the dictionary" in done.stdout
+    done = run_cli(
+        "companion", "siedem-slow", "--deck", "en", "--round", "MD|SS|J+2L|J+1Y;misjudges,;1"
+    )
+    assert done.returncode == 0 and "Totals: Player 1 25, Player 2 0" in done.stdout
+    done = run_cli(
+        "companion", "ohanami", "--stage", "3", "--garden", "blue=3,pink=5", "--garden", "7 14 21"
+    )
+    assert "Pink: 5 cards" in done.stdout and "Grey: 3 × 7" in done.stdout
+    done = run_cli(
+        "companion", "hanafuda", "koi-koi", "--pile", "08-1 08-2 09-1", "--pile", "", "--shobu", "1"
+    )
+    assert "Player 2 pays Player 1 5" in done.stdout
