@@ -202,6 +202,8 @@ def test_seven_words_round_with_the_hourglass(server: tuple[str, Any], browser: 
     page.click("#flip")
     page.wait_for_selector("#clock[data-kind='hourglass']")
     page.wait_for_selector("dialog[open] #close-result", timeout=20000)
+    # after the round: the solver's best words for the area just played
+    expect(page.locator("dialog .best-words")).to_contain_text(best.word.upper())
     shot(page, "siedem-round-result")
     page.click("#close-result")
     # round 2: the bot flips, nobody writes for us: the server's hourglass runs out

@@ -2,8 +2,9 @@
 
 >>> from cardtable.server.app import create_app
 >>> app = create_app("sqlite:///:memory:")
->>> sorted(r.path for r in app.routes if r.path.startswith("/api/tables"))[:3]
-['/api/tables', '/api/tables', '/api/tables/{table_id}']
+>>> paths = sorted({getattr(route, "path", "") for route in app.routes})
+>>> [path for path in paths if path.startswith("/api/tables")][:3]
+['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/claim']
 """
 
 from __future__ import annotations

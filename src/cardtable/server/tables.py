@@ -27,7 +27,7 @@ from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError, IllegalAction, OptionError
 from cardtable.core.game import Game, GameSpec, load, spec_of
 from cardtable.core.state import State
-from cardtable.games.siedem_slow import CLOCK, TimeUp
+from cardtable.games.siedem_slow import CLOCK, Area, SiedemSlowState, TimeUp, solve
 from cardtable.server.fairness import Commitment
 from cardtable.server.store import Store, StoredMove, TableRow
 
@@ -189,6 +189,7 @@ class LiveTable:
         self.round_key: Any = None
         self.task: asyncio.Task[None] | None = None
         self.hinting: set[int] = set()
+        self.best_cache: dict[int, list[JSON]] = {}
 
     # -- what clients see ----------------------------------------------------------------
     @property
@@ -234,7 +235,7 @@ class LiveTable:
         return None
 
     def frame(self, seat: int | None) -> JSON:
-        return {
+        frame: JSON = {
             "type": "state",
             "version": self.version,
             "seat": seat,
@@ -243,6 +244,19 @@ class LiveTable:
             "clock": self.clock(),
             "now": time.time(),
         }
+        if isinstance(self.state, SiedemSlowState) and self.state.areas:
+            frame["best_words"] = self.best_words(len(self.state.areas))
+        return frame
+
+    def best_words(self, round_number: int) -> list[JSON]:
+        """The solver's best words for a finished round's area (shown after the round)."""
+        if round_number not in self.best_cache:
+            state = self.state
+            assert isinstance(state, SiedemSlowState)
+            area = Area.parse(state.areas[round_number - 1], state.options.deck)
+            found = solve(area, state.dictionary, top=5, better=state.options.better_card)
+            self.best_cache[round_number] = [{"word": s.word, "points": s.points} for s in found]
+        return self.best_cache[round_number]
 
     def record_json(self) -> JSON:
         """The finished game as a downloadable file (seed and salt revealed)."""

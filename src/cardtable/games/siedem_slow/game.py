@@ -381,6 +381,7 @@ class SiedemSlowState(KeepsRounds, State):
             self.main = self.rng.below(self.n)
         self.field = 0  # solo: index into the SOLO card's fields
         self.played: list[tuple[PlayedWord, ...]] = []
+        self.areas: list[str] = []  # the area each finished round was played on
         self.marks: list[list[Mark]] = [[] for _ in range(self.n)]
         self.penalties = [0] * self.n
         self.totals = [0] * self.n
@@ -775,6 +776,7 @@ class SiedemSlowState(KeepsRounds, State):
             RoundResult(self.round, lead_seat, tuple(scores), tuple(lines), outcome)
         )
         self.played.append(words)
+        self.areas.append(str(self.area))
         if self.options.variant == "standard" and self.n >= 3:
             self.holder = self.fastest
         if self.options.variant == "no-hourglass":
@@ -907,6 +909,7 @@ class SiedemSlowState(KeepsRounds, State):
         new.round, new.phase, new.holder, new.main = self.round, self.phase, self.holder, self.main
         new.field, new.in_time, new.fastest = self.field, self.in_time, self.fastest
         new.played = self.played.copy()
+        new.areas = self.areas.copy()
         new.marks = [m.copy() for m in self.marks]
         new.penalties, new.totals = self.penalties.copy(), self.totals.copy()
         new.results = self.results.copy()
@@ -960,6 +963,7 @@ class SiedemSlowState(KeepsRounds, State):
             if self.timer is None
             else {"kind": self.timer[0], "seconds": self.timer[1]},
             "history": [[w.to_json() for w in words] for words in self.played],
+            "areas": list(self.areas),
             "marks": [
                 [{"round": m.round, "box": m.box, "value": m.value} for m in ms]
                 for ms in self.marks

@@ -70,7 +70,12 @@ export function renderWords(root, ctx) {
     }
     root.replaceChildren(h("div", { class: "words" }, parts, history(view, ctx)));
   }
-  announceResult(view.last_round, ctx, (code) => h("span", {}, ""), t("table.breakdown"));
+  announceResult(view.last_round, ctx, () => h("span", {}, ""), t("table.breakdown"));
+  const dialog = ctx.dialog;
+  if (dialog.open && frame.best_words?.length && !dialog.querySelector(".best-words")) {
+    const words = frame.best_words.map((w) => `${w.word.toUpperCase()} ${w.points}`).join(" · ");
+    dialog.querySelector("table")?.after(h("p", { class: "best-words" }, `${t("word.best")}: ${words}`));
+  }
 }
 
 /** The score sheet so far: one row a round, one column a player. */
