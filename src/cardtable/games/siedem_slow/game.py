@@ -336,6 +336,7 @@ class SiedemSlowState(KeepsRounds, State):
     __slots__ = (
         "accepted",
         "area",
+        "areas",
         "challenged",
         "dictionary",
         "entries",
