@@ -489,3 +489,34 @@ def test_seven_words_pad_says_why_a_word_is_refused(
     page.press("[data-word='1']", "Tab")
     expect(page.locator("[data-problem='1']")).to_contain_text("proper noun")
     expect(page.locator("#pad-save")).to_be_disabled()
+
+
+def test_calculator_takes_a_dealt_hand_for_teyaku(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser, width=1100)
+    page.goto(f"{url}/companion/hanafuda")
+    page.evaluate("localStorage.removeItem('cardtable.pad')")
+    page.goto(f"{url}/companion/hanafuda")
+    page.select_option("#pad-game", "hana-awase")
+    page.select_option("#pad-players", "3")
+    page.click("#pad-rules summary")
+    page.check("[data-option='teyaku']")
+    page.click("#pad-new")
+    piles = [["01-1", "01-2"], ["02-1"], ["03-1"]]
+    tap_round(page, piles)
+    page.click("[data-mode='hands']")
+    hand = ["01-3", "01-4", "02-3", "02-4", "03-3", "03-4", "04-3"]  # seven plains
+    page.click("[data-player='1']")
+    for code in hand:
+        page.click(f"#pad-cards [data-code='{code}']")
+        expect(page.locator(f"#pad-cards [data-code='{code}'] .owner")).to_have_text("2")
+    facts = RoundFacts(piles=tuple(tuple(p) for p in piles), hands=((), tuple(hand), ()))
+    options = {"players": 3, "teyaku": True}
+    expected = score_round("hana-awase", options, facts)
+    assert any(line.rule == "teyaku:7" for line in expected.lines)
+    scores = ",".join(map(str, expected.scores))
+    expect(page.locator("#pad-round")).to_have_attribute("data-scores", scores)
+    expect(page.locator("#pad-round [data-rule='teyaku:7']").first).to_be_visible()
+    shot(page, "calculator-teyaku")

@@ -57,7 +57,11 @@ def hanafuda_results(game: str, options: dict[str, Any], data: dict[str, Any]) -
         try:
             result = score_round(game, options, RoundFacts.from_json(current))
             out["current"] = result.to_json()
-            out["current_settlement"] = [list(p) for p in settlement(result.scores)]
+            # who pays whom only makes sense once the scores add up (every card entered)
+            zero_sum = sum(result.scores) == 0
+            out["current_settlement"] = (
+                [list(p) for p in settlement(result.scores)] if zero_sum else None
+            )
         except CardtableError as error:
             out["current_error"] = str(error)
     return out

@@ -2,6 +2,7 @@
 import { api, cards, h, svg } from "./api.js";
 import { hanafudaCard } from "./cards.js";
 import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { optionFields, readChangedOptions } from "./options-form.js";
 import { breakdown } from "./render/common.js";
 
 const GAMES = ["koi-koi", "hana-awase", "hana-awase-88", "bakappana"];
@@ -10,6 +11,7 @@ let games = [];
 let deck = null;
 let pad = null; // the server's answer: the pad, its data and its results
 let active = 0; // the player whose cards a tap assigns
+let mode = "piles"; // what a tap marks: captured cards, a dealt hand (hand yaku), the table left
 let saving = Promise.resolve();
 
 const playerName = (n) => t("pad.player", { n: n + 1 });
@@ -38,13 +40,15 @@ function setupForm() {
   const preset = $("pad-preset");
   preset.replaceChildren(new Option(t("lobby.preset.none"), ""));
   for (const name of game.presets) preset.append(new Option(name, name));
+  $("pad-rule-fields").replaceChildren(...optionFields(game.schema, ["players", "rounds"]));
 }
 
 async function createPad() {
   $("pad-error").textContent = "";
   const game = $("pad-game").value;
-  const options = {};
-  if (games.find((g) => g.id === game).schema.properties.players) options.players = Number($("pad-players").value);
+  const schema = games.find((g) => g.id === game).schema;
+  const options = readChangedOptions(schema, $("pad-rule-fields"));
+  if (schema.properties.players) options.players = Number($("pad-players").value);
   try {
     pad = await api("/api/companion", { method: "POST", body: { kind: "hanafuda", game, preset: $("pad-preset").value || null, options } });
   } catch (error) {
@@ -71,16 +75,35 @@ function save() {
   return saving;
 }
 
+function groups() {
+  const current = pad.data.current;
+  if (mode === "table") return [current.table];
+  if (mode === "hands") {
+    while (current.hands.length < current.piles.length) current.hands.push([]);
+    return current.hands;
+  }
+  return current.piles;
+}
+
 function owner(code) {
-  return pad.data.current.piles.findIndex((pile) => pile.includes(code));
+  return groups().findIndex((group) => group.includes(code));
 }
 
 function tap(code) {
-  const current = pad.data.current;
+  const lists = groups();
+  const target = mode === "table" ? 0 : active;
   const holder = owner(code);
-  if (holder >= 0) current.piles[holder] = current.piles[holder].filter((c) => c !== code);
-  if (holder !== active) current.piles[active].push(code);
+  if (holder >= 0) lists[holder].splice(lists[holder].indexOf(code), 1);
+  if (holder !== target) lists[target].push(code);
   save();
+}
+
+function modeButtons() {
+  if (pad.game === "bakappana") return [];
+  const modes = [["piles", t("pad.mode_piles")], ["hands", t("pad.mode_hands")]];
+  if (pad.game === "koi-koi") modes.push(["table", t("pad.mode_table")]);
+  return modes.map(([key, label]) =>
+    h("button", { class: `mode${mode === key ? " chosen" : ""}`, "data-mode": key, onclick: () => { mode = key; render(); } }, label));
 }
 
 function renderEntry() {
@@ -90,9 +113,10 @@ function renderEntry() {
   $("result").hidden = false;
   $("pad-heading").textContent = `${pad.title} · ${t("pad.round_n", { n: pad.data.rounds.length + 1 })}`;
   $("pad-seats").replaceChildren(
-    ...current.piles.map((pile, n) =>
+    h("div", { class: "pad-modes" }, modeButtons()),
+    ...(mode === "table" ? [] : groups().map((group, n) =>
       h("button", { class: `seat-tab${n === active ? " chosen" : ""}`, "data-player": n, onclick: () => { active = n; render(); } },
-        `${playerName(n)} · ${pile.length}`)),
+        `${playerName(n)} · ${group.length}`))),
   );
   const extras = [];
   const dealer = h("select", { id: "pad-dealer", onchange: (e) => { current.dealer = Number(e.target.value); save(); } },
@@ -110,24 +134,26 @@ function renderEntry() {
     });
   }
   $("pad-extras").replaceChildren(...extras);
-  $("pad-prompt").textContent = t("pad.tap", { name: playerName(active) });
+  $("pad-prompt").textContent = mode === "table" ? t("pad.tap_table")
+    : mode === "hands" ? t("pad.tap_hand", { name: playerName(active) }) : t("pad.tap", { name: playerName(active) });
   const byMonth = [];
   for (let month = 1; month <= 12; month++) byMonth.push(deck.filter((c) => c.month === month));
   $("pad-cards").replaceChildren(...byMonth.map((month) =>
     h("div", { class: "pad-month" }, month.map((card) => {
       const holder = owner(card.code);
       const element = svg(hanafudaCard(card, lang()), {
-        class: `card small playable${holder === active ? " selected" : ""}${holder >= 0 && holder !== active ? " taken" : ""}`,
+        class: `card small playable${holder === (mode === "table" ? 0 : active) ? " selected" : ""}${holder >= 0 && holder !== (mode === "table" ? 0 : active) ? " taken" : ""}`,
         "data-code": card.code, role: "button", tabindex: 0,
         title: holder >= 0 ? t("pad.captured_by", { name: playerName(holder) }) : card.name[lang()] || card.name.en,
         onclick: () => tap(card.code),
       });
-      if (holder >= 0) element.append(h("span", { class: "owner" }, String(holder + 1)));
+      if (holder >= 0) element.append(h("span", { class: "owner" }, mode === "table" ? "T" : String(holder + 1)));
       return element;
     }))));
 }
 
 function settlementList(element, payments) {
+  if (payments === null || payments === undefined) return element.replaceChildren();
   element.replaceChildren(...(payments.length
     ? payments.map(([payer, payee, amount]) => h("li", {}, t("pad.pays", { payer: playerName(payer), payee: playerName(payee), amount })))
     : [h("li", { class: "muted" }, t("pad.even"))]));

@@ -1,5 +1,6 @@
 // The lobby: a table form rendered from each game's options JSON schema, and open tables.
 import { api, h } from "./api.js";
+import { choicesOf, optionFields, readChangedOptions } from "./options-form.js";
 import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 
 let games = [];
@@ -13,58 +14,12 @@ function schemaProperty(game, name) {
   return game.schema.properties?.[name];
 }
 
-function choicesOf(property) {
-  if (!property) return null;
-  if (property.enum) return property.enum;
-  if (property.const !== undefined) return [property.const];
-  const variants = property.anyOf || property.oneOf;
-  if (variants && variants.every((v) => v.const !== undefined || v.enum)) {
-    return variants.flatMap((v) => (v.enum ? v.enum : [v.const]));
-  }
-  return null;
-}
-
 function playerRange(game) {
   const property = schemaProperty(game, "players");
   if (!property) return [2, 2];
   const choices = choicesOf(property);
   if (choices) return [Math.min(...choices), Math.max(...choices)];
   return [property.minimum ?? property.default, property.maximum ?? property.default];
-}
-
-/** One form field for an option, from its JSON schema. */
-function optionField(name, property) {
-  const label = property.title || name.replace(/_/g, " ");
-  const choices = choicesOf(property);
-  let input;
-  if (property.type === "boolean") {
-    input = h("input", { type: "checkbox", "data-option": name, "data-kind": "bool" });
-    input.checked = Boolean(property.default);
-  } else if (choices) {
-    input = h("select", { "data-option": name, "data-kind": "json" });
-    for (const choice of choices) {
-      input.append(new Option(String(choice), JSON.stringify(choice), false, choice === property.default));
-    }
-  } else if (property.type === "array") {
-    const value = (property.default || []).join(", ");
-    input = h("input", { "data-option": name, "data-kind": "list", value, placeholder: "1, 2" });
-  } else if (property.type === "integer" || property.type === "number") {
-    input = h("input", {
-      type: "number",
-      "data-option": name,
-      "data-kind": "number",
-      min: property.minimum,
-      max: property.maximum,
-      step: property.type === "integer" ? 1 : "any",
-      value: property.default,
-    });
-  } else {
-    input = h("input", { "data-option": name, "data-kind": "text", value: property.default ?? "" });
-  }
-  const row = h("label", { class: property.type === "boolean" ? "check" : "", title: property.description || "" });
-  if (property.type === "boolean") row.append(input, " ", label);
-  else row.append(h("span", {}, label), " ", input);
-  return row;
 }
 
 function renderSeats() {
@@ -104,28 +59,13 @@ function renderGame() {
   preset.replaceChildren(new Option(t("lobby.preset.none"), ""));
   for (const name of game.presets) preset.append(new Option(name, name));
   const fields = $("rule-fields");
-  fields.replaceChildren();
-  for (const [name, property] of Object.entries(game.schema.properties || {})) {
-    if (name === "players" || property["x-local-only"]) continue;
-    fields.append(optionField(name, property));
-  }
+  fields.replaceChildren(...optionFields(game.schema));
   renderSeats();
 }
 
 function readOptions() {
-  const options = {};
   const game = currentGame();
-  for (const input of document.querySelectorAll("[data-option]")) {
-    const name = input.dataset.option;
-    const property = schemaProperty(game, name);
-    let value;
-    if (input.dataset.kind === "bool") value = input.checked;
-    else if (input.dataset.kind === "json") value = JSON.parse(input.value);
-    else if (input.dataset.kind === "number") value = Number(input.value);
-    else if (input.dataset.kind === "list") value = input.value.split(",").map((v) => v.trim()).filter(Boolean).map(Number);
-    else value = input.value;
-    if (JSON.stringify(value) !== JSON.stringify(property?.default)) options[name] = value;
-  }
+  const options = readChangedOptions(game.schema, document.getElementById("rule-fields"));
   const seats = [...document.querySelectorAll(".seat-kind")];
   if (schemaProperty(game, "players")) options.players = seats.length;
   return options;
