@@ -57,11 +57,9 @@ def hanafuda_results(game: str, options: dict[str, Any], data: dict[str, Any]) -
         try:
             result = score_round(game, options, RoundFacts.from_json(current))
             out["current"] = result.to_json()
-            # who pays whom only makes sense once the scores add up (every card entered)
-            zero_sum = sum(result.scores) == 0
-            out["current_settlement"] = (
-                [list(p) for p in settlement(result.scores)] if zero_sum else None
-            )
+            out["current_settlement"] = [list(p) for p in settlement(result.scores)]
+            # scores that do not add up to zero cannot be settled in full: say so
+            out["current_balance"] = sum(result.scores)
         except CardtableError as error:
             out["current_error"] = str(error)
     return out

@@ -153,7 +153,6 @@ function renderEntry() {
 }
 
 function settlementList(element, payments) {
-  if (payments === null || payments === undefined) return element.replaceChildren();
   element.replaceChildren(...(payments.length
     ? payments.map(([payer, payee, amount]) => h("li", {}, t("pad.pays", { payer: playerName(payer), payee: playerName(payee), amount })))
     : [h("li", { class: "muted" }, t("pad.even"))]));
@@ -168,6 +167,9 @@ function renderResult() {
     $("pad-round").replaceChildren(breakdown(results.current, ctx, draw));
     $("pad-round").dataset.scores = results.current.scores.join(",");
     settlementList($("pad-settlement"), results.current_settlement);
+    if (results.current_balance) {
+      $("pad-settlement").append(h("li", { class: "muted", id: "pad-balance" }, t("pad.balance", { n: results.current_balance })));
+    }
   } else {
     $("pad-round").replaceChildren(h("p", { class: "error" }, results.current_error || ""));
     $("pad-settlement").replaceChildren();
