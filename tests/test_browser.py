@@ -330,6 +330,13 @@ def test_hint_button_shows_the_hard_bots_move_and_why(
     expect(page.locator("#hint-text")).to_have_text(re.compile(r"^(Zagraj|Weź) "), timeout=20000)
 
 
+def fresh_pad(page: Page, url: str, path: str, remembered: str) -> None:
+    """Open a companion page with no pad remembered from an earlier test."""
+    page.goto(f"{url}{path}")
+    page.evaluate(f"localStorage.removeItem('{remembered}')")
+    page.goto(f"{url}{path}")
+
+
 def tap_round(page: Page, piles: list[list[str]]) -> None:
     for player, pile in enumerate(piles):
         page.click(f"[data-player='{player}']")
@@ -376,9 +383,7 @@ def test_hana_awase_88_settlement_from_tapped_cards(
 ) -> None:
     url, _app = server
     page = new_page(browser, width=1100)
-    page.goto(f"{url}/companion/hanafuda")
-    page.evaluate("localStorage.removeItem('cardtable.pad')")
-    page.goto(f"{url}/companion/hanafuda")
+    fresh_pad(page, url, "/companion/hanafuda", "cardtable.pad")
     page.select_option("#pad-game", "hana-awase-88")
     page.click("#pad-new")
     rng = random.Random(4)
@@ -479,9 +484,7 @@ def test_seven_words_pad_says_why_a_word_is_refused(
 ) -> None:
     url, _app = server
     page = new_page(browser, width=1000)
-    page.goto(f"{url}/companion/siedem-slow")
-    page.evaluate("localStorage.removeItem('cardtable.words-pad')")
-    page.goto(f"{url}/companion/siedem-slow")
+    fresh_pad(page, url, "/companion/siedem-slow", "cardtable.words-pad")
     page.select_option("#pad-players", "2")
     page.select_option("#pad-deck", "en")
     page.click("#pad-new")
@@ -499,9 +502,7 @@ def test_calculator_takes_a_dealt_hand_for_teyaku(
 ) -> None:
     url, _app = server
     page = new_page(browser, width=1100)
-    page.goto(f"{url}/companion/hanafuda")
-    page.evaluate("localStorage.removeItem('cardtable.pad')")
-    page.goto(f"{url}/companion/hanafuda")
+    fresh_pad(page, url, "/companion/hanafuda", "cardtable.pad")
     page.select_option("#pad-game", "hana-awase")
     page.select_option("#pad-players", "3")
     page.click("#pad-rules summary")
