@@ -82,9 +82,9 @@ def crash_and_resume(db_url: str) -> None:
     try:
         tables = []
         for game, seats, options in (
-            ("koi-koi", ["human", "human"], {"rounds": 1}),
+            ("koi-koi", ["human", "human"], {"rounds": 3}),
             ("ohanami", ["human", "human", "human"], {}),
-            ("hana-awase-88", ["human", "human", "human"], {"rounds": 1}),
+            ("hana-awase-88", ["human", "human", "human"], {"rounds": 3}),
         ):
             status, created = http(
                 "POST",
@@ -99,13 +99,13 @@ def crash_and_resume(db_url: str) -> None:
         server.start()
         for table_id, keys, sent in tables:
             status, meta = http("GET", f"{server.url}/api/tables/{table_id}")
-            assert status == 200 and meta["moves"] == len(sent) == 12
+            assert status == 200 and meta["moves"] == len(sent) > 0
             # every seat's view after the restart is the replay of exactly the acknowledged moves
             ws_url = server.url.replace("http", "ws")
             for seat, key in keys.items():
                 with connect(f"{ws_url}/ws/tables/{table_id}?seat={seat}&key={key}") as socket:
                     frame = receive_state(socket, 0)
-                assert frame["version"] == 12
+                assert frame["version"] == len(sent)
                 assert frame["table"]["commitment"] == meta["commitment"]
                 expected = acknowledged_state(db_url, table_id, sent)
                 assert frame["view"] == json.loads(json.dumps(expected.view(seat)))
