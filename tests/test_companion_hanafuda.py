@@ -16,7 +16,6 @@ from cardtable.core.errors import OptionError
 from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.deck import codes
 from cardtable.games.hanafuda.fishing import FishingState
-from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -168,4 +167,8 @@ def test_koikoi_teyaku_needs_the_dealt_hand() -> None:
     facts = RoundFacts(piles=((), ()), hands=(hand, ()), shobu=0)
     result = score_round("koi-koi", {"lucky_hands_win": True}, facts)
     assert result.outcome == "lucky_hand"
-    assert isinstance(cardtable.load("hana-awase", players=3).new_state(seed=1), HanaAwaseState)
+    assert result.lines[0].rule == "lucky:teshi"
+    assert (
+        score_round("koi-koi", {"lucky_hands_win": True}, RoundFacts(piles=((), ()))).outcome
+        != "lucky_hand"
+    )
