@@ -151,6 +151,14 @@ def test_koikoi_round_against_a_bot_by_clicking(server: tuple[str, Any], browser
     scores = [int(s) for s in page.locator("#players .score").all_inner_texts()]
     assert sum(scores) == 60  # koi-koi payments move points between the two players
     assert page.locator("#reveal").inner_text().startswith("Revealed seed")
+    # each score line links to the section of the rules that explains it
+    if page.locator("dialog[open] .rule-link").count():
+        href = page.locator("dialog[open] .rule-link").first.get_attribute("href") or ""
+        assert href.startswith("/rules/koi-koi#")
+        rules = page.context.new_page()
+        rules.goto(f"{url}{href}")
+        expect(rules.locator(f"#{href.split('#')[1]}")).to_be_visible()
+        rules.close()
     close_result(page)
     # the replay page checks the commitment in the browser and steps through the game
     page.click("#over-panel a[href^='/replay/']")

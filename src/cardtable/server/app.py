@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -30,6 +30,7 @@ from cardtable.server.cards import card_data
 from cardtable.server.companion import router as companion_router
 from cardtable.server.fairness import verify
 from cardtable.server.protocol import ClientMessage, RateLimiter, decode, encode, error
+from cardtable.server.rules_pages import anchors, page_html
 from cardtable.server.store import Store
 from cardtable.server.tables import Hub, LiveTable, Settings, TableError, TableRequest
 
@@ -92,6 +93,7 @@ def game_catalogue() -> list[dict[str, Any]]:
                 "schema": spec.options_model.model_json_schema(),
                 "bots": agent_names(game_id),
                 "bot_descriptions": describe_agents(game_id),
+                "rule_sections": anchors(game_id),
             }
         )
     return out
@@ -318,6 +320,13 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     @app.get("/verify", include_in_schema=False)
     def verify_page() -> FileResponse:
         return FileResponse(WEB_ROOT / "replay.html")
+
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    def rules_page(game_id: str) -> HTMLResponse:
+        if game_id not in game_ids():
+            message = f"no game {game_id!r}"
+            raise HTTPException(404, detail={"code": "not_found", "message": message})
+        return HTMLResponse(page_html(game_id))
 
     @app.get("/companion/hanafuda", include_in_schema=False)
     def hanafuda_pad() -> FileResponse:

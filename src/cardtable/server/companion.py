@@ -17,6 +17,7 @@ from cardtable.companion.siedem import PadProblem, WordRound, play_pad, play_rou
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import load, spec_of
 from cardtable.games.siedem_slow import SiedemSlowState
+from cardtable.server.rules_pages import anchors
 from cardtable.server.store import CompanionRow, Store
 from cardtable.server.tables import refuse_local_only
 
@@ -148,6 +149,7 @@ def router(store: Store) -> APIRouter:
             "title": spec_of(row.game).title,
             "options": row.options,
             "players": load(row.game, **row.options).players,
+            "rule_sections": anchors(row.game),
             "data": row.data,
             "results": results_of(row.kind, row.game, row.options, row.data),
         }

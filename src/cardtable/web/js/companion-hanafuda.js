@@ -160,7 +160,7 @@ function settlementList(element, payments) {
 
 function renderResult() {
   const results = pad.results;
-  const ctx = { t, seatName: playerName };
+  const ctx = { t, seatName: playerName, gameId: pad.game, ruleSections: pad.rule_sections };
   const info = Object.fromEntries(deck.map((c) => [c.code, c]));
   const draw = (code, size) => svg(hanafudaCard(info[code], lang()), { class: `card ${size}` });
   if (results.current) {

@@ -53,7 +53,7 @@ function renderForm() {
 
 function renderResults() {
   const results = pad.results;
-  const ctx = { t, seatName: playerName };
+  const ctx = { t, seatName: playerName, gameId: "ohanami", ruleSections: pad.rule_sections };
   if (results.current) {
     $("pad-round").replaceChildren(breakdown(results.current, ctx, (c) => h("span", {}, c)));
     $("pad-round").dataset.scores = results.current.scores.join(",");

@@ -84,7 +84,7 @@ function renderForm() {
 
 function renderResults() {
   const results = pad.results;
-  const ctx = { t, seatName: playerName };
+  const ctx = { t, seatName: playerName, gameId: "siedem-slow", ruleSections: pad.rule_sections };
   const noCards = () => h("span", {}, "");
   for (const element of document.querySelectorAll("[data-problem]")) element.textContent = "";
   if (results.current) {

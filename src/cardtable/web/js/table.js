@@ -10,6 +10,7 @@ let frame = null;
 let clockOffset = 0; // server time - local time
 let retry = 0;
 let cardInfo = null;
+let ruleSections = {}; // game id -> rule prefix -> anchor of its rule page
 const ui = {}; // renderer state that survives re-renders (selections)
 
 function seatCredentials() {
@@ -229,6 +230,8 @@ function render() {
     toast,
     dialog: $("dialog"),
     clockLeft: () => (frame.clock ? frame.clock.deadline - (Date.now() / 1000 + clockOffset) : null),
+    gameId: frame.table.game,
+    ruleSections: ruleSections[frame.table.game],
   });
   renderHintPanel();
 }
@@ -236,6 +239,7 @@ function render() {
 async function main() {
   await loadLanguage(pickLanguage());
   cardInfo = await cards();
+  ruleSections = Object.fromEntries((await api("/api/games")).map((g) => [g.id, g.rule_sections]));
   $("lang-slot").append(languageSwitch(render));
   $("hint").addEventListener("click", askHint);
   translatePage();

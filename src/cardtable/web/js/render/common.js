@@ -17,10 +17,17 @@ export function statusLine(ctx) {
 /** The round (or stage) result: every score line with its cards and points. */
 export function breakdown(result, ctx, drawCard) {
   const { t, seatName } = ctx;
+  const sections = ctx.ruleSections; // rule prefix -> anchor in the game's rule page
+  const label = (line) => {
+    if (!sections || !ctx.gameId) return line.label;
+    const anchor = sections[line.rule.split(":")[0]];
+    const href = `/rules/${ctx.gameId}${anchor ? `#${anchor}` : ""}`;
+    return h("a", { class: "rule-link", href, target: "_blank", rel: "noopener" }, line.label);
+  };
   const rows = result.lines.map((line) =>
     h("tr", { "data-rule": line.rule },
       h("td", {}, seatName(line.seat)),
-      h("td", {}, line.label),
+      h("td", {}, label(line)),
       h("td", { class: "cards-cell" }, (line.cards || []).slice(0, 12).map((c) => drawCard(c, "tiny"))),
       h("td", { class: "num" }, line.points > 0 ? `+${line.points}` : String(line.points))),
   );

@@ -1,0 +1,106 @@
+"""The games' rule pages as HTML, and which section explains each kind of score line.
+
+Every :class:`~cardtable.core.results.ScoreLine` has a stable ``rule`` key such as
+``"yaku:tsukimi"``; its prefix names the rule that produced it. ``SECTIONS`` says, per game,
+which heading of the game's page (docs/GAME.md) explains that rule, so a score line in the
+browser links straight to the paragraph that justifies it.
+
+>>> section_for("koi-koi", "multiplier:koikoi")
+'scoring'
+>>> section_for("hana-awase-88", "teyaku:7")
+'before-play-teyaku'
+>>> section_for("ohanami", "something-new")
+''
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from markdown_it import MarkdownIt
+
+#: rule-key prefix -> heading of the game's page (unknown prefixes link to the page's top)
+SECTIONS: dict[str, dict[str, str]] = {
+    "bakappana": {"cards": "Scoring", "par": "Scoring"},
+    "koi-koi": {
+        "yaku": "Yaku",
+        "opponent_yaku": "Yaku",
+        "multiplier": "Scoring",
+        "pays": "Scoring",
+        "koikoi_bonus": "Scoring",
+        "lucky": "Deals, lucky hands and misdeals",
+        "oya_ken": "Draws (exhaustion)",
+    },
+    "hana-awase": {
+        "cards": "Scoring",
+        "par": "Scoring",
+        "yaku": "Scoring",
+        "teyaku": "The Russian rules as options",
+        "few_cards": "The Russian rules as options",
+        "fuke": "The Russian rules as options",
+        "willow_row_cancels": "The Russian rules as options",
+    },
+    "hana-awase-88": {
+        "cards": "Settlement",
+        "par": "Settlement",
+        "yaku": "Settlement",
+        "teyaku": "Before play: teyaku",
+        "few_cards": "Optional rules (off unless the players agree)",
+        "fuke": "Optional rules (off unless the players agree)",
+        "willow_row_cancels": "Optional rules (off unless the players agree)",
+    },
+    "ohanami": {"colour": "Scoring"},
+    "siedem-slow": {
+        "word": "Scoring a word",
+        "bonus": "Bonuses",
+        "challenge": "Words that are not allowed",
+        "struck-out": "End of the round and of the game",
+        "solo": "Solo",
+    },
+}
+
+
+def slug(heading: str) -> str:
+    """The anchor of a heading: lower case, words joined by hyphens."""
+    return re.sub(r"[^\w]+", "-", heading.lower()).strip("-")
+
+
+def section_for(game_id: str, rule: str) -> str:
+    """The anchor explaining a score line's rule in the game's page ('' for the top)."""
+    heading = SECTIONS.get(game_id, {}).get(rule.split(":", 1)[0])
+    return slug(heading) if heading else ""
+
+
+def anchors(game_id: str) -> dict[str, str]:
+    """Rule prefix -> anchor, for the browser."""
+    return {prefix: slug(heading) for prefix, heading in SECTIONS.get(game_id, {}).items()}
+
+
+def _heading_ids(md: MarkdownIt) -> None:
+    def add_ids(state: object) -> None:
+        tokens = state.tokens  # type: ignore[attr-defined]
+        for k, token in enumerate(tokens):
+            if token.type == "heading_open":
+                token.attrSet("id", slug(tokens[k + 1].content))
+
+    md.core.ruler.push("heading_ids", add_ids)
+
+
+@cache
+def page_html(game_id: str) -> str:
+    """The game's rule page (docs/GAME.md) as a standalone HTML page."""
+    source = (resources.files("cardtable") / "docs" / f"{game_id}.md").read_text("utf-8")
+    md = MarkdownIt("commonmark").enable("table")
+    _heading_ids(md)
+    body = md.render(source)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{game_id} — rules — cardtable</title>"
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+        '<link rel="stylesheet" href="/static/css/app.css"></head><body>'
+        '<header class="top"><a class="logo" href="/">card<span>table</span></a></header>'
+        f'<main class="doc panel">{body}</main></body></html>'
+    )
