@@ -127,8 +127,8 @@ def test_kill_9_on_sqlite_loses_no_acknowledged_move(tmp_path: Path) -> None:
 @pytest.fixture
 def postgres() -> Iterator[str]:
     """A throwaway PostgreSQL cluster on a free port (Debian's postgresql, as user postgres)."""
-    if not (PG_BIN / "initdb").exists():
-        pytest.skip("Debian's postgresql is not installed (make test installs it as root)")
+    # make test installs Debian's postgresql (APT_PACKAGES): without it this test must fail
+    assert (PG_BIN / "initdb").exists(), "Debian's postgresql is missing: run make test as root"
     as_postgres: list[str] = [] if os.getuid() != 0 else ["runuser", "-u", "postgres", "--"]
     # pytest's tmp_path is private to root; the cluster lives where user postgres can reach
     data = Path(tempfile.mkdtemp(prefix="cardtable-pg-"))

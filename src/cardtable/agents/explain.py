@@ -23,15 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.agents.base import make_agent
-from cardtable.agents.hanafuda_strategist import chosen_capture
+from cardtable.agents.hanafuda_strategist import chosen_capture, unseen_partners
 from cardtable.core.actions import Action
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
-from cardtable.games.hanafuda.deck import CARDS, MONTH_MASK_OF, codes, value_of
+from cardtable.games.hanafuda.deck import CARDS, card_index, codes, value_of
 from cardtable.games.hanafuda.fishing import FishingState
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
-from cardtable.games.hanafuda.yaku import YakuDef, YakuTable
+from cardtable.games.hanafuda.yaku import YakuTable
 from cardtable.games.ohanami.deck import COLOUR_OF
 from cardtable.games.ohanami.game import Keep, OhanamiState, Place
 from cardtable.locales import message
@@ -93,13 +93,8 @@ def _show(value: Any, lang: str, names: Sequence[str] = ()) -> str:
 
 
 def card_name(code: str, lang: str = "en") -> str:
-    card = CARDS[codes_index(code)]
+    card = CARDS[card_index(code)]
     return f"{card.name(lang)} ({code})"
-
-
-def codes_index(code: str) -> int:
-    month, slot = code.split("-")
-    return (int(month) - 1) * 4 + int(slot) - 1
 
 
 def describe(action: Action, lang: str = "en") -> str:
@@ -137,11 +132,6 @@ def _yaku_table(state: FishingState) -> YakuTable | None:
     return state.yaku_table if isinstance(state, KoiKoiState | HanaAwaseState) else None
 
 
-def _missing(row: YakuDef, pile: int) -> int:
-    have = (pile & row.counts).bit_count() + (pile & row.doubles).bit_count()
-    return max(row.need - have, (row.requires & ~pile).bit_count())
-
-
 def _hanafuda(state: FishingState, seat: int, action: Action) -> tuple[Reason, ...]:
     if isinstance(action, KoiKoi):
         return (Reason("koikoi"),)
@@ -156,11 +146,7 @@ def _hanafuda(state: FishingState, seat: int, action: Action) -> tuple[Reason, .
         return ()
     captured = chosen_capture(state, seat, card, take)
     if not captured:
-        seen = state.hands[seat] | state.table
-        for pile in state.piles:
-            seen |= pile
-        safe = not (MONTH_MASK_OF[card] & ~seen & ~(1 << card))
-        kind = "discard_safe" if safe else "discard"
+        kind = "discard" if unseen_partners(state, seat, card) else "discard_safe"
         return (Reason(kind, {"card": {"card_codes": codes(1 << card)}}),)
     gained = captured | 1 << card
     reasons: list[Reason] = []
@@ -180,7 +166,7 @@ def _hanafuda(state: FishingState, seat: int, action: Action) -> tuple[Reason, .
             near = [
                 row for row in table.rows
                 if row.counts & gained
-                and _missing(row, mine | gained) == 1 and _missing(row, mine) > 1
+                and row.missing(mine | gained) == 1 and row.missing(mine) > 1
             ]  # fmt: skip
             if near:
                 best = max(near, key=lambda row: row.points)
@@ -191,7 +177,7 @@ def _hanafuda(state: FishingState, seat: int, action: Action) -> tuple[Reason, .
             theirs = state.piles[other]
             threatened = [
                 row for row in table.rows
-                if row.counts & gained and 0 < _missing(row, theirs) <= 2
+                if row.counts & gained and 0 < row.missing(theirs) <= 2
                 and not row.requires & (mine | gained) & ~theirs
             ]  # fmt: skip
             if threatened:

@@ -56,11 +56,18 @@ def potential(table: YakuTable, pile: int, blocked: int) -> float:
         open_cards = row.counts & ~blocked
         if open_cards.bit_count() + (open_cards & row.doubles).bit_count() < row.need:
             continue
-        have = (pile & row.counts).bit_count() + (pile & row.doubles).bit_count()
-        missing = max(row.need - have, (row.requires & ~pile).bit_count())
+        missing = row.missing(pile)
         if missing > 0:
             total += row.points * PROXIMITY_HALVING**missing
     return total
+
+
+def unseen_partners(state: FishingState, seat: int, card: int) -> int:
+    """Cards of ``card``'s month that ``seat`` has not seen: what could still match it."""
+    seen = state.hands[seat] | state.table
+    for pile in state.piles:
+        seen |= pile
+    return (MONTH_MASK_OF[card] & ~seen & ~(1 << card)).bit_count()
 
 
 def chosen_capture(state: FishingState, seat: int, card: int, take: int | None) -> int:
@@ -148,11 +155,8 @@ class StrategistAgent:
     def discard_risk(self, state: FishingState, seat: int, card: int) -> float:
         """What laying ``card`` on the table may give the others."""
         month = MONTH_MASK_OF[card]
-        seen = state.hands[seat] | state.table
-        for pile in state.piles:
-            seen |= pile
-        unseen_partners = (month & ~seen & ~(1 << card)).bit_count()
-        if not unseen_partners:
+        unseen = unseen_partners(state, seat, card)
+        if not unseen:
             return 0.0  # nobody can match it: a safe discard
         others = [s for s in range(state.n) if s != seat]
         exposure = 0.0
@@ -166,7 +170,7 @@ class StrategistAgent:
                 state, other, pile, blocked
             )
         exposure = max(exposure, float(VALUE_OF[card]))
-        likelihood = min(1.0, unseen_partners / 2)
+        likelihood = min(1.0, unseen / 2)
         if state.hands[seat] & month & ~(1 << card):
             likelihood *= 0.25  # we hold its partner: likely ours again next turn
         return exposure * likelihood

@@ -188,10 +188,9 @@ def router(store: Store) -> APIRouter:
         row = pad(pad_id)
         data = body.model_dump()
         try:  # nothing unreadable is stored: every saved round must score
-            results = results_of(row.kind, row.game, row.options, {**data, "current": None})
+            results_of(row.kind, row.game, row.options, {**data, "current": None})
         except (CardtableError, TypeError, AttributeError, KeyError) as error:
             raise _bad(error) from None
-        del results
         store.save_companion(row.id, data)
         row.data = data
         return answer(row)

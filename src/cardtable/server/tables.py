@@ -28,6 +28,7 @@ from cardtable.core.errors import CardtableError, IllegalAction, OptionError
 from cardtable.core.game import Game, GameSpec, load, spec_of
 from cardtable.core.state import State
 from cardtable.games.siedem_slow import CLOCK, Area, SiedemSlowState, TimeUp, solve
+from cardtable.games.siedem_slow.game import Phase
 from cardtable.server.fairness import Commitment
 from cardtable.server.store import Store, StoredMove, TableRow
 
@@ -35,6 +36,7 @@ log = logging.getLogger("cardtable.server")
 
 JSON = dict[str, Any]
 WORD_GAME = "siedem-slow"
+WRITING_PHASES = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
 
 
 @dataclass(frozen=True)
@@ -415,15 +417,21 @@ class LiveTable:
         return [s for s in sorted(self.state.to_move) if s >= 0 and not self.seats[s].is_bot]
 
     def _timer(self) -> tuple[str, int] | None:
-        timer = getattr(self.state, "timer", None)
-        return timer if isinstance(timer, tuple) else None
+        """The 7 słów clock that runs now (the other games have none)."""
+        return self.state.timer if isinstance(self.state, SiedemSlowState) else None
+
+    def _words_being_written(self) -> bool:
+        """7 słów writing: bots write on their own clock, the move clock stays off."""
+        state = self.state
+        return isinstance(state, SiedemSlowState) and state.phase in WRITING_PHASES
 
     def _timer_deadline(self) -> float | None:
         timer = self._timer()
         if timer is None:
             self.timer_key = None
             return None
-        key = (self.state.rounds_finished, getattr(self.state, "phase", None), timer)
+        assert isinstance(self.state, SiedemSlowState)
+        key = (self.state.rounds_finished, self.state.phase, timer)
         if key != self.timer_key:
             self.timer_key, self.timer_started = key, self.last_change
         grace = getattr(self.game.options, "grace_seconds", 0) if timer[0] == "hourglass" else 0
@@ -438,8 +446,8 @@ class LiveTable:
             think = getattr(agent, "think_seconds", lambda: 1.0)()
             self.bot_ready[seat] = self.last_change + think * self.hub.settings.think_scale
         ready = self.bot_ready[seat]
-        phase = getattr(self.state, "phase", "")
-        if phase == "hourglass" and deadline is not None:
+        hourglass = isinstance(self.state, SiedemSlowState) and self.state.phase == Phase.HOURGLASS
+        if hourglass and deadline is not None:
             ready = min(ready, deadline - 2 * self.hub.settings.think_scale)
         return ready
 
@@ -449,17 +457,17 @@ class LiveTable:
         deadline = self._timer_deadline()
         if deadline is not None:
             events.append((deadline, self._time_up))
-        writing = getattr(self.state, "phase", "") in ("writing", "hourglass", "overtime")
+        writing = self._words_being_written()
         for seat in sorted(self.state.to_move):
             if seat < 0 or not self.seats[seat].is_bot:
                 continue
-            if self.row.game == WORD_GAME and writing:
+            if writing:
                 when = self._word_bot_ready(seat, deadline)
             else:
                 when = self.last_change + self.hub.settings.bot_delay
             events.append((when, self._bot_move_for(seat)))
         humans = self._humans_to_move()
-        if self.row.move_seconds and humans and not (self.row.game == WORD_GAME and writing):
+        if self.row.move_seconds and humans and not writing:
             when = self.last_change + self.row.move_seconds
             events.append((when, self._default_move_for(humans[0])))
         if not events:
@@ -473,13 +481,13 @@ class LiveTable:
     def _bot_move_for(self, seat: int) -> Callable[[], Awaitable[None]]:
         async def move() -> None:
             agent = self.agents[seat]
-            phase = getattr(self.state, "phase", None)
+            writing = self._words_being_written()
             # a word bot writes, then flips or locks in the same breath
-            while seat in self.state.to_move and getattr(self.state, "phase", None) == phase:
+            while True:
                 version, snapshot = self.version, self.state.clone()
                 action = await asyncio.to_thread(agent.choose, snapshot, seat)
                 await self.act(seat, action, expect_version=version)
-                if self.row.game != WORD_GAME:
+                if not (writing and seat in self.state.to_move and self._words_being_written()):
                     return
 
         return move

@@ -85,6 +85,16 @@ class YakuDef:
             text += f", with {' '.join(codes(self.requires))}"
         return text
 
+    def missing(self, captured: int) -> int:
+        """How many more cards ``captured`` needs for this row (0 when it scores).
+
+        >>> from cardtable.games.hanafuda.deck import cards
+        >>> koikoi_table({}).row("tsukimi").missing(cards("08-1"))
+        1
+        """
+        have = (captured & self.counts).bit_count() + (captured & self.doubles).bit_count()
+        return max(self.need - have, (self.requires & ~captured).bit_count(), 0)
+
     def points_for(self, captured: int, table: int = 0) -> int:
         """Points this row gives ``captured`` on its own (0 when it does not score)."""
         if captured & self.requires != self.requires or table & self.void_if_table:

@@ -999,10 +999,10 @@ class SiedemSlowState(KeepsRounds, State):
         if seat is not None and 0 <= seat < self.n:
             entry = self.entries[seat]
             data["entry"] = entry
-            data["entry_points"] = None if not entry else self.word_score(seat, entry).points
             data["warning"] = self.warnings[seat]
             data["may_flip"] = self.may_flip(seat)
-            if not brief:
+            if not brief:  # learners read the brief view every step: no scoring there
+                data["entry_points"] = None if not entry else self.word_score(seat, entry).points
                 data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
         return data
 

@@ -2,7 +2,7 @@
 import { api, cards, h, svg } from "./api.js";
 import { hanafudaCard } from "./cards.js";
 import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { optionFields, readChangedOptions } from "./options-form.js";
+import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
 import { breakdown } from "./render/common.js";
 
 const GAMES = ["koi-koi", "hana-awase", "hana-awase-88", "bakappana"];
@@ -31,9 +31,7 @@ function setupForm() {
   }
   const game = games.find((g) => g.id === select.value);
   const players = game.schema.properties.players;
-  const choices = players?.enum ?? (players?.const !== undefined ? [players.const] : null);
-  const low = choices ? Math.min(...choices) : players?.minimum ?? 2;
-  const high = choices ? Math.max(...choices) : players?.maximum ?? 2;
+  const [low, high] = playerRange(game);
   const playersSelect = $("pad-players");
   playersSelect.replaceChildren();
   for (let n = low; n <= high; n++) playersSelect.append(new Option(String(n), String(n), false, n === (players?.default ?? low)));

@@ -1,6 +1,6 @@
 // The lobby: a table form rendered from each game's options JSON schema, and open tables.
 import { api, h } from "./api.js";
-import { choicesOf, optionFields, readChangedOptions } from "./options-form.js";
+import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
 import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 
 let games = [];
@@ -12,14 +12,6 @@ function currentGame() {
 
 function schemaProperty(game, name) {
   return game.schema.properties?.[name];
-}
-
-function playerRange(game) {
-  const property = schemaProperty(game, "players");
-  if (!property) return [2, 2];
-  const choices = choicesOf(property);
-  if (choices) return [Math.min(...choices), Math.max(...choices)];
-  return [property.minimum ?? property.default, property.maximum ?? property.default];
 }
 
 function renderSeats() {

@@ -71,3 +71,12 @@ export function optionFields(schema, skip = ["players"]) {
     .filter(([name, property]) => !skip.includes(name) && !property["x-local-only"])
     .map(([name, property]) => optionField(name, property));
 }
+
+/** The fewest and most players a game's options allow. */
+export function playerRange(game) {
+  const property = game.schema.properties?.players;
+  if (!property) return [2, 2];
+  const choices = choicesOf(property);
+  if (choices) return [Math.min(...choices), Math.max(...choices)];
+  return [property.minimum ?? property.default, property.maximum ?? property.default];
+}
