@@ -7,11 +7,15 @@ is shared by all determinizations; a child's UCB uses how often it was *availabl
 since an action legal in one determinization may not be in another.
 
 A playout runs to the end of the current round (a stage in Ohanami) with the rollout
-bot; each seat's reward in [0, 1] is half for winning the round (a shared win counts half)
-and half for the margin over the best other seat (squashed with tanh), so the search
-prefers winning, and winning by more. Simultaneous steps
-(Ohanami) are searched as if the seats chose one after the other; determinization hides
-the others' committed choices, so no seat learns another's.
+bot and is judged by what it means for the match. In the last round a seat's reward in
+[0, 1] is half for winning the game (a shared win counts half) and half for the margin
+over the best other seat; before it, the reward is the margin alone, squashed less the
+more rounds are left to turn it round, which is roughly the chance to win from there.
+Margins are measured in the game's own currency: the search keeps the root mean square of
+the round margins its playouts have seen (koi-koi points, hana-awase card values).
+
+Simultaneous steps (Ohanami) are searched as if the seats chose one after the other;
+determinization hides the others' committed choices, so no seat learns another's.
 
 >>> import cardtable
 >>> state = cardtable.load("bakappana", rounds=1).new_state(seed=3)
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cardtable.agents.base import Agent, actions_for, make_agent, register_agent
@@ -32,8 +37,8 @@ from cardtable.core.rng import Rng
 from cardtable.core.state import State
 
 EXPLORATION = 0.7
-#: reward = (win 1, shared 0.5, loss 0) / 2 + tanh(margin / MARGIN_SCALE) / 4 + 1/4
-MARGIN_SCALE = 10.0
+#: margins are scaled by the RMS round margin seen so far; this many playouts make it settle
+MARGIN_MEMORY = 4096
 
 
 @dataclass
@@ -52,19 +57,20 @@ class Node:
         return mean + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
 
 
-def round_rewards(state: State, round_index: int) -> list[float]:
-    """Each seat's reward for round ``round_index`` (see the module docstring)."""
-    if state.rounds_finished > round_index:
-        scores = state.round_scores(round_index)
-    else:
-        scores = state.scores()
-    best = max(scores)
-    winners = scores.count(best)
+def match_rewards(totals: tuple[int, ...], scale: float, rounds_left: int) -> list[float]:
+    """Each seat's reward for match ``totals`` with ``rounds_left`` rounds still to play
+    after this one; ``scale`` is a typical round margin (see the module docstring)."""
+    best = max(totals)
+    winners = totals.count(best)
     rewards = []
-    for seat, score in enumerate(scores):
-        win = (1.0 if winners == 1 else 0.5) if score == best else 0.0
-        others = max((s for i, s in enumerate(scores) if i != seat), default=score)
-        rewards.append(0.5 * win + 0.25 * math.tanh((score - others) / MARGIN_SCALE) + 0.25)
+    for seat, score in enumerate(totals):
+        others = max((s for i, s in enumerate(totals) if i != seat), default=score)
+        margin = (score - others) / scale
+        if rounds_left:
+            rewards.append(0.5 + 0.5 * math.tanh(0.8 * margin / math.sqrt(rounds_left)))
+        else:
+            win = (1.0 if winners == 1 else 0.5) if score == best else 0.0
+            rewards.append(0.5 * win + 0.25 * math.tanh(margin) + 0.25)
     return rewards
 
 
@@ -84,6 +90,8 @@ class ISMCTSAgent:
         self.seconds = seconds
         self.rollout = rollout
         self.rng = Rng(0 if seed is None else seed)
+        self.margin_square = 0.0  # mean square of the playouts' round margins
+        self.margins_seen = 0
 
     def choose(self, state: State, seat: int) -> Action:
         legal = actions_for(state, seat)
@@ -91,13 +99,15 @@ class ISMCTSAgent:
             return legal[0]
         root = Node()
         horizon = state.rounds_finished
+        planned = state.rounds_planned
+        rounds_left = 0 if planned is None else max(planned - horizon - 1, 0)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for iteration in range(self.iterations):
             if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
                 break
             sample = state.determinize(seat, self.rng)
             sample.end_at_round()
-            self._iterate(root, sample, seat, horizon)
+            self._iterate(root, sample, seat, horizon, rounds_left)
         best = max(root.children.values(), key=lambda child: child.visits)
         assert best.action is not None
         return best.action
@@ -106,7 +116,7 @@ class ISMCTSAgent:
         movers = state.to_move
         return seat if seat in movers else min(movers)
 
-    def _iterate(self, root: Node, state: State, seat: int, horizon: int) -> None:
+    def _iterate(self, root: Node, state: State, seat: int, horizon: int, rounds_left: int) -> None:
         node, path = root, []
         while not state.is_over and state.rounds_finished == horizon:
             mover = self._mover(state, seat) if node is root else min(state.to_move)
@@ -119,19 +129,28 @@ class ISMCTSAgent:
             if untried:
                 action = untried[self.rng.below(len(untried))]
                 child = node.children[action] = Node(action, mover, available=1)
-                state.apply(mover, action)
+                state.advance(mover, action)
                 path.append(child)
                 break
             child = max((node.children[a] for a in legal), key=Node.ucb)
             assert child.action is not None
-            state.apply(mover, child.action)
+            state.advance(mover, child.action)
             path.append(child)
             node = child
         self._playout(state, horizon)
-        rewards = round_rewards(state, horizon)
+        rewards = match_rewards(state.scores(), self._margin_scale(state, horizon), rounds_left)
         for child in path:
             child.visits += 1
             child.reward += rewards[child.seat]
+
+    def _margin_scale(self, state: State, horizon: int) -> float:
+        """The RMS round margin over the playouts so far, this one included."""
+        if state.rounds_finished > horizon:
+            scores = state.round_scores(horizon)
+            margin = max(scores) - min(scores)
+            self.margins_seen = min(self.margins_seen + 1, MARGIN_MEMORY)
+            self.margin_square += (margin * margin - self.margin_square) / self.margins_seen
+        return math.sqrt(self.margin_square) or 1.0
 
     def _playout(self, state: State, horizon: int) -> None:
         fast = getattr(state, "random_playout", None) if self.rollout is None else None
@@ -145,7 +164,7 @@ class ISMCTSAgent:
                 else:
                     actions = state.legal_actions(mover)
                     action = actions[self.rng.below(len(actions))]
-                state.apply(mover, action)
+                state.advance(mover, action)
 
 
 class EpsilonGreedy:
@@ -165,11 +184,24 @@ class EpsilonGreedy:
         return self.greedy.choose(state, seat)
 
 
+#: the ``hard`` level's iterations per move, per family: what fits in well under a second
+#: a move on one core of a laptop (hanafuda playouts are cheap, Ohanami's are not)
+HARD_ITERATIONS = {"hanafuda": 3000, "*": 300}
+
 LEVELS = {
     "easy": "the greedy bot with every other move at random",
     "medium": "the greedy bot",
-    "hard": "ISMCTS, 1 000 determinized iterations per move with greedy playouts",
+    "hard": "ISMCTS, {iterations:,} determinized iterations per move with greedy playouts",
 }
+
+
+def _hard(iterations: int) -> Callable[[str, int | None], Agent]:
+    def factory(game_id: str, seed: int | None) -> Agent:
+        rollout = make_agent("greedy", game_id, seed)
+        return ISMCTSAgent(iterations=iterations, seed=seed, rollout=rollout)
+
+    return factory
+
 
 register_agent(
     "ismcts",
@@ -185,11 +217,5 @@ register_agent(
     "hanafuda",
     lambda g, seed: make_agent("strategist", g, seed),
 )
-register_agent(
-    "hard",
-    LEVELS["hard"],
-    "*",
-    lambda game_id, seed: ISMCTSAgent(
-        iterations=1000, seed=seed, rollout=make_agent("greedy", game_id, seed)
-    ),
-)
+for family, iterations in HARD_ITERATIONS.items():
+    register_agent("hard", LEVELS["hard"].format(iterations=iterations), family, _hard(iterations))

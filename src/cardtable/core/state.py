@@ -72,6 +72,11 @@ class State(ABC):
         # tuple.__new__ skips NamedTuple's Python-level constructor: apply is a hot path.
         self.log.append(_new_tuple(LoggedMove, (seat, action)))
 
+    def advance(self, seat: int, action: Action) -> None:
+        """Play an action taken from ``legal_actions(seat)`` without checking it again and
+        without logging it: the search's step on its own copies (never a real game)."""
+        self._perform(seat, action)
+
     # -- copies and hidden information ------------------------------------------------
     @abstractmethod
     def clone(self) -> State:
@@ -107,6 +112,13 @@ class State(ABC):
         """How many rounds (or stages) have been scored: search bots stop a playout at the
         end of the current round. Games override this with a cheaper count."""
         return len(self.result().rounds)
+
+    @property
+    def rounds_planned(self) -> int | None:
+        """How many rounds (or stages) a whole game has, when that is fixed: search bots
+        weigh a round's margin by how much of the match is left."""
+        rounds = getattr(self.game.options, "rounds", None)
+        return rounds if isinstance(rounds, int) else None
 
     def round_scores(self, index: int) -> tuple[int, ...]:
         """The scores of finished round ``index`` (0-based)."""

@@ -274,7 +274,6 @@ class KoiKoiState(FishingState):
         "second_play",
         "start_keys",
         "start_pile",
-        "start_total",
         "table_lights",
         "winner",
         "yaku_table",
@@ -296,7 +295,6 @@ class KoiKoiState(FishingState):
         self.lucky: tuple[int, str] | None = None
         self.last_improver: int | None = None
         self.last_yaku_total = 0
-        self.start_total = 0
         self.start_pile = (0, 0)
         self.start_keys: frozenset[str] = frozenset()
         self.plays_left = 0
@@ -317,7 +315,6 @@ class KoiKoiState(FishingState):
         new.lucky = self.lucky
         new.last_improver = self.last_improver
         new.last_yaku_total = self.last_yaku_total
-        new.start_total = self.start_total
         new.start_pile = self.start_pile
         new.start_keys = self.start_keys
         new.plays_left = self.plays_left
@@ -403,7 +400,6 @@ class KoiKoiState(FishingState):
 
     def _note_turn_start(self, seat: int) -> None:
         self.start_pile = (self.piles[seat], self.table & self.yaku_table.void_cards)
-        self.start_total = self.yaku_total(seat)
         if self.options.koikoi_only_on_new_yaku:
             self.start_keys = frozenset(y.key for y in self.pile_yaku(seat))
 
@@ -464,7 +460,9 @@ class KoiKoiState(FishingState):
         if self.start_pile == (self.piles[seat], self.table & self.yaku_table.void_cards):
             return False  # nothing captured, no weather change: the yaku cannot have grown
         total = self.yaku_total(seat)
-        if total <= self.start_total:
+        # the turn's starting total is needed only now that the pile has changed
+        pile, weather = self.start_pile
+        if total <= self.yaku_table.total(pile, weather, self.calls[seat]):
             return False
         self.last_improver = seat
         self.last_yaku_total = total

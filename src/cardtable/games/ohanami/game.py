@@ -231,6 +231,10 @@ class OhanamiState(KeepsRounds, State):
         self.phase = Phase.SELECT
         self._deal_stage()
 
+    @property
+    def rounds_planned(self) -> int:
+        return STAGES
+
     def _fixed_stage(self, index: int) -> list[list[int]]:
         """Stage ``index + 1``'s hands from ``deals`` (each a mapping with ``hands``)."""
         data = self.deals[index]
