@@ -4,7 +4,9 @@ A placement is worth what the card will score from now on (a blue card placed in
 scores in all three stage scorings, a grey one only at the end, a pink one adds to the
 growing pink triangle), minus the room it uses up: a row end that jumps far leaves fewer
 numbers for later cards, and a new row spends one of the three. The bot keeps the pair
-whose best placement is worth most, and places it that way.
+whose best placement is worth most, and places it that way; to stay quick (it is also the
+search's playout policy) it searches the placements of the eight pairs whose cards are
+worth most one by one.
 """
 
 from __future__ import annotations
@@ -22,10 +24,14 @@ from cardtable.games.ohanami.game import (
     Place,
     Row,
     Target,
+    cards_in,
+    targets,
     with_card,
 )
 
 ROOM_WEIGHT = 0.06  # points per number of row room used up
+#: keeps whose placements are searched (of up to 45), the best by their cards' own worth
+PAIRS_EXAMINED = 8
 NEW_ROW_COST = 2.0
 
 
@@ -59,6 +65,49 @@ def plan_value(state: OhanamiState, seat: int, plan: Place) -> float:
     return total
 
 
+def best_plan_value(
+    state: OhanamiState, seat: int, rows: tuple[Row, ...], order: tuple[int, ...], pink: int
+) -> float:
+    """The value :func:`plan_value` gives the best plan placing ``order`` in that order."""
+    if not order:
+        return 0.0
+    card, rest = order[0], order[1:]
+    worth = card_value(state, seat, card, pink)
+    grown_pink = pink + (COLOUR_OF[card] == "pink")
+    best = float("-inf")
+    for target in targets(rows, card):
+        if target == "discard":
+            value = best_plan_value(state, seat, rows, rest, pink)
+        else:
+            value = worth - placement_cost(rows, card, target)
+            value += best_plan_value(state, seat, with_card(rows, card, target), rest, grown_pink)
+        best = max(best, value)
+    return best
+
+
+def single_value(state: OhanamiState, seat: int, card: int, pink_held: int) -> float:
+    """What ``card`` is worth placed on its own at its best spot (0: discarded)."""
+    rows = state.rows[seat]
+    worth = card_value(state, seat, card, pink_held)
+    return max(
+        0.0 if target == "discard" else worth - placement_cost(rows, card, target)
+        for target in targets(rows, card)
+    )
+
+
+def promising_keeps(state: OhanamiState, seat: int, keeps: list[Action]) -> list[Action]:
+    """The keeps whose cards are worth most one by one: only these get their placements
+    searched (a pair's best plan is rarely far from the sum of its cards' best spots)."""
+    pink = state.colour_counts(seat)["pink"]
+    worth = {card: single_value(state, seat, card, pink) for card in cards_in(state.hands[seat])}
+
+    def pair_worth(keep: Action) -> float:
+        assert isinstance(keep, Keep)
+        return worth[keep.cards[0]] + worth[keep.cards[1]]
+
+    return sorted(keeps, key=pair_worth, reverse=True)[:PAIRS_EXAMINED]
+
+
 class OhanamiGreedy:
     name = "greedy"
 
@@ -68,17 +117,20 @@ class OhanamiGreedy:
     def choose(self, state: State, seat: int) -> Action:
         actions = actions_for(state, seat)
         assert isinstance(state, OhanamiState)
+        if isinstance(actions[0], Keep) and len(actions) > PAIRS_EXAMINED:
+            actions = promising_keeps(state, seat, actions)
         return best_by_value(actions, lambda a: self.value(state, seat, a), self.rng)
 
     def value(self, state: OhanamiState, seat: int, action: Action) -> float:
         if isinstance(action, Place):
             return plan_value(state, seat, action)
         assert isinstance(action, Keep)
-        trial = state.clone()
-        trial.kept[seat] = (1 << action.cards[0]) | (1 << action.cards[1])
-        trial.pending[seat] = None
-        trial.phase = "place"
-        return max(plan_value(trial, seat, plan) for plan in trial.placements(seat))
+        pink = state.colour_counts(seat)["pink"]
+        first, second = action.cards
+        return max(
+            best_plan_value(state, seat, state.rows[seat], order, pink)
+            for order in ((first, second), (second, first))
+        )
 
 
 register_agent(
