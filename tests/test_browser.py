@@ -11,7 +11,7 @@ import random
 import re
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +21,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from cardtable.companion.hanafuda import RoundFacts, score_round, settlement
 from cardtable.companion.ohanami import Garden, OhanamiPad
+from cardtable.companion.siedem import play_pad, play_round
 from cardtable.games.siedem_slow import solve
 from cardtable.server.tables import Settings
 
 from .server_helpers import ARTIFACTS, server_thread
-from .test_companion_siedem import engine_game
+from .test_companion_siedem import engine_game, engine_solo_game
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Chromium must not try the network this sandbox does not have.
@@ -510,6 +511,76 @@ def test_seven_words_pad_says_why_a_word_is_refused(
     page.press("[data-word='1']", "Tab")
     expect(page.locator("[data-problem='1']")).to_contain_text("proper noun")
     expect(page.locator("#pad-save")).to_be_disabled()
+
+
+def fill_round(page: Page, area: str, words: Sequence[str]) -> None:
+    slots = [t for column in area.split("|") for t in re.findall(r"_|\w(?:\+\d)?", column)]
+    for slot, letter in enumerate(slots):
+        page.fill(f"[data-slot='{slot}']", "" if letter == "_" else letter)
+        page.press(f"[data-slot='{slot}']", "Tab")
+    for player, word in enumerate(words):
+        page.fill(f"[data-word='{player}']", word)
+        page.press(f"[data-word='{player}']", "Tab")
+
+
+def test_seven_words_solo_pad_moves_the_hourglass_on_the_solo_card(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    engine, entries = engine_solo_game({"deck": "en", "difficulty": "hard"}, seed=3)
+    page = new_page(browser, width=1000)
+    fresh_pad(page, url, "/companion/siedem-slow", "cardtable.words-pad")
+    page.select_option("#pad-players", "1")
+    page.select_option("#pad-deck", "en")
+    page.select_option("#pad-difficulty", "hard")
+    page.click("#pad-new")
+    expect(page.locator("#pad-solo")).to_have_text("Hourglass on SOLO field 1 · target 120")
+    expect(page.locator("#pad-fastest")).to_have_count(0)
+    replay = play_pad(1, {"deck": "en", "difficulty": "hard"}, [])
+    for number, entry in enumerate(entries, start=1):
+        fill_round(page, entry.area, entry.words)
+        if entry.late:
+            page.check("#pad-late")
+        expected = engine.results[number - 1].scores
+        expect(page.locator("#pad-round")).to_have_attribute(
+            "data-scores", ",".join(map(str, expected))
+        )
+        if number == 2:
+            shot(page, "words-pad-solo")
+        page.click("#pad-save")
+        play_round(replay, entry)
+        if not replay.is_over:
+            expect(page.locator("#pad-heading")).to_have_text(f"7 słów · round {number + 1}")
+        if not replay.is_over:
+            field = "red" if replay.field_name == "red" else replay.field_name
+            expect(page.locator("#pad-solo")).to_contain_text(f"field {field} ")
+    totals = ",".join(map(str, engine.result().scores))
+    expect(page.locator("#pad-totals")).to_have_attribute("data-totals", totals)
+
+
+def test_seven_words_pad_puts_a_family_challenge_to_the_vote(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser, width=1000)
+    fresh_pad(page, url, "/companion/siedem-slow", "cardtable.words-pad")
+    page.select_option("#pad-players", "3")
+    page.select_option("#pad-deck", "pl")
+    page.click("#pad-new")
+    fill_round(page, "KT|LS|ZW|DR", ["śmiech", "dom", "kot"])
+    page.select_option("#pad-fastest", "0")
+    expect(page.locator("#pad-round")).to_have_attribute("data-scores", re.compile(r"\d"))
+    page.click("#pad-save")
+    expect(page.locator("#pad-heading")).to_have_text("7 słów · round 2")
+    fill_round(page, "KT|LS|ZW|DR", ["las", "przydomowy", "śmieszny"])
+    expect(page.locator("[data-warning='1']")).to_contain_text("DOM")
+    page.select_option("[data-challenge='0']", "1")
+    expect(page.locator("#pad-votes")).to_be_visible()
+    page.check("[data-uphold='2']")
+    expect(page.locator("#pad-round")).to_contain_text("PRZYDOMOWY struck")
+    shot(page, "words-pad-family-vote")
+    page.uncheck("[data-uphold='2']")  # 1 vote of 2: the word stands, the challenger pays
+    expect(page.locator("#pad-round")).to_contain_text("Failed challenge of PRZYDOMOWY")
 
 
 def test_calculator_takes_a_dealt_hand_for_teyaku(

@@ -4,22 +4,26 @@ and words entered into the pad, give the same rounds, bonus boxes, totals and wi
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import cardtable
-from cardtable.companion.siedem import PadProblem, WordRound, play_pad
+from cardtable.companion.siedem import PadProblem, WordRound, play_pad, play_round
 from cardtable.games.siedem_slow import (
+    CLOCK,
     Accept,
     Challenge,
     Flip,
     Lock,
     SiedemSlowState,
     Submit,
+    TimeUp,
     solve,
 )
 from cardtable.games.siedem_slow.game import Phase
+from tests.siedem_helpers import word_list
 
 
 def engine_game(
@@ -123,8 +127,74 @@ def test_companion_commands_in_the_terminal() -> None:
     done = run_cli(
         "companion", "ohanami", "--stage", "3", "--garden", "blue=3,pink=5", "--garden", "7 14 21"
     )
-    assert "Pink: 5 cards" in done.stdout and "Grey: 3 × 7" in done.stdout
+    assert "Pink (sakura): 5 cards" in done.stdout and "Grey (stones): 3 × 7" in done.stdout
     done = run_cli(
         "companion", "hanafuda", "koi-koi", "--pile", "08-1 08-2 09-1", "--pile", "", "--shobu", "1"
     )
     assert "Player 2 pays Player 1 5" in done.stdout
+
+
+def engine_solo_game(options: dict[str, Any], seed: int) -> tuple[SiedemSlowState, list[WordRound]]:
+    """A solo game dealt by the engine: solver words, sometimes locked after the sand ran
+    out; and the same game as the pad would be told it."""
+    rng = random.Random(seed)
+    state = cardtable.load("siedem-slow", players=1, **options).new_state(seed=seed)
+    assert isinstance(state, SiedemSlowState)
+    entries = []
+    while not state.is_over:
+        area = str(state.area)
+        best = solve(
+            state.area, state.dictionary, top=8, allowed=lambda w: state.word_problem(0, w) is None
+        )
+        word = best[rng.randrange(len(best))].word if best and rng.random() < 0.9 else ""
+        if word:
+            state.apply(0, Submit(word))
+        late = rng.random() < 0.4
+        if late:
+            state.apply(CLOCK, TimeUp())
+        state.apply(0, Lock())
+        entries.append(WordRound(area, (word,), late=late))
+    return state, entries
+
+
+@pytest.mark.parametrize("difficulty", ["normal", "brutal"])
+def test_solo_pad_moves_the_hourglass_like_the_engine(difficulty: str) -> None:
+    options = {"deck": "en", "difficulty": difficulty}
+    fields = set()
+    for seed in range(6):
+        engine, entries = engine_solo_game(options, seed)
+        pad = play_pad(1, options, [])
+        for entry in entries:
+            play_round(pad, entry)
+            fields.add(pad.field_name)
+        assert pad.results == engine.results
+        assert pad.penalties == engine.penalties and pad.field == engine.field
+        assert pad.result().scores == engine.result().scores
+    assert len(fields) >= 2  # the games did move the hourglass
+
+
+def test_solo_rounds_say_late_and_nobody_else_flips() -> None:
+    with pytest.raises(PadProblem, match="nobody else flips"):
+        play_pad(1, {"deck": "en"}, [WordRound("MD|SS|J+2L|J+1Y", ("misjudges",), fastest=0)])
+    with pytest.raises(PadProblem, match="only the solo game"):
+        play_pad(2, {"deck": "en"}, [WordRound("MD|SS|J+2L|J+1Y", ("misjudges", ""), late=True)])
+
+
+@pytest.mark.parametrize("uphold", [True, False])
+def test_a_family_challenge_is_voted_on_in_the_pad(tmp_path: Path, uphold: bool) -> None:
+    options = {"deck": "pl", "dictionary": word_list(tmp_path)}
+    first = WordRound("KT|LS|ZW|DR", ("śmiech", "dom", "kot"), fastest=0)
+    second = WordRound(
+        "KT|LS|ZW|DR",
+        ("las", "przydomowy", "śmieszny"),
+        fastest=1,
+        challenges=((0, 1),),
+        upholds=(False, False, uphold),
+    )
+    pad = play_pad(3, options, [first])
+    assert pad.family_warning(1, "przydomowy") is not None  # what the pad page shows
+    play_round(pad, second)
+    words = {w.seat: w for w in pad.played[1]}
+    assert words[1].struck is uphold
+    lines = {line.rule for line in pad.results[1].lines if line.seat in (0, 1)}
+    assert ("challenge:upheld" in lines) is uphold and ("challenge:failed" in lines) is not uphold

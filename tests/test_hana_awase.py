@@ -92,10 +92,15 @@ def test_edge_16_nineteen_draws_the_deal_despite_a_bonus() -> None:
 def test_edge_17_teyaku() -> None:
     seven = ["01-3", "01-4", "02-3", "02-4", "03-3", "03-4", "11-4"]  # lightning is plain
     state = ha("hana-awase-88", make_deal(3, hands=[seven]))
-    teyaku = state.view(1)["teyaku"]
-    assert teyaku == [
-        {"seat": 0, "rule": "teyaku:7", "label": "Teyaku: 7 plains", "points": 60, "cards": seven}
-    ]  # 30 from each, not 30 + 20
+    (teyaku,) = state.view(1)["teyaku"]
+    assert {k: teyaku[k] for k in ("seat", "rule", "label", "points", "cards")} == {
+        "seat": 0,
+        "rule": "teyaku:7",
+        "label": "Teyaku: 7 plains",
+        "points": 60,
+        "cards": seven,
+    }  # 30 from each, not 30 + 20
+    assert teyaku["labels"]["pl"] == "Teyaku: 7 kart zwykłych"
     assert state.known_in_hands()[0] == mask(*seven)
     six = ["01-3", "01-4", "02-3", "02-4", "03-3", "03-4", "11-1"]
     assert ha("hana-awase-88", make_deal(3, hands=[six])).view(0)["teyaku"][0]["points"] == 40

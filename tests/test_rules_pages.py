@@ -3,13 +3,27 @@ that exists, so a player can read why a line scored."""
 
 from __future__ import annotations
 
+import html
 import random
 import re
 
 import pytest
 
 import cardtable
-from cardtable.server.rules_pages import SECTIONS, page_html, section_for
+from cardtable.cli.docs import page_path, render
+from cardtable.locales import TRANSLATED_DOCS, message
+from cardtable.server.rules_pages import (
+    SECTIONS,
+    page_html,
+    section_for,
+    slug,
+    translated_sections,
+)
+
+
+def page_source(game_id: str) -> str:
+    return page_path(game_id).read_text(encoding="utf-8")
+
 
 GAMES = [
     ("bakappana", {"players": 3}),
@@ -49,3 +63,35 @@ def test_every_score_line_links_to_an_existing_section(
         anchor = section_for(game_id, f"{prefix}:x")
         assert anchor, f"{game_id}: score lines '{prefix}' link to no section"
         assert anchor in ids, f"{game_id}: section '{anchor}' is not a heading of docs/{game_id}.md"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED_DOCS)
+@pytest.mark.parametrize("game_id", sorted(SECTIONS))
+def test_the_sections_score_lines_link_to_are_translated(game_id: str, lang: str) -> None:
+    english_headings = set(re.findall(r"^## (.+)$", page_source(game_id), re.MULTILINE))
+    translated = translated_sections(game_id, lang)
+    assert set(translated) <= english_headings, "a translation names no English section"
+    assert set(SECTIONS[game_id].values()) <= set(translated)
+    page = page_html(game_id, lang)
+    assert f'<html lang="{lang}">' in page and message("rules.partial", lang) in page
+    ids = dict(re.findall(r'<h2 id="([^"]+)">([^<]+)</h2>', page))
+    for heading in SECTIONS[game_id].values():
+        anchor = slug(heading)
+        assert anchor in ids, f"{lang}: the link to '{heading}' lands nowhere"
+        shown = translated[heading].splitlines()[0].removeprefix("## ")
+        assert ids[anchor] == html.escape(shown, quote=False)
+    assert page != page_html(game_id)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED_DOCS)
+def test_generated_tables_of_the_translations_are_up_to_date(lang: str) -> None:
+    for game_id in SECTIONS:
+        path = page_path(game_id, lang)
+        text = path.read_text(encoding="utf-8")
+        assert render(game_id, text, lang) == text, f"{path} is stale: run make docs"
+    assert "| яку | по-русски | карты | очки |" in page_path("koi-koi", "ru").read_text("utf-8")
+
+
+def test_an_unknown_language_gets_the_english_page() -> None:
+    assert page_html("ohanami", "xx") == page_html("ohanami")
+    assert translated_sections("ohanami", "en") == {}

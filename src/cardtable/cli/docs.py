@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from cardtable.core.game import spec_of
 from cardtable.core.options import describe
@@ -22,6 +23,7 @@ from cardtable.games.siedem_slow.tables import (
     SOLO_FIELDS_BRUTAL,
     SOLO_TARGET,
 )
+from cardtable.locales import TRANSLATED_DOCS
 
 BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n)(.*?)(<!-- end -->)", re.DOTALL)
 
@@ -37,7 +39,33 @@ def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> s
     return "\n".join(lines) + "\n"
 
 
-def options_table(game_id: str) -> str:
+#: table headers and words of the generated blocks in the translated sections (docs/LANG/)
+WORDS: dict[str, dict[str, Any]] = {
+    "en": {
+        "yaku": ["yaku", "English", "Polish", "cards", "points"],
+        "extra": "+{extra} per extra card",
+        "bonus": ["round", "1st box: beat the fastest", "2nd box: fastest wins"],
+        "solo": ["difficulty", "target", "SOLO card fields"],
+        "red": "red",
+    },
+    "pl": {
+        "yaku": ["yaku", "po polsku", "karty", "punkty"],
+        "extra": "+{extra} za każdą kolejną kartę",
+        "bonus": ["runda", "1. kratka: lepsze od najszybszego", "2. kratka: najszybszy wygrywa"],
+        "solo": ["poziom", "cel", "pola karty SOLO"],
+        "red": "czerwone",
+    },
+    "ru": {
+        "yaku": ["яку", "по-русски", "карты", "очки"],
+        "extra": "+{extra} за каждую лишнюю карту",
+        "bonus": ["раунд", "1-я клетка: лучше самого быстрого", "2-я клетка: быстрый побеждает"],
+        "solo": ["уровень", "цель", "поля карты SOLO"],
+        "red": "красное",
+    },
+}
+
+
+def options_table(game_id: str, lang: str = "en") -> str:
     rows = []
     for info in describe(spec_of(game_id).options_model):
         default = str(info.default).lower() if isinstance(info.default, bool) else info.default
@@ -45,7 +73,7 @@ def options_table(game_id: str) -> str:
     return markdown_table(["option", "default", "values", "meaning"], rows)
 
 
-def presets_table(game_id: str) -> str:
+def presets_table(game_id: str, lang: str = "en") -> str:
     rows = []
     for name, values in spec_of(game_id).presets.items():
         shown = ", ".join(f"`{k}={v}`" for k, v in values.items()) or "the defaults"
@@ -53,16 +81,19 @@ def presets_table(game_id: str) -> str:
     return markdown_table(["preset", "sets"], rows)
 
 
-def yaku_table(rows_data: tuple[YakuDef, ...]) -> str:
+def yaku_table(rows_data: tuple[YakuDef, ...], lang: str = "en") -> str:
+    words = WORDS[lang]
     rows = []
     for row in rows_data:
-        points = f"{row.points}" + (f", +{row.extra} per extra card" if row.extra else "")
+        extra = ", " + words["extra"].format(extra=row.extra) if row.extra else ""
+        points = f"{row.points}{extra}"
         native = f" ({row.ja})" if row.ja else ""
-        rows.append([f"{row.name}{native}", row.en, row.pl, row.describe_cards(), points])
-    return markdown_table(["yaku", "English", "Polish", "cards", "points"], rows)
+        names = [row.en, row.pl] if lang == "en" else [getattr(row, lang)]
+        rows.append([f"{row.name}{native}", *names, row.describe_cards(lang), points])
+    return markdown_table(words["yaku"], rows)
 
 
-def decks_table(game_id: str) -> str:
+def decks_table(game_id: str, lang: str = "en") -> str:
     rows = []
     for language, deck in DECKS.items():
         parts: dict[int, list[str]] = {0: [], 1: [], 2: []}
@@ -74,40 +105,46 @@ def decks_table(game_id: str) -> str:
     return markdown_table(["deck", "common cards", "rare +1", "rare +2", "cards"], rows)
 
 
-def bonus_table(game_id: str) -> str:
+def bonus_table(game_id: str, lang: str = "en") -> str:
     rows = [[n, f"+{first}", f"+{second}"] for n, (first, second) in BONUS_BY_ROUND.items()]
-    return markdown_table(["round", "1st box: beat the fastest", "2nd box: fastest wins"], rows)
+    return markdown_table(WORDS[lang]["bonus"], rows)
 
 
-def solo_table(game_id: str) -> str:
+def solo_table(game_id: str, lang: str = "en") -> str:
+    red = WORDS[lang]["red"]
     rows = []
     for difficulty, target in SOLO_TARGET.items():
         fields = SOLO_FIELDS_BRUTAL if difficulty == "brutal" else SOLO_FIELDS
-        rows.append([f"`{difficulty}`", target, " / ".join(fields)])
-    return markdown_table(["difficulty", "target", "SOLO card fields"], rows)
+        shown = " / ".join(red if field == "red" else field for field in fields)
+        rows.append([f"`{difficulty}`", target, shown])
+    return markdown_table(WORDS[lang]["solo"], rows)
 
 
-GENERATORS: dict[str, Callable[[str], str]] = {
+GENERATORS: dict[str, Callable[[str, str], str]] = {
     "letter_decks": decks_table,
     "bonus_boxes": bonus_table,
     "solo_targets": solo_table,
     "options": options_table,
     "presets": presets_table,
-    "koikoi_yaku": lambda game_id: yaku_table(KOIKOI_ROWS),
-    "hana_awase_yaku": lambda game_id: yaku_table(HANA_AWASE_ROWS),
+    "koikoi_yaku": lambda game_id, lang: yaku_table(KOIKOI_ROWS, lang),
+    "hana_awase_yaku": lambda game_id, lang: yaku_table(HANA_AWASE_ROWS, lang),
 }
 
 
-def page_path(game_id: str) -> Path:
-    return Path(str(resources.files("cardtable") / "docs" / f"{game_id}.md"))
+def page_path(game_id: str, lang: str = "en") -> Path:
+    """docs/GAME.md, or its translated sections docs/LANG/GAME.md."""
+    folder = resources.files("cardtable") / "docs"
+    if lang != "en":
+        folder = folder / lang
+    return Path(str(folder / f"{game_id}.md"))
 
 
-def render(game_id: str, text: str) -> str:
+def render(game_id: str, text: str, lang: str = "en") -> str:
     """The page with every generated block filled from the code."""
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(2)
-        return match.group(1) + GENERATORS[name](game_id) + match.group(4)
+        return match.group(1) + GENERATORS[name](game_id, lang) + match.group(4)
 
     return BLOCK.sub(fill, text)
 
@@ -118,13 +155,16 @@ def strip_generated(text: str) -> str:
 
 
 def write_all(game_ids: list[str]) -> list[str]:
-    """Rewrite the generated blocks of every page; the pages that changed."""
+    """Rewrite the generated blocks of every page and translation; the pages that changed."""
     changed = []
     for game_id in game_ids:
-        path = page_path(game_id)
-        text = path.read_text(encoding="utf-8")
-        new = render(game_id, text)
-        if new != text:
-            path.write_text(new, encoding="utf-8")
-            changed.append(game_id)
+        for lang in ("en", *TRANSLATED_DOCS):
+            path = page_path(game_id, lang)
+            if not path.exists():
+                continue
+            text = path.read_text(encoding="utf-8")
+            new = render(game_id, text, lang)
+            if new != text:
+                path.write_text(new, encoding="utf-8")
+                changed.append(game_id if lang == "en" else f"{lang}/{game_id}")
     return changed

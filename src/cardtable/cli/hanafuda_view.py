@@ -277,4 +277,4 @@ class HanafudaRenderer:
             "lucky_hand": " — lucky hand",
         }.get(result.outcome, "")
         title = f"Round {result.number} result{outcome}"
-        return score_table(result, self.names, title, "round total")
+        return score_table(result, self.names, title, "round total", self.lang)

@@ -149,4 +149,6 @@ class OhanamiRenderer:
         return [Text(f"Stage {state.stage}: 10 new cards each; hands pass {direction}.", "bold")]
 
     def round_summary(self, result: RoundResult) -> RenderableType:
-        return score_table(result, self.names, f"Stage {result.number} scoring", "stage total")
+        return score_table(
+            result, self.names, f"Stage {result.number} scoring", "stage total", self.lang
+        )

@@ -46,7 +46,7 @@ HELP = (
 
 
 def score_table(
-    result: RoundResult, names: Sequence[str], title: str, total_label: str
+    result: RoundResult, names: Sequence[str], title: str, total_label: str, lang: str = "en"
 ) -> RenderableType:
     """A round's (or stage's) score lines grouped by player, with each player's total."""
     table = Table(title=title, title_style="bold")
@@ -56,7 +56,7 @@ def score_table(
     for seat, score in enumerate(result.scores):
         for line in result.lines:
             if line.seat == seat:
-                table.add_row(names[seat], line.label, f"{line.points:+d}")
+                table.add_row(names[seat], line.text(lang), f"{line.points:+d}")
         table.add_row("", Text(total_label, "bold"), Text(f"{score:+d}", "bold"), end_section=True)
     return table
 

@@ -11,7 +11,7 @@ its colour counts) after each stage; the engine's own stage scoring, totals and 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardtable.core.errors import OptionError
@@ -95,10 +95,7 @@ def stage_result(
             seat_lines = state.stage_lines(seat, stage)
         else:
             state.rows[seat] = (_stand_ins(counts),)
-            seat_lines = [
-                ScoreLine(line.seat, line.rule, line.label, line.points)
-                for line in state.stage_lines(seat, stage)
-            ]
+            seat_lines = [replace(line, cards=()) for line in state.stage_lines(seat, stage)]
         lines.extend(seat_lines)
         scores.append(sum(line.points for line in seat_lines))
     return RoundResult(stage, 0, tuple(scores), tuple(lines), "stage")

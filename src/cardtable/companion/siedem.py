@@ -5,6 +5,8 @@ applies challenges and their penalties, strikes out the two lowest words and bre
 Each round the area the players laid out replaces the engine's own; then the words are
 written, the first player to flip the hourglass flips it, and everybody else locks —
 exactly the moves an online game is made of, so the pad and the engine cannot disagree.
+A pad for one player is the solo game: each round says whether the word was locked before
+the sand ran out, and the engine moves the hourglass on the SOLO card.
 
 >>> pad = play_pad(2, {"deck": "en"}, [WordRound("MD|SS|J+2L|J+1Y", ("misjudges", ""), fastest=0)])
 >>> [(line.seat, line.label, line.points) for line in pad.results[0].lines]
@@ -20,6 +22,7 @@ from typing import Any
 from cardtable.core.errors import OptionError
 from cardtable.core.game import load
 from cardtable.games.siedem_slow import (
+    CLOCK,
     Accept,
     Area,
     Challenge,
@@ -27,6 +30,7 @@ from cardtable.games.siedem_slow import (
     Lock,
     SiedemSlowState,
     Submit,
+    TimeUp,
     Vote,
 )
 from cardtable.games.siedem_slow.game import Phase
@@ -52,6 +56,7 @@ class WordRound:
     fastest: int | None = None  # who flipped the hourglass first (None: nobody)
     challenges: tuple[tuple[int, int], ...] = ()  # (who challenges, whose word)
     upholds: tuple[bool, ...] = ()  # each player's vote when a family challenge is voted on
+    late: bool = False  # solo: the word was locked after the sand ran out
 
     @classmethod
     def from_json(cls, data: Any) -> WordRound:
@@ -64,14 +69,14 @@ class WordRound:
                 fastest=None if data.get("fastest") is None else int(data["fastest"]),
                 challenges=tuple((int(a), int(b)) for a, b in data.get("challenges") or ()),
                 upholds=tuple(bool(v) for v in data.get("upholds") or ()),
+                late=bool(data.get("late", False)),
             )
         except (TypeError, ValueError) as error:
             raise OptionError(f"cannot read the round: {error!r}") from None
 
 
 def new_pad(players: int, options: Mapping[str, Any]) -> SiedemSlowState:
-    if players < 2:
-        raise OptionError("the score pad is for 2 to 6 players (solo: play it in the app)")
+    """A pad for 2 to 6 players, or 1 for the solo game with its SOLO card."""
     state = load("siedem-slow", **{**dict(options), "players": players}).new_state(seed=0)
     assert isinstance(state, SiedemSlowState)
     return state
@@ -96,6 +101,13 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
             if reason is not None:
                 raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat)
             state.apply(seat, Submit(word.strip()))
+    if state.solo:
+        if entry.fastest is not None:
+            raise PadProblem("solo: nobody else flips the hourglass; say if you were late", number)
+        if entry.late:
+            state.apply(CLOCK, TimeUp())
+    elif entry.late:
+        raise PadProblem("only the solo game asks whether the word was late", number)
     if entry.fastest is not None:
         seat = entry.fastest
         reason = state.illegal_reason(seat, Flip()) if 0 <= seat < n else "there is no such player"

@@ -11,20 +11,55 @@ class ScoreLine:
     """One reason a seat's score changed in a round.
 
     ``rule`` is a stable key (``"card_points"``, ``"par"``, ``"yaku:goko"``) that front ends
-    translate and link to the rules; ``label`` is the English text.
+    link to the rules; ``message`` names the label in the message catalogues
+    (:mod:`cardtable.locales`) and ``values`` fill its fields, so each front end says it in
+    the player's language (:meth:`text`; ``label`` is the English).
+
+    >>> line = ScoreLine.of(1, "par", -88, "line.par", total=264, players=3)
+    >>> line.label, line.text("pl")
+    ('Par (264 / 3)', 'Norma (264 / 3)')
     """
 
     seat: int
     rule: str
-    label: str
     points: int
+    message: str
+    values: tuple[tuple[str, Any], ...] = ()
     cards: tuple[str, ...] = ()
 
+    @classmethod
+    def of(
+        cls,
+        seat: int,
+        rule: str,
+        points: int,
+        message: str,
+        cards: tuple[str, ...] = (),
+        /,
+        **values: Any,
+    ) -> ScoreLine:
+        """A line whose message fields are the keywords (positional-only parameters leave
+        ``seat`` and ``points`` free as field names)."""
+        return cls(seat, rule, points, message, tuple(values.items()), cards)
+
+    def text(self, lang: str) -> str:
+        """The label in ``lang`` (English for a language without a catalogue)."""
+        from cardtable.locales import message  # noqa: PLC0415 - locales is a leaf; keep core first
+
+        return message(self.message, lang, **dict(self.values))
+
+    @property
+    def label(self) -> str:
+        return self.text("en")
+
     def to_json(self) -> dict[str, Any]:
+        from cardtable.locales import LANGUAGES  # noqa: PLC0415
+
         return {
             "seat": self.seat,
             "rule": self.rule,
             "label": self.label,
+            "labels": {lang: self.text(lang) for lang in LANGUAGES},
             "points": self.points,
             "cards": list(self.cards),
         }

@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 LANGUAGES = ("en", "pl", "ru")
+#: languages with translated sections of the rule pages (docs/LANG/GAME.md)
+TRANSLATED_DOCS = ("pl", "ru")
 
 
 @cache
@@ -25,7 +27,34 @@ def catalogue(lang: str) -> dict[str, str]:
     return data
 
 
+class Localized(NamedTuple):
+    """A value given in every language (a yaku's name): a message picks the reader's."""
+
+    en: str
+    pl: str
+    ru: str
+
+
+class Term(NamedTuple):
+    """A value that is itself a catalogue entry (a colour's name), said in the reader's
+    language."""
+
+    key: str
+
+
 def message(key: str, lang: str = "en", **values: Any) -> str:
-    """A message with its ``{name}`` fields filled in (the key itself when missing)."""
+    """A message with its ``{name}`` fields filled in (the key itself when missing).
+
+    >>> message("line.yaku", "pl", yaku=Localized("Sankō", "Sankō (trzy światła)", "Санко"))
+    'Sankō (trzy światła)'
+    """
     text = catalogue(lang).get(key) or catalogue("en").get(key) or key
-    return text.format(**values)
+    return text.format(**{name: _said(value, lang) for name, value in values.items()})
+
+
+def _said(value: Any, lang: str) -> Any:
+    if isinstance(value, Localized):
+        return getattr(value, lang if lang in LANGUAGES else "en")
+    if isinstance(value, Term):
+        return message(value.key, lang)
+    return value

@@ -322,11 +322,11 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         return FileResponse(WEB_ROOT / "replay.html")
 
     @app.get("/rules/{game_id}", include_in_schema=False)
-    def rules_page(game_id: str) -> HTMLResponse:
+    def rules_page(game_id: str, lang: str = "en") -> HTMLResponse:
         if game_id not in game_ids():
             message = f"no game {game_id!r}"
             raise HTTPException(404, detail={"code": "not_found", "message": message})
-        return HTMLResponse(page_html(game_id))
+        return HTMLResponse(page_html(game_id, lang))
 
     @app.get("/companion/hanafuda", include_in_schema=False)
     def hanafuda_pad() -> FileResponse:

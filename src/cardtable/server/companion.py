@@ -17,6 +17,8 @@ from cardtable.companion.siedem import PadProblem, WordRound, play_pad, play_rou
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import load, spec_of
 from cardtable.games.siedem_slow import SiedemSlowState
+from cardtable.games.siedem_slow.scoring import normalize
+from cardtable.games.siedem_slow.tables import SOLO_TARGET
 from cardtable.server.rules_pages import anchors
 from cardtable.server.store import CompanionRow, Store
 from cardtable.server.tables import refuse_local_only
@@ -107,12 +109,20 @@ def words_results(options: dict[str, Any], data: dict[str, Any]) -> dict[str, An
         "leaders": list(state.result().winners),
         "settlement": [],
     }
+    if state.solo:
+        target = SOLO_TARGET[state.options.difficulty]
+        out["solo"] = {"field": state.field_name, "target": target}
     current = data.get("current")
     if current and not state.is_over:
         preview = state.clone()
         assert isinstance(preview, SiedemSlowState)
         try:
-            play_round(preview, WordRound.from_json(current))
+            entry = WordRound.from_json(current)
+            out["warnings"] = [
+                state.family_warning(seat, normalize(word)) if word.strip() else None
+                for seat, word in enumerate(entry.words[: state.n])
+            ]
+            play_round(preview, entry)
             out["current"] = preview.results[len(state.results)].to_json()
         except PadProblem as problem:
             out["current_error"] = str(problem)

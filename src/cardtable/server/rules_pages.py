@@ -18,8 +18,11 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib import resources
+from itertools import pairwise
 
 from markdown_it import MarkdownIt
+
+from cardtable.locales import TRANSLATED_DOCS, message
 
 #: rule-key prefix -> heading of the game's page (unknown prefixes link to the page's top)
 SECTIONS: dict[str, dict[str, str]] = {
@@ -78,25 +81,71 @@ def anchors(game_id: str) -> dict[str, str]:
     return {prefix: slug(heading) for prefix, heading in SECTIONS.get(game_id, {}).items()}
 
 
-def _heading_ids(md: MarkdownIt) -> None:
+#: marks a translated section with the English heading it stands for (docs/LANG/GAME.md)
+TRANSLATES = re.compile(r"^<!-- translates: (.+?) -->\n", re.MULTILINE)
+SECTION = re.compile(r"^## (.+)$", re.MULTILINE)
+
+
+def translated_sections(game_id: str, lang: str) -> dict[str, str]:
+    """English heading -> its translated section (heading line included), for ``lang``."""
+    if lang not in TRANSLATED_DOCS:
+        return {}
+    path = resources.files("cardtable") / "docs" / lang / f"{game_id}.md"
+    if not path.is_file():
+        return {}
+    parts = TRANSLATES.split(path.read_text("utf-8"))
+    # split() gives [text before the first marker, heading, section, heading, section, ...]
+    return {parts[k]: parts[k + 1].strip() + "\n\n" for k in range(1, len(parts), 2)}
+
+
+def merged_source(game_id: str, lang: str) -> tuple[str, dict[str, str]]:
+    """The page's Markdown in ``lang``: each translated section in place of the English one
+    (the rest stays English), and the anchor of every translated heading, which keeps the
+    English section's anchor so links work in every language."""
+    source = (resources.files("cardtable") / "docs" / f"{game_id}.md").read_text("utf-8")
+    translations = translated_sections(game_id, lang)
+    if not translations:
+        return source, {}
+    starts = [m.start() for m in SECTION.finditer(source)] + [len(source)]
+    pieces, anchors_of = [source[: starts[0]], f"> {message('rules.partial', lang)}\n\n"], {}
+    for start, end in pairwise(starts):
+        section = source[start:end]
+        heading = SECTION.match(section)
+        assert heading is not None
+        english = heading.group(1).strip()
+        translated = translations.get(english)
+        if translated is None:
+            pieces.append(section)
+            continue
+        match = SECTION.match(translated)
+        assert match is not None, f"docs/{lang}/{game_id}.md: '{english}' needs a ## heading"
+        anchors_of[match.group(1).strip()] = slug(english)
+        pieces.append(translated)
+    return "".join(pieces), anchors_of
+
+
+def _heading_ids(md: MarkdownIt, anchors_of: dict[str, str]) -> None:
     def add_ids(state: object) -> None:
         tokens = state.tokens  # type: ignore[attr-defined]
         for k, token in enumerate(tokens):
             if token.type == "heading_open":
-                token.attrSet("id", slug(tokens[k + 1].content))
+                text = tokens[k + 1].content
+                token.attrSet("id", anchors_of.get(text) or slug(text))
 
     md.core.ruler.push("heading_ids", add_ids)
 
 
 @cache
-def page_html(game_id: str) -> str:
-    """The game's rule page (docs/GAME.md) as a standalone HTML page."""
-    source = (resources.files("cardtable") / "docs" / f"{game_id}.md").read_text("utf-8")
+def page_html(game_id: str, lang: str = "en") -> str:
+    """The game's rule page (docs/GAME.md) as a standalone HTML page; in Polish or Russian
+    its scoring sections come from docs/LANG/GAME.md."""
+    lang = lang if lang in TRANSLATED_DOCS else "en"
+    source, anchors_of = merged_source(game_id, lang)
     md = MarkdownIt("commonmark").enable("table")
-    _heading_ids(md)
+    _heading_ids(md, anchors_of)
     body = md.render(source)
     return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{game_id} — rules — cardtable</title>"
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'

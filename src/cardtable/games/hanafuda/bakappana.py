@@ -54,11 +54,13 @@ class BakappanaState(FishingState):
         scores = []
         for seat, pile in enumerate(self.piles):
             captured = value_of(pile)
-            lines.append(
-                ScoreLine(seat, "cards", "Captured card values", captured, tuple(codes(pile)))
-            )
+            lines.append(ScoreLine.of(seat, "cards", captured, "line.cards", tuple(codes(pile))))
             if self.par:
-                lines.append(ScoreLine(seat, "par", f"Par (264 / {self.n})", -self.par))
+                lines.append(
+                    ScoreLine.of(
+                        seat, "par", -self.par, "line.par", total=TOTAL_VALUE, players=self.n
+                    )
+                )
             scores.append(captured - self.par)
         return RoundResult(self.round_no, self.dealer, tuple(scores), tuple(lines))
 

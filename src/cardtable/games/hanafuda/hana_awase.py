@@ -192,22 +192,24 @@ class HanaAwaseState(FishingState):
                     self.revealed[seat] = hand
                     shown = tuple(codes(hand))
                     lines.append(
-                        ScoreLine(
+                        ScoreLine.of(
                             seat,
                             f"teyaku:{plains}",
-                            f"Teyaku: {plains} plains",
                             each * (self.n - 1),
+                            "line.teyaku",
                             shown,
+                            plains=plains,
                         )
                     )
                     for other in range(self.n):
                         if other != seat:
                             lines.append(
-                                ScoreLine(
+                                ScoreLine.of(
                                     other,
                                     f"teyaku:{plains}",
-                                    f"Pays seat {seat + 1}'s teyaku",
                                     -each,
+                                    "line.pays_teyaku",
+                                    seat=seat + 1,
                                 )
                             )
         self.teyaku_lines = tuple(lines)
@@ -225,47 +227,49 @@ class HanaAwaseState(FishingState):
         if options.special_payments and any(threshold_hit):
             fuke = [s for s in range(n) if threshold_hit[s]]
             for seat in fuke:
-                lines.append(
-                    ScoreLine(seat, "fuke", f"Fuke: captured only {values[seat]}: deal drawn", 0)
-                )
+                lines.append(ScoreLine.of(seat, "fuke", 0, "line.fuke", value=values[seat]))
             return self._result(lines, outcome="drawn")
         yaku = [self.pile_yaku(seat) for seat in range(n)]
         if options.willow_row_cancels_yaku and any(p & WILLOW == WILLOW for p in self.piles):
             holder = next(s for s in range(n) if self.piles[s] & WILLOW == WILLOW)
-            lines.append(ScoreLine(holder, "willow_row_cancels", "Willow row: no yaku count", 0))
+            lines.append(ScoreLine.of(holder, "willow_row_cancels", 0, "line.willow_row"))
             yaku = [[] for _ in range(n)]
         par = 0 if options.scoring == "simple" else TOTAL_VALUE // n
         for seat in range(n):
             lines.append(
-                ScoreLine(
-                    seat,
-                    "cards",
-                    "Captured card values",
-                    values[seat],
-                    tuple(codes(self.piles[seat])),
+                ScoreLine.of(
+                    seat, "cards", values[seat], "line.cards", tuple(codes(self.piles[seat]))
                 )
             )
             if par:
-                lines.append(ScoreLine(seat, "par", f"Par (264 / {n})", -par))
-            for y in yaku[seat]:
                 lines.append(
-                    ScoreLine(
+                    ScoreLine.of(seat, "par", -par, "line.par", total=TOTAL_VALUE, players=n)
+                )
+            for y in yaku[seat]:
+                said = self.yaku_table.row(y.key).said()
+                lines.append(
+                    ScoreLine.of(
                         seat,
                         f"yaku:{y.key}",
-                        f"{y.name}: {y.points} from each of {n - 1}",
                         y.points * (n - 1),
+                        "line.yaku_each",
                         y.cards,
+                        yaku=said,
+                        points=y.points,
+                        payers=n - 1,
                     )
                 )
                 if options.scoring == "traditional":
                     for other in range(n):
                         if other != seat:
                             lines.append(
-                                ScoreLine(
+                                ScoreLine.of(
                                     other,
                                     f"yaku:{y.key}",
-                                    f"Pays seat {seat + 1}'s {y.name}",
                                     -y.points,
+                                    "line.pays_yaku",
+                                    seat=seat + 1,
+                                    yaku=said,
                                 )
                             )
         if options.special_payments:
@@ -281,21 +285,24 @@ class HanaAwaseState(FishingState):
             count = self.piles[seat].bit_count()
             if count <= limit:
                 lines.append(
-                    ScoreLine(
+                    ScoreLine.of(
                         seat,
                         "few_cards",
-                        f"Only {count} cards captured (≤ {limit})",
                         SPECIAL_PAYMENT * (self.n - 1),
+                        "line.few_cards",
+                        count=count,
+                        limit=limit,
                     )
                 )
                 for other in range(self.n):
                     if other != seat:
                         lines.append(
-                            ScoreLine(
+                            ScoreLine.of(
                                 other,
                                 "few_cards",
-                                f"Pays seat {seat + 1}'s few-cards bonus",
                                 -SPECIAL_PAYMENT,
+                                "line.pays_few_cards",
+                                seat=seat + 1,
                             )
                         )
         return lines

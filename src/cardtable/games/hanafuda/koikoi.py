@@ -39,6 +39,7 @@ from cardtable.games.hanafuda.fishing import (
     rounds_field,
 )
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable, koikoi_table
+from cardtable.locales import Term
 
 LIGHTNING = cards("11-4")
 AUGUST_GRASS = tagged("august_grass")
@@ -511,57 +512,71 @@ class KoiKoiState(FishingState):
             yaku = [max(yaku, key=lambda y: y.points)]
         base = 0
         for y in yaku:
-            lines.append(ScoreLine(seat, f"yaku:{y.key}", y.name, y.points, y.cards))
+            said = self.yaku_table.row(y.key).said()
+            lines.append(
+                ScoreLine.of(seat, f"yaku:{y.key}", y.points, "line.yaku", y.cards, yaku=said)
+            )
             base += y.points
         if options.score_opponent_yaku and with_opponent:
             for y in self.pile_yaku(other):
                 lines.append(
-                    ScoreLine(
-                        seat, f"opponent_yaku:{y.key}", f"Opponent's {y.name}", y.points, y.cards
+                    ScoreLine.of(
+                        seat,
+                        f"opponent_yaku:{y.key}",
+                        y.points,
+                        "line.opponent_yaku",
+                        y.cards,
+                        yaku=self.yaku_table.row(y.key).said(),
                     )
                 )
                 base += y.points
-        multipliers: list[tuple[str, str, int]] = []
+        #: (rule, factor, message, its values)
+        multipliers: list[tuple[str, int, str, dict[str, int]]] = []
         if options.double_if_seven_plus and base >= 7:
-            multipliers.append(("seven_plus", f"×2: base {base} ≥ 7", 2))
+            multipliers.append(("seven_plus", 2, "line.seven_plus", {"base": base}))
         own, theirs = self.calls[seat], self.calls[other]
         mode = options.koikoi_multiplier
         if mode == "japan_bonus" and own:
             if own <= 3:
                 lines.append(
-                    ScoreLine(seat, "koikoi_bonus", f"Koi-koi bonus: +{own} for {own} call(s)", own)
+                    ScoreLine.of(
+                        seat, "koikoi_bonus", own, "line.koikoi_bonus", points=own, calls=own
+                    )
                 )
                 base += own
             else:
                 multipliers.append(
-                    ("koikoi_bonus", f"×{own - 2}: {own} own koi-koi calls", own - 2)
+                    ("koikoi_bonus", own - 2, "line.own_koikoi_count", {"calls": own})
                 )
         elif mode == "own_x2" and own:
-            multipliers.append(("koikoi", "×2: you called koi-koi", 2))
+            multipliers.append(("koikoi", 2, "line.own_koikoi", {}))
         elif mode == "opponent_x2" and theirs:
-            multipliers.append(("koikoi", "×2: the opponent called koi-koi", 2))
+            multipliers.append(("koikoi", 2, "line.opponent_koikoi", {}))
         elif mode == "any_x2" and own + theirs:
-            multipliers.append(("koikoi", "×2: koi-koi was called", 2))
+            multipliers.append(("koikoi", 2, "line.any_koikoi", {}))
         elif mode == "count_opponent" and theirs:
             multipliers.append(
-                ("koikoi", f"×{1 + theirs}: the opponent called koi-koi {theirs}×", 1 + theirs)
+                ("koikoi", 1 + theirs, "line.opponent_koikoi_count", {"calls": theirs})
             )
         elif mode == "count_all" and own + theirs:
             calls = own + theirs
             multipliers.append(
-                ("koikoi", f"×{1 + calls}: {own} own + {theirs} opponent's koi-koi", 1 + calls)
+                ("koikoi", 1 + calls, "line.all_koikoi_count", {"own": own, "theirs": theirs})
             )
         if options.table_lights_multiplier == "x2" and self.table_lights:
-            multipliers.append(("table_lights", "×2: a light lay on the first table", 2))
+            multipliers.append(("table_lights", 2, "line.table_light", {}))
         elif options.table_lights_multiplier == "count" and self.table_lights:
             lights = self.table_lights
             multipliers.append(
-                ("table_lights", f"×{lights + 1}: {lights} light(s) on the first table", lights + 1)
+                ("table_lights", lights + 1, "line.table_lights", {"lights": lights})
             )
         score = base
-        for rule, label, factor in multipliers:
+        for rule, factor, key, values in multipliers:
             score *= factor
-            lines.append(ScoreLine(seat, f"multiplier:{rule}", label, score - score // factor))
+            gained = score - score // factor
+            lines.append(
+                ScoreLine.of(seat, f"multiplier:{rule}", gained, key, factor=factor, **values)
+            )
         return score
 
     def score_round(self) -> RoundResult:
@@ -571,12 +586,13 @@ class KoiKoiState(FishingState):
         if self.lucky is not None:
             seat, kind = self.lucky
             lines.append(
-                ScoreLine(
+                ScoreLine.of(
                     seat,
                     f"lucky:{kind}",
-                    f"Lucky hand: {kind}",
                     LUCKY_HAND_POINTS,
+                    "line.lucky",
                     tuple(codes(self.hands[seat])),
+                    kind=Term(f"lucky.{kind}"),
                 )
             )
             scores[seat] = LUCKY_HAND_POINTS
@@ -590,16 +606,12 @@ class KoiKoiState(FishingState):
             outcome = "exhausted_last_yaku"
         elif self.options.oya_ken_points:
             scores[self.dealer] = self.options.oya_ken_points
-            lines.append(
-                ScoreLine(
-                    self.dealer, "oya_ken", "Dealer's privilege on a draw", scores[self.dealer]
-                )
-            )
+            lines.append(ScoreLine.of(self.dealer, "oya_ken", scores[self.dealer], "line.oya_ken"))
         if self.options.zero_sum:
             for seat in (0, 1):
                 if scores[seat]:
                     lines.append(
-                        ScoreLine(1 - seat, "pays", f"Pays seat {seat + 1}", -scores[seat])
+                        ScoreLine.of(1 - seat, "pays", -scores[seat], "line.pays", seat=seat + 1)
                     )
             scores = [scores[0] - scores[1], scores[1] - scores[0]]
         return RoundResult(

@@ -32,6 +32,7 @@ from cardtable.games.hanafuda.deck import (
     codes,
     tagged,
 )
+from cardtable.locales import Localized
 
 RAIN_MAN = cards("11-1")
 SAKE_CUP = cards("09-1")
@@ -49,6 +50,10 @@ DOUBLE_PLAIN_CARDS = {
     "lightning": cards("11-4"),
     "yellow_paulownia": cards("12-2"),
 }
+
+
+#: "5 of ...", "with ..." in the languages of the rule pages
+_CARD_WORDS = {"en": ("of", "with"), "pl": ("z", "w tym"), "ru": ("из", "включая")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +81,23 @@ class YakuDef:
     replaces: tuple[str, ...] = ()
     void_if_table: int = 0  # not scored while any of these cards lies on the table
 
-    def describe_cards(self) -> str:
+    def said(self) -> Localized:
+        """The name for score lines: the romaji every player uses, and in Polish and
+        Russian with the translation beside it."""
+        return Localized(
+            self.name,
+            f"{self.name} ({self.pl})" if self.pl else self.name,
+            f"{self.name} ({self.ru})" if self.ru else self.name,
+        )
+
+    def describe_cards(self, lang: str = "en") -> str:
         """What the yaku needs, in words, for the docs and the CLI."""
         if self.requires == self.counts:
             return " ".join(codes(self.counts))
-        text = f"{self.need} of {' '.join(codes(self.counts))}"
+        of, including = _CARD_WORDS.get(lang, _CARD_WORDS["en"])
+        text = f"{self.need} {of} {' '.join(codes(self.counts))}"
         if self.requires:
-            text += f", with {' '.join(codes(self.requires))}"
+            text += f", {including} {' '.join(codes(self.requires))}"
         return text
 
     def missing(self, captured: int) -> int:
@@ -129,33 +144,38 @@ def _row(key: str, **fields: Any) -> YakuDef:
 
 
 KOIKOI_ROWS: tuple[YakuDef, ...] = (
-    _row("goko", name="Gokō", en="Five lights", pl="Pięć jasnych", ja="五光",
+    _row("goko", name="Gokō", en="Five lights", pl="Pięć jasnych", ja="五光", ru="пять ярких",
          counts=LIGHTS, need=5, points=10, group="lights"),
-    _row("shiko", name="Shikō", en="Four lights", pl="Cztery jasne", ja="四光",
+    _row("shiko", name="Shikō", en="Four lights", pl="Cztery jasne", ja="四光", ru="четыре ярких",
          counts=DRY_LIGHTS, need=4, points=8, group="lights"),
     _row("ame_shiko", name="Ame-shikō", en="Rainy four lights", pl="Cztery jasne z deszczem",
-         ja="雨四光", counts=LIGHTS, need=4, requires=RAIN_MAN, points=7, group="lights"),
-    _row("sanko", name="Sankō", en="Three lights", pl="Trzy jasne", ja="三光",
+         ja="雨四光", ru="четыре ярких с дождём",
+         counts=LIGHTS, need=4, requires=RAIN_MAN, points=7, group="lights"),
+    _row("sanko", name="Sankō", en="Three lights", pl="Trzy jasne", ja="三光", ru="три ярких",
          counts=DRY_LIGHTS, need=3, points=5, group="lights"),
     _row("hanami", name="Hanami-zake", en="Flower-viewing sake", pl="Sake pod wiśnią",
-         ja="花見酒", counts=CURTAIN | SAKE_CUP, requires=CURTAIN | SAKE_CUP, need=2, points=5),
+         ja="花見酒", ru="сакэ под вишней",
+         counts=CURTAIN | SAKE_CUP, requires=CURTAIN | SAKE_CUP, need=2, points=5),
     _row("tsukimi", name="Tsukimi-zake", en="Moon-viewing sake", pl="Sake pod księżycem",
-         ja="月見酒", counts=MOON | SAKE_CUP, requires=MOON | SAKE_CUP, need=2, points=5),
+         ja="月見酒", ru="сакэ под луной",
+         counts=MOON | SAKE_CUP, requires=MOON | SAKE_CUP, need=2, points=5),
     _row("inoshikacho", name="Ino-shika-chō", en="Boar, deer and butterflies",
-         pl="Dzik, jeleń i motyle", ja="猪鹿蝶", counts=INOSHIKACHO, requires=INOSHIKACHO,
+         pl="Dzik, jeleń i motyle", ja="猪鹿蝶", ru="кабан, олень и бабочки",
+         counts=INOSHIKACHO, requires=INOSHIKACHO,
          need=3, points=5),
-    _row("tane", name="Tane", en="Animals", pl="Zwierzęta", ja="タネ",
+    _row("tane", name="Tane", en="Animals", pl="Zwierzęta", ja="タネ", ru="животные",
          counts=ANIMALS, need=5, points=1, extra=1),
     _row("akatan", name="Akatan", en="Poetry ribbons", pl="Wstęgi z wierszem", ja="赤短",
-         counts=POETRY, requires=POETRY, need=3, points=5),
+         ru="ленты со стихами", counts=POETRY, requires=POETRY, need=3, points=5),
     _row("aotan", name="Aotan", en="Blue ribbons", pl="Niebieskie wstęgi", ja="青短",
-         counts=BLUE, requires=BLUE, need=3, points=5),
+         ru="синие ленты", counts=BLUE, requires=BLUE, need=3, points=5),
     _row("chofuku", name="Akatan-aotan", en="Poetry and blue ribbons",
-         pl="Wstęgi z wierszem i niebieskie", ja="赤短青短", counts=POETRY | BLUE,
+         pl="Wstęgi z wierszem i niebieskie", ja="赤短青短", ru="ленты со стихами и синие",
+         counts=POETRY | BLUE,
          requires=POETRY | BLUE, need=6, points=10, replaces=("akatan", "aotan")),
-    _row("tanzaku", name="Tanzaku", en="Ribbons", pl="Wstęgi", ja="短冊",
+    _row("tanzaku", name="Tanzaku", en="Ribbons", pl="Wstęgi", ja="短冊", ru="ленты",
          counts=RIBBONS, need=5, points=1, extra=1),
-    _row("kasu", name="Kasu", en="Plains", pl="Zwykłe", ja="カス",
+    _row("kasu", name="Kasu", en="Plains", pl="Zwykłe", ja="カス", ru="простые",
          counts=PLAINS | SAKE_CUP, need=10, points=1, extra=1),
 )  # fmt: skip
 

@@ -34,7 +34,15 @@ from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult, ScoreLine
 from cardtable.core.rng import RandomSource, Rng
 from cardtable.core.state import KeepsRounds, State
-from cardtable.games.ohanami.deck import COLOUR_OF, COLOUR_POINTS, COLOURS, NUMBERS, stage_points
+from cardtable.games.ohanami.deck import (
+    COLOUR_OF,
+    COLOUR_POINTS,
+    COLOURS,
+    NUMBERS,
+    PINK_CAP,
+    stage_points,
+)
+from cardtable.locales import Term
 
 JSON = dict[str, Any]
 STAGES, PICKS, HAND = 3, 5, 10
@@ -401,12 +409,20 @@ class OhanamiState(KeepsRounds, State):
             cards = sorted(by_colour[colour])
             if not points[colour]:
                 continue
-            if colour == "pink":
-                label = f"Pink: {len(cards)} cards" + (" (capped at 15)" if len(cards) > 15 else "")
-            else:
-                label = f"{colour.capitalize()}: {len(cards)} × {COLOUR_POINTS[colour][stage - 1]}"
             codes = tuple(str(c) for c in cards)
-            lines.append(ScoreLine(seat, f"colour:{colour}", label, points[colour], codes))
+            name = Term(f"line.colour.{colour}")
+            if colour == "pink":
+                said = "line.pink_capped" if len(cards) > PINK_CAP else "line.pink"
+                values = {"colour": name, "count": len(cards), "cap": PINK_CAP}
+            else:
+                said = "line.colour"
+                values = {
+                    "colour": name,
+                    "count": len(cards),
+                    "each": COLOUR_POINTS[colour][stage - 1],
+                }
+            line = ScoreLine.of(seat, f"colour:{colour}", points[colour], said, codes, **values)
+            lines.append(line)
         return lines
 
     def _end_stage(self) -> None:

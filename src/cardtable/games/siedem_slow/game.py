@@ -78,6 +78,7 @@ from cardtable.games.siedem_slow.tables import (
     SOLO_TARGET,
     Difficulty,
 )
+from cardtable.locales import Term
 
 JSON = dict[str, Any]
 #: The seat number the clock acts as (its only action is :class:`TimeUp`).
@@ -698,16 +699,20 @@ class SiedemSlowState(KeepsRounds, State):
         if upheld:
             self.failed.add(target)
             self.round_lines.append(
-                ScoreLine(target, "challenge:upheld", f"{word} struck: {why}", 0)
+                ScoreLine.of(
+                    target, "challenge:upheld", 0, "line.challenge_upheld", word=word, why=why
+                )
             )
         else:
             self.penalties[challenger] += 1
             self.round_lines.append(
-                ScoreLine(
+                ScoreLine.of(
                     challenger,
                     "challenge:failed",
-                    f"Failed challenge of {word} ({why})",
                     -CHALLENGE_PENALTY,
+                    "line.challenge_failed",
+                    word=word,
+                    why=why,
                 )
             )
         self._maybe_end_review()
@@ -739,13 +744,14 @@ class SiedemSlowState(KeepsRounds, State):
         )  # fmt: skip
         points = [w.points for w in words]
         lines = [
-            ScoreLine(
+            ScoreLine.of(
                 w.seat,
                 "word",
-                f"{w.word.upper() or '(no word)'}: {w.score.points}"
-                + (" struck out by a challenge" if w.struck else ""),
                 w.points,
+                "line.word_struck" if w.struck else "line.word",
                 () if w.struck else tuple(str(c.card) for c in w.score.cards),
+                word=w.word.upper() or Term("line.no_word"),
+                points=w.score.points,
             )
             for w in words
         ]
@@ -760,12 +766,12 @@ class SiedemSlowState(KeepsRounds, State):
                 marks = self._boxes(lead, points, first_value, second_value)
         for seat, box, value in marks:
             self.marks[seat].append(Mark(self.round, box, value))
-            label = "Beat the fastest player" if box == 1 else "Fastest player wins"
+            said = "line.bonus_beat_fastest" if box == 1 else "line.bonus_fastest"
             if self.options.variant == "no-hourglass":
-                label = "Beat the main player" if box == 1 else "Main player wins"
+                said = "line.bonus_beat_main" if box == 1 else "line.bonus_main"
             if self.solo:
-                label = "Solo bonus, field 1" if box == 2 else "Solo bonus"
-            lines.append(ScoreLine(seat, f"bonus:{box}", label, value))
+                said = "line.solo_bonus_field_1" if box == 2 else "line.solo_bonus"
+            lines.append(ScoreLine.of(seat, f"bonus:{box}", value, said))
         scores = [0] * self.n
         for line in lines:
             scores[line.seat] += line.points
@@ -825,9 +831,7 @@ class SiedemSlowState(KeepsRounds, State):
                 self.field = 0
         elif field == "red":
             self.penalties[0] += 1
-            lines.append(
-                ScoreLine(0, "solo:penalty", "Under 20 on the red field", -CHALLENGE_PENALTY)
-            )
+            lines.append(ScoreLine.of(0, "solo:penalty", -CHALLENGE_PENALTY, "line.solo_penalty"))
             self.field = fields.index("red") if "2" not in fields else fields.index("2")
         else:
             self.field += 1
@@ -861,13 +865,10 @@ class SiedemSlowState(KeepsRounds, State):
                 ((words[seat].points, number) for number, words in enumerate(self.played, 1)),
             )
             for points, number in mine[:drop]:
-                word = self.played[number - 1][seat].word.upper() or "(no word)"
+                word = self.played[number - 1][seat].word.upper() or Term("line.no_word")
                 lines.append(
-                    ScoreLine(
-                        seat,
-                        "struck-out",
-                        f"Lowest word struck out: {word} (round {number})",
-                        -points,
+                    ScoreLine.of(
+                        seat, "struck-out", -points, "line.struck_out", word=word, round=number
                     )
                 )
         scores = [0] * self.n

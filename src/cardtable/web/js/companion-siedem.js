@@ -10,10 +10,11 @@ let pad = null;
 let formRound = null;
 let saving = Promise.resolve();
 let sandTimer = null;
+let formChallenges = false; // whether the form shows challenge boxes (challenge mode, or a family warning)
 const playerName = (n) => t("pad.player", { n: n + 1 });
 
 function emptyRound(players) {
-  return { slots: Array(8).fill(""), words: Array(players).fill(""), fastest: null, challenges: [] };
+  return { slots: Array(8).fill(""), words: Array(players).fill(""), fastest: null, challenges: [], upholds: [], late: false };
 }
 
 function areaText(slots) {
@@ -28,6 +29,8 @@ function roundBody(current) {
     words: current.words,
     fastest: current.fastest,
     challenges: current.challenges.filter(([by, target]) => by !== null && target !== null),
+    upholds: current.upholds || [],
+    late: Boolean(current.late),
   };
 }
 
@@ -61,11 +64,14 @@ function renderForm() {
           onchange: (e) => { current.slots[slot] = e.target.value.trim().toUpperCase(); e.target.value = current.slots[slot]; save(); } });
       }))));
   const players = current.words.length;
+  const warnings = pad.results.warnings || [];
+  formChallenges = challengesOpen();
   const rows = current.words.map((word, n) => {
-    const challenge = pad.options.validation === "challenge"
+    const challenge = formChallenges
       ? h("select", { "data-challenge": n, onchange: (e) => {
           current.challenges = current.challenges.filter(([by]) => by !== n);
           if (e.target.value !== "") current.challenges.push([n, Number(e.target.value)]);
+          renderVotes();
           save();
         } }, new Option(`${t("pad.challenge_by", { name: playerName(n) })}: ${t("pad.nobody_short")}`, ""),
         [...Array(players).keys()].filter((k) => k !== n).map((k) => new Option(`${t("pad.challenge_by", { name: playerName(n) })}: ${playerName(k)}`, String(k))))
@@ -73,13 +79,63 @@ function renderForm() {
     return h("div", { class: "word-row", "data-player": n },
       h("label", {}, h("span", {}, t("pad.word_of", { name: playerName(n) })), " ",
         h("input", { class: "word-input", "data-word": n, value: word, autocomplete: "off", spellcheck: "false",
-          onchange: (e) => { current.words[n] = e.target.value.trim(); save(); } })),
-      challenge, h("span", { class: "word-problem error", "data-problem": n }));
+          onchange: (e) => {
+            current.words[n] = e.target.value.trim();
+            save().then(() => { if (challengesOpen() !== formChallenges) renderForm(); });
+          } })),
+      challenge, h("span", { class: "word-warning muted", "data-warning": n }, warnings[n] || ""),
+      h("span", { class: "word-problem error", "data-problem": n }));
   });
+  $("pad-words").replaceChildren(...rows, players === 1 ? lateBox(current) : fastestBox(current),
+    h("div", { id: "pad-votes-slot" }));
+  renderVotes();
+}
+
+function challengesOpen() {
+  const players = pad.data.current ? pad.data.current.words.length : 0;
+  return players > 1 && (pad.options.validation === "challenge" || (pad.results.warnings || []).some(Boolean));
+}
+
+function fastestBox(current) {
   const fastest = h("select", { id: "pad-fastest", onchange: (e) => { current.fastest = e.target.value === "" ? null : Number(e.target.value); save(); } },
     new Option(t("pad.nobody_short"), "", false, current.fastest === null),
     current.words.map((_, n) => new Option(playerName(n), String(n), false, current.fastest === n)));
-  $("pad-words").replaceChildren(...rows, h("label", {}, h("span", {}, t("pad.flipped")), " ", fastest));
+  return h("label", {}, h("span", {}, t("pad.flipped")), " ", fastest);
+}
+
+/** Solo: was the word locked before the sand ran out? (The SOLO card moves on that.) */
+function lateBox(current) {
+  return h("label", { class: "check" },
+    h("input", { type: "checkbox", id: "pad-late", checked: Boolean(current.late), onchange: (e) => { current.late = e.target.checked; save(); } }),
+    " ", t("pad.late"));
+}
+
+/** A challenged word of the same family is voted on by the players not involved. */
+function renderVotes() {
+  const slot = $("pad-votes-slot");
+  const current = pad.data.current;
+  if (!slot || !current) return;
+  const warnings = pad.results.warnings || [];
+  const voted = current.challenges.filter(([, target]) => warnings[target]);
+  slot.replaceChildren(voted.length ? votes(current, voted) : "");
+}
+
+function votes(current, voted) {
+  const involved = new Set(voted.flat());
+  const voters = current.words.map((_, n) => n).filter((n) => !involved.has(n));
+  return h("fieldset", { class: "votes", id: "pad-votes" },
+    h("legend", {}, t("pad.vote")),
+    voters.length ? voters.map((n) => h("label", { class: "check" },
+      h("input", { type: "checkbox", "data-uphold": n, checked: Boolean(current.upholds[n]), onchange: (e) => {
+        current.upholds = current.words.map((_, k) => Boolean(k === n ? e.target.checked : current.upholds[k]));
+        save();
+      } }), " ", t("pad.same_family", { name: playerName(n) }))) : h("p", { class: "muted" }, t("pad.no_voters")));
+}
+
+function renderSolo() {
+  const solo = pad.results.solo;
+  $("pad-solo").hidden = !solo;
+  if (solo) $("pad-solo").textContent = t("pad.solo_field", { field: solo.field === "red" ? t("pad.red") : solo.field, target: solo.target });
 }
 
 function renderResults() {
@@ -100,6 +156,12 @@ function renderResults() {
     }
   }
   $("pad-save").disabled = !results.current;
+  renderSolo();
+  renderVotes();
+  for (const [n, warning] of (results.warnings || []).entries()) {
+    const slot = document.querySelector(`[data-warning="${n}"]`);
+    if (slot) slot.textContent = warning || "";
+  }
   $("pad-history").replaceChildren(
     h("table", { class: "breakdown", id: "pad-totals" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), results.totals.map((_, n) => h("th", { class: "num" }, playerName(n))))),
@@ -141,7 +203,9 @@ function startHourglass() {
 }
 
 async function createPad() {
-  const options = { players: Number($("pad-players").value), deck: $("pad-deck").value, validation: $("pad-validation").value };
+  const players = Number($("pad-players").value);
+  const options = { players, deck: $("pad-deck").value, validation: $("pad-validation").value };
+  if (players === 1) options.difficulty = $("pad-difficulty").value;
   try {
     pad = await api("/api/companion", { method: "POST", body: { kind: "siedem-slow", game: "siedem-slow", options } });
   } catch (error) {
@@ -167,7 +231,9 @@ async function nextRound() {
 async function main() {
   await loadLanguage(pickLanguage());
   $("lang-slot").append(languageSwitch(render));
+  $("pad-players").append(new Option(t("pad.solo"), "1"));
   for (let n = 2; n <= 6; n++) $("pad-players").append(new Option(String(n), String(n), false, n === 3));
+  $("pad-players").addEventListener("change", () => { $("pad-difficulty-label").hidden = $("pad-players").value !== "1"; });
   $("pad-new").addEventListener("click", createPad);
   $("pad-save").addEventListener("click", nextRound);
   $("pad-hourglass").addEventListener("click", startHourglass);

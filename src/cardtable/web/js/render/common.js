@@ -1,5 +1,6 @@
 // Pieces every renderer shares: status line, score-line breakdown, generic action buttons.
 import { h } from "../api.js";
+import { lang } from "../i18n.js";
 
 export function statusLine(ctx) {
   const { view, seat, t, seatName } = ctx;
@@ -19,10 +20,11 @@ export function breakdown(result, ctx, drawCard) {
   const { t, seatName } = ctx;
   const sections = ctx.ruleSections; // rule prefix -> anchor in the game's rule page
   const label = (line) => {
-    if (!sections || !ctx.gameId) return line.label;
+    const text = line.labels?.[lang()] ?? line.label;
+    if (!sections || !ctx.gameId) return text;
     const anchor = sections[line.rule.split(":")[0]];
-    const href = `/rules/${ctx.gameId}${anchor ? `#${anchor}` : ""}`;
-    return h("a", { class: "rule-link", href, target: "_blank", rel: "noopener" }, line.label);
+    const href = `/rules/${ctx.gameId}?lang=${lang()}${anchor ? `#${anchor}` : ""}`;
+    return h("a", { class: "rule-link", href, target: "_blank", rel: "noopener" }, text);
   };
   const rows = result.lines.map((line) =>
     h("tr", { "data-rule": line.rule },
