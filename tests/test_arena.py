@@ -82,6 +82,33 @@ def test_arena_command_writes_results(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "unknown bot 'wizard'" in bad.stdout
 
 
+def arena_command(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cardtable", "arena", "bakappana", "--bots", "greedy,random",
+         "--games", "3", "--rule", "rounds=1", "--out", str(out), *extra],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+
+
+def test_an_interrupted_arena_resumes_from_its_journal(tmp_path: Path) -> None:
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    assert arena_command(whole).returncode == 0
+    journal = (whole / "games.jsonl").read_text().splitlines()
+    assert len(journal) == 6
+    cut.mkdir()
+    (cut / "games.jsonl").write_text("\n".join(journal[:4]) + "\n")  # killed after 4 games
+    resumed = arena_command(cut, "--resume")
+    assert resumed.returncode == 0, resumed.stdout
+    assert "Resuming: 4 of 6 games" in resumed.stdout
+    assert "6/6 games" in resumed.stdout  # not a terminal: plain progress lines
+    assert (cut / "results.jsonl").read_text() == (whole / "results.jsonl").read_text()
+    (cut / "games.jsonl").write_text(journal[0].replace('"deal_seed": ', '"deal_seed": 1') + "\n")
+    other = arena_command(cut, "--resume")
+    assert other.returncode == 2 and "from another tournament" in other.stdout
+    fresh = arena_command(cut)  # without --resume the journal starts again
+    assert fresh.returncode == 0 and len((cut / "games.jsonl").read_text().splitlines()) == 6
+
+
 def test_ray_backend_gives_the_same_results() -> None:
     jobs = schedule("bakappana", ["greedy", "random"], games=4, seed=11, options={"rounds": 1})
     local = run(jobs, workers=1)

@@ -63,6 +63,23 @@ class GameOutcome:
             data[key] = list(data[key])
         return data
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameOutcome:
+        return cls(
+            int(data["index"]),
+            str(data["game"]),
+            tuple(str(b) for b in data["bots"]),
+            int(data["deal_seed"]),
+            tuple(int(s) for s in data["scores"]),
+            tuple(int(w) for w in data["winners"]),
+            int(data["moves"]),
+        )
+
+    def played(self, job: GameJob) -> bool:
+        """Whether this is the outcome of ``job`` (same game, deal and seating)."""
+        same = (self.index, self.game, self.bots, self.deal_seed)
+        return same == (job.index, job.game, job.bots, job.deal_seed)
+
 
 def _seed(*parts: object) -> int:
     digest = hashlib.sha256(repr(parts).encode()).digest()

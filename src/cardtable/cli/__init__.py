@@ -167,6 +167,9 @@ def arena(
     out: Annotated[Path, typer.Option(help="Folder for results.jsonl/.csv and plot.png.")] = (
         Path("arena-results")
     ),
+    resume: Annotated[
+        bool, typer.Option(help="Go on from the games an interrupted run left in --out.")
+    ] = False,
 ) -> None:
     """Play bots against each other on mirrored deals; ratings, win rates and a plot."""
     from cardtable.cli.arena import run_arena  # noqa: PLC0415 - loads matplotlib, openskill
@@ -183,7 +186,7 @@ def arena(
         names = [b.strip().removeprefix("bot:") for b in bots.split(",") if b.strip()]
         run_arena(
             game, names, games=games, mode=mode, players=players, options=options,
-            seed=seed, workers=jobs, out=out, backend=backend, address=address,
+            seed=seed, workers=jobs, out=out, backend=backend, address=address, resume=resume,
         )  # fmt: skip
     except CardtableError as error:
         raise fail(error) from None

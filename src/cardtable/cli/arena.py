@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -13,8 +14,12 @@ from rich.table import Table
 
 from cardtable.agents import make_agent
 from cardtable.arena.plot import plot_tournament
-from cardtable.arena.tournament import GameOutcome, ratings, records, run, schedule
+from cardtable.arena.tournament import GameJob, GameOutcome, ratings, records, run, schedule
 from cardtable.cli.common import console
+from cardtable.core.errors import OptionError
+
+#: every finished game, written as it finishes: ``--resume`` goes on from it
+JOURNAL = "games.jsonl"
 
 
 def run_arena(
@@ -30,6 +35,7 @@ def run_arena(
     out: Path,
     backend: str = "local",
     address: str | None = None,
+    resume: bool = False,
 ) -> None:
     for name in bots:
         make_agent(name, game)  # an unknown bot fails now, not in a worker
@@ -38,6 +44,13 @@ def run_arena(
         players=players, options=options,
     )  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
+    done = resume_journal(out / JOURNAL, jobs) if resume else []
+    if not resume:
+        (out / JOURNAL).unlink(missing_ok=True)
+    finished = {o.index for o in done}
+    todo = [job for job in jobs if job.index not in finished]
+    if done:
+        console.print(f"Resuming: {len(done)} of {len(jobs)} games already in {out / JOURNAL}")
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -45,15 +58,28 @@ def run_arena(
         TextColumn("games ·"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console) as progress:
-        task = progress.add_task(f"{game}: {', '.join(bots)}", total=len(jobs))
-        outcomes = run(
-            jobs,
+    report = PlainProgress(len(jobs), len(done)) if not console.is_terminal else None
+    with (
+        Progress(*columns, console=console, disable=report is not None) as progress,
+        (out / JOURNAL).open("a") as journal,
+    ):
+        task = progress.add_task(f"{game}: {', '.join(bots)}", total=len(jobs), completed=len(done))
+
+        def on_done(outcome: GameOutcome) -> None:
+            journal.write(json.dumps(outcome.to_json()) + "\n")
+            journal.flush()  # an interrupted run keeps every finished game (--resume)
+            progress.advance(task)
+            if report is not None:
+                report.advance()
+
+        outcomes = done + run(
+            todo,
             workers=workers,
-            on_done=lambda _: progress.advance(task),
+            on_done=on_done,
             backend=cast(Literal["local", "ray"], backend),
             address=address,
         )
+    outcomes.sort(key=lambda o: o.index)
     write_results(outcomes, out)
     rated = ratings(outcomes)
     table = records(outcomes)
@@ -75,6 +101,50 @@ def run_arena(
     console.print(summary)
     plot = plot_tournament(rated, table, out / "plot.png", f"{game}: {', '.join(bots)}")
     console.print(f"Results: {out / 'results.jsonl'}, {out / 'results.csv'}; plot: {plot}")
+
+
+class PlainProgress:
+    """Progress for a run whose output is not a terminal (a log, CI): a line at every tenth
+    of the games, with the rate and the time left."""
+
+    def __init__(self, total: int, done: int) -> None:
+        self.total, self.done, self.started_at = total, done, done
+        self.start = time.monotonic()
+        self.next_report = done + max(1, total // 10)
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.done < self.next_report and self.done < self.total:
+            return
+        self.next_report += max(1, self.total // 10)
+        elapsed = time.monotonic() - self.start
+        rate = (self.done - self.started_at) / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else float("inf")
+        minutes = f"about {left / 60:.0f} min left" if self.done < self.total else "done"
+        console.print(f"{self.done}/{self.total} games, {rate * 60:.1f} a minute, {minutes}")
+
+
+def resume_journal(path: Path, jobs: Sequence[GameJob]) -> list[GameOutcome]:
+    """The outcomes already in the journal of an interrupted run of the same tournament."""
+    if not path.exists():
+        return []
+    by_index = {job.index: job for job in jobs}
+    outcomes = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            outcome = GameOutcome.from_json(json.loads(line))
+        except (ValueError, KeyError, TypeError):
+            raise OptionError(f"{path}:{number} is not a game outcome") from None
+        job = by_index.get(outcome.index)
+        if job is None or not outcome.played(job):
+            raise OptionError(
+                f"{path} is from another tournament (game {outcome.index} differs): "
+                "run without --resume or with another --out"
+            )
+        outcomes.append(outcome)
+    return outcomes
 
 
 def write_results(outcomes: Sequence[GameOutcome], out: Path) -> None:
