@@ -9,12 +9,13 @@ STAMP := $(VENV)/.installed
 # PostgreSQL for the crash test on PostgreSQL.
 APT_PACKAGES ?= wpolish wamerican chromium postgresql
 
-.PHONY: run test bench lint format docs system-deps clean help
+.PHONY: run test bench levels lint format docs system-deps clean help
 
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
 	@echo "make test    install everything needed and run every test (lint included)"
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/)"
+	@echo "make levels  the bot levels against each other, every game (about an hour)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
 	@echo "make docs    regenerate the option and yaku tables of docs/ from the code"
 
@@ -58,6 +59,9 @@ bench: $(STAMP) system-deps
 	$(PY) benchmarks/bench_arena.py
 	$(PY) benchmarks/ismcts_scaling.py
 	$(PY) benchmarks/bench_web.py --seats 200 1000 --duration 45
+
+levels: $(STAMP)
+	benchmarks/levels.sh
 
 docs: $(STAMP)
 	$(VENV)/bin/cardtable docs

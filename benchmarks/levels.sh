@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The bot levels of every game against each other: hard (ISMCTS) against greedy and
+# medium, then medium > easy > random. Each pairing plays DEALS deals from every seat
+# (mirrored: 2 x DEALS games in 2-player games), one round per game; Hana-awase 88 is a
+# 3-player round robin of three bots.
+# Results and plots go to benchmarks/results/levels/. Long: about an hour on 2 cores.
+#
+#     make levels            (or DEALS=50 JOBS=2 benchmarks/levels.sh koi-koi)
+set -euo pipefail
+DEALS=${DEALS:-200}
+JOBS=${JOBS:-2}
+OUT=${OUT:-benchmarks/results/levels}
+ARENA=${ARENA:-.venv/bin/cardtable arena}
+GAMES=${*:-koi-koi bakappana hana-awase hana-awase-88 ohanami}
+
+levels() {  # game, extra arena options...: hard against greedy and medium, then down the levels
+  local game=$1
+  shift
+  local rivals=greedy,medium
+  [ "$game" = ohanami ] && rivals=greedy  # Ohanami's medium is its greedy bot
+  $ARENA "$game" --bots "hard,$rivals" --mode gauntlet --games "$DEALS" --jobs "$JOBS" "$@" \
+    --out "$OUT/$game-hard"
+  for pair in medium,easy easy,random; do
+    $ARENA "$game" --bots "$pair" --games "$DEALS" --jobs "$JOBS" "$@" \
+      --out "$OUT/$game-${pair/,/-}"
+  done
+}
+
+for game in $GAMES; do
+  case $game in
+    koi-koi) levels koi-koi --rule rounds=1 ;;
+    bakappana | hana-awase) levels "$game" --players 2 --rule rounds=1 ;;
+    ohanami) levels ohanami --players 2 ;;
+    hana-awase-88)
+      for trio in hard,medium,greedy medium,easy,random; do
+        $ARENA hana-awase-88 --bots "$trio" --games $((DEALS * 2 / 3)) --jobs "$JOBS" \
+          --rule rounds=1 --out "$OUT/hana-awase-88-${trio//,/-}"
+      done
+      ;;
+    *) echo "no levels run for $game" >&2 && exit 2 ;;
+  esac
+done
