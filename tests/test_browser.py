@@ -455,6 +455,29 @@ def test_ohanami_score_pad_over_three_stages(server: tuple[str, Any], browser: B
     shot(page, "ohanami-pad")
 
 
+def fill_round(page: Page, area: str, words: Sequence[str]) -> None:
+    slots = [t for column in area.split("|") for t in re.findall(r"_|\w(?:\+\d)?", column)]
+    for slot, letter in enumerate(slots):
+        page.fill(f"[data-slot='{slot}']", "" if letter == "_" else letter)
+        page.press(f"[data-slot='{slot}']", "Tab")
+    for player, word in enumerate(words):
+        page.fill(f"[data-word='{player}']", word)
+        page.press(f"[data-word='{player}']", "Tab")
+
+
+def new_words_pad(
+    browser: Browser, url: str, players: int, deck: str, difficulty: str | None = None
+) -> Page:
+    page = new_page(browser, width=1000)
+    fresh_pad(page, url, "/companion/siedem-slow", "cardtable.words-pad")
+    page.select_option("#pad-players", str(players))
+    page.select_option("#pad-deck", deck)
+    if difficulty is not None:
+        page.select_option("#pad-difficulty", difficulty)
+    page.click("#pad-new")
+    return page
+
+
 def test_seven_words_score_pad_for_three_players_over_seven_rounds(
     server: tuple[str, Any], browser: Browser
 ) -> None:
@@ -470,15 +493,7 @@ def test_seven_words_score_pad_for_three_players_over_seven_rounds(
     page.click("#pad-new")
     for number, entry in enumerate(entries, start=1):
         expect(page.locator("#pad-heading")).to_have_text(f"7 słów · round {number}")
-        slots = [
-            t for column in entry.area.split("|") for t in re.findall(r"_|\w(?:\+\d)?", column)
-        ]
-        for slot, letter in enumerate(slots):
-            page.fill(f"[data-slot='{slot}']", "" if letter == "_" else letter)
-            page.press(f"[data-slot='{slot}']", "Tab")
-        for player, word in enumerate(entry.words):
-            page.fill(f"[data-word='{player}']", word)
-            page.press(f"[data-word='{player}']", "Tab")
+        fill_round(page, entry.area, entry.words)
         page.select_option("#pad-fastest", "" if entry.fastest is None else str(entry.fastest))
         expected = engine.results[number - 1].scores
         expect(page.locator("#pad-round")).to_have_attribute(
@@ -499,28 +514,10 @@ def test_seven_words_pad_says_why_a_word_is_refused(
     server: tuple[str, Any], browser: Browser
 ) -> None:
     url, _app = server
-    page = new_page(browser, width=1000)
-    fresh_pad(page, url, "/companion/siedem-slow", "cardtable.words-pad")
-    page.select_option("#pad-players", "2")
-    page.select_option("#pad-deck", "en")
-    page.click("#pad-new")
-    for slot, letter in enumerate(["M", "D", "S", "S", "J+2", "L", "J+1", "Y"]):
-        page.fill(f"[data-slot='{slot}']", letter)
-        page.press(f"[data-slot='{slot}']", "Tab")
-    page.fill("[data-word='1']", "Aachen")
-    page.press("[data-word='1']", "Tab")
+    page = new_words_pad(browser, url, players=2, deck="en")
+    fill_round(page, "MD|SS|J+2L|J+1Y", ["", "Aachen"])
     expect(page.locator("[data-problem='1']")).to_contain_text("proper noun")
     expect(page.locator("#pad-save")).to_be_disabled()
-
-
-def fill_round(page: Page, area: str, words: Sequence[str]) -> None:
-    slots = [t for column in area.split("|") for t in re.findall(r"_|\w(?:\+\d)?", column)]
-    for slot, letter in enumerate(slots):
-        page.fill(f"[data-slot='{slot}']", "" if letter == "_" else letter)
-        page.press(f"[data-slot='{slot}']", "Tab")
-    for player, word in enumerate(words):
-        page.fill(f"[data-word='{player}']", word)
-        page.press(f"[data-word='{player}']", "Tab")
 
 
 def test_seven_words_solo_pad_moves_the_hourglass_on_the_solo_card(
@@ -528,12 +525,7 @@ def test_seven_words_solo_pad_moves_the_hourglass_on_the_solo_card(
 ) -> None:
     url, _app = server
     engine, entries = engine_solo_game({"deck": "en", "difficulty": "hard"}, seed=3)
-    page = new_page(browser, width=1000)
-    fresh_pad(page, url, "/companion/siedem-slow", "cardtable.words-pad")
-    page.select_option("#pad-players", "1")
-    page.select_option("#pad-deck", "en")
-    page.select_option("#pad-difficulty", "hard")
-    page.click("#pad-new")
+    page = new_words_pad(browser, url, players=1, deck="en", difficulty="hard")
     expect(page.locator("#pad-solo")).to_have_text("Hourglass on SOLO field 1 · target 120")
     expect(page.locator("#pad-fastest")).to_have_count(0)
     replay = play_pad(1, {"deck": "en", "difficulty": "hard"}, [])
@@ -562,11 +554,7 @@ def test_seven_words_pad_puts_a_family_challenge_to_the_vote(
     server: tuple[str, Any], browser: Browser
 ) -> None:
     url, _app = server
-    page = new_page(browser, width=1000)
-    fresh_pad(page, url, "/companion/siedem-slow", "cardtable.words-pad")
-    page.select_option("#pad-players", "3")
-    page.select_option("#pad-deck", "pl")
-    page.click("#pad-new")
+    page = new_words_pad(browser, url, players=3, deck="pl")
     fill_round(page, "KT|LS|ZW|DR", ["śmiech", "dom", "kot"])
     page.select_option("#pad-fastest", "0")
     expect(page.locator("#pad-round")).to_have_attribute("data-scores", re.compile(r"\d"))
