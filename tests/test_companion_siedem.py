@@ -124,6 +124,17 @@ def test_companion_commands_in_the_terminal() -> None:
         "companion", "siedem-slow", "--deck", "en", "--round", "MD|SS|J+2L|J+1Y;misjudges,;1"
     )
     assert done.returncode == 0 and "Totals: Player 1 25, Player 2 0" in done.stdout
+    area = "MD|SS|J+2L|J+1Y"
+    done = run_cli(
+        "companion", "siedem-slow", "--players", "1", "--deck", "en",
+        "--round", f"{area};misjudges", "--round", f"{area};judges;late",
+    )  # fmt: skip
+    assert "Totals: Player 1 39" in done.stdout and "SOLO field 2" in done.stdout
+    done = run_cli(
+        "companion", "siedem-slow", "--deck", "en", "--validation", "challenge",
+        "--round", f"{area};misjudges,judges;1;2>1",
+    )  # fmt: skip
+    assert "Failed challenge of MISJUDGES" in done.stdout
     done = run_cli(
         "companion", "ohanami", "--stage", "3", "--garden", "blue=3,pink=5", "--garden", "7 14 21"
     )

@@ -332,27 +332,31 @@ def companion_words(
         list[str],
         typer.Option(
             "--round",
-            help="One round: 'AREA;word1,word2,...;fastest' e.g. 'MD|SS|J+2L|J+1Y;misjudges,;1' "
-            "(fastest: the player who flipped first, empty for nobody).",
+            help="One round: 'AREA;word1,word2,...;fastest;challenges;votes' e.g. "
+            "'MD|SS|J+2L|J+1Y;misjudges,;1'. fastest: who flipped first (empty: nobody; "
+            "solo: 'late' when the sand ran out first). challenges: 'A>B' for player A "
+            "challenging B's word, comma separated. votes: y or n per player on a family "
+            "challenge.",
         ),
     ],
-    players: Annotated[int, typer.Option(help="Number of players (2-6).")] = 2,
+    players: Annotated[int, typer.Option(help="Number of players (1 = solo, 2-6).")] = 2,
     deck: Annotated[str, typer.Option(help="pl (7 słów) or en (Wordsy).")] = "pl",
     validation: Annotated[str, typer.Option(help="auto or challenge.")] = "auto",
+    difficulty: Annotated[
+        str, typer.Option(help="Solo target: normal, medium, hard or brutal.")
+    ] = "normal",
 ) -> None:
     """Keep the 7 słów score sheet of a game played with the box: every word checked (and
-    why one is refused), scored, bonus boxes, totals, and at the end the strike-out."""
+    why one is refused), scored, bonus boxes, challenges and votes, totals, and at the end
+    the strike-out; with one player, the solo game on its SOLO card."""
     from cardtable.companion.siedem import WordRound, play_pad  # noqa: PLC0415
 
-    rounds = []
-    for text in round_:
-        area, _, rest = text.partition(";")
-        words_text, _, fastest = rest.partition(";")
-        words = tuple(w.strip() for w in words_text.split(","))
-        words += ("",) * (players - len(words))
-        rounds.append(WordRound(area, words, int(fastest) - 1 if fastest.strip() else None))
+    options: dict[str, object] = {"deck": deck, "validation": validation}
+    if players == 1:
+        options["difficulty"] = difficulty
     try:
-        state = play_pad(players, {"deck": deck, "validation": validation}, rounds)
+        rounds = [WordRound.from_text(text, players) for text in round_]
+        state = play_pad(players, options, rounds)
     except (CardtableError, ValueError) as error:
         raise fail(error) from None
     names = [f"Player {k + 1}" for k in range(players)]
@@ -362,6 +366,8 @@ def companion_words(
     console.print(
         "Totals: " + ", ".join(f"{n} {s}" for n, s in zip(names, state.scores(), strict=True))
     )
+    if state.solo and not state.is_over:
+        console.print(f"The hourglass stands on SOLO field {state.field_name}.")
     if state.is_over:
         console.print("Winner: " + ", ".join(names[k] for k in state.result().winners))
 

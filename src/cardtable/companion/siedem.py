@@ -74,6 +74,29 @@ class WordRound:
         except (TypeError, ValueError) as error:
             raise OptionError(f"cannot read the round: {error!r}") from None
 
+    @classmethod
+    def from_text(cls, text: str, players: int) -> WordRound:
+        """A round as typed on the command line: ``AREA;words;fastest;challenges;votes``,
+        players counted from 1 (``cardtable companion siedem-slow --help``).
+
+        >>> WordRound.from_text("MD|SS|J+2L|J+1Y;misjudges,judges;1;2>1;", 2).challenges
+        ((1, 0),)
+        """
+        area, words_text, fastest, challenges, votes = (text.split(";") + [""] * 4)[:5]
+        words = tuple(w.strip() for w in words_text.split(","))
+        words += ("",) * (players - len(words))
+        late = fastest.strip().lower() == "late"
+        try:
+            flipped = int(fastest) - 1 if fastest.strip() and not late else None
+            pairs = []
+            for challenge in filter(None, (c.strip() for c in challenges.split(","))):
+                by, _, target = challenge.partition(">")
+                pairs.append((int(by) - 1, int(target) - 1))
+        except ValueError:
+            raise OptionError(f"cannot read the round {text!r}: see --help") from None
+        upholds = tuple(v.strip().lower() in ("y", "yes") for v in votes.split(",") if v.strip())
+        return cls(area, words, flipped, tuple(pairs), upholds, late)
+
 
 def new_pad(players: int, options: Mapping[str, Any]) -> SiedemSlowState:
     """A pad for 2 to 6 players, or 1 for the solo game with its SOLO card."""
