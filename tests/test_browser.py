@@ -189,6 +189,12 @@ def test_two_browsers_play_bakappana_against_each_other(
     play_until_over([host, guest])
     shot(host, "bakappana-host-over")
     shot(guest, "bakappana-guest-over")
+    # each reads the round's score lines in their own language, linked to translated rules
+    expect(host.locator("dialog .breakdown")).to_contain_text("Captured card values")
+    expect(guest.locator("dialog .breakdown")).to_contain_text("Wartość zdobytych kart")
+    expect(guest.locator("dialog .breakdown")).to_contain_text("Norma (264 / 2)")
+    link = guest.locator("dialog .rule-link").first.get_attribute("href")
+    assert link == "/rules/bakappana?lang=pl#scoring"
     host_scores = host.locator("#players .score").all_inner_texts()
     assert host_scores == guest.locator("#players .score").all_inner_texts()
 
