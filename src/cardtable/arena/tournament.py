@@ -165,7 +165,10 @@ def run(
                 on_done(outcome)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for outcome in pool.map(play_job, jobs, chunksize=max(1, len(jobs) // (workers * 8))):
+            # small chunks: fast games share a trip to the worker, and a journal of slow
+            # ones (search bots) is never far behind
+            chunk = max(1, min(8, len(jobs) // (workers * 8)))
+            for outcome in pool.map(play_job, jobs, chunksize=chunk):
                 outcomes.append(outcome)
                 if on_done:
                     on_done(outcome)
