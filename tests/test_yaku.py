@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardtable import OptionError
 from cardtable.games.hanafuda.deck import PLAINS, RIBBONS, codes
 from cardtable.games.hanafuda.yaku import (
     HANA_AWASE_ROWS,
     KOIKOI_ROWS,
+    YakuTable,
     evaluate,
+    hana_awase_table,
+    koikoi_table,
 )
 
 
@@ -143,3 +148,34 @@ def test_evaluate_checks_its_arguments() -> None:
     with pytest.raises(OptionError, match="chofuku_mode"):
         evaluate("koi-koi", "01-1", chofuku_mode="double")
     assert evaluate("bakappana", "01-1 03-1 08-1") == []
+
+
+TABLES = [
+    koikoi_table({}),
+    koikoi_table({"sake_cup_mode": "one_of", "double_plain": ["lightning"]}),
+    koikoi_table({"set_yaku_extra_bonus": True, "chofuku_mode": "add"}),
+    koikoi_table({"viewing_value": "low", "weather_ruins_viewing": False}),
+    hana_awase_table({}),
+    hana_awase_table({"rain_spoils_drinking": True, "sugawara_excluded_by_lights": True}),
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    table=st.sampled_from(TABLES),
+    cards=st.permutations(range(48)),
+    size=st.integers(2, 30),
+    on_table=st.integers(0, (1 << 48) - 1),
+    calls=st.integers(0, 3),
+)
+def test_cached_totals_equal_a_fresh_evaluation(
+    table: YakuTable, cards: list[int], size: int, on_table: int, calls: int
+) -> None:
+    """Totals are cached (the engine's hot path): whatever piles filled the cache, a total
+    equals the yaku evaluated afresh, also for a pile one card away from a cached one."""
+    first = sum(1 << c for c in cards[:size])
+    second = first ^ (1 << cards[0]) | (1 << cards[size])  # one card swapped
+    on_table &= ~(first | second)
+    for pile in (first, second):
+        fresh = sum(y.points for y in table.evaluate(pile, on_table, calls))
+        assert table.total(pile, on_table, calls) == fresh
