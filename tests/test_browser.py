@@ -155,7 +155,7 @@ def test_koikoi_round_against_a_bot_by_clicking(server: tuple[str, Any], browser
     # each score line links to the section of the rules that explains it
     if page.locator("dialog[open] .rule-link").count():
         href = page.locator("dialog[open] .rule-link").first.get_attribute("href") or ""
-        assert href.startswith("/rules/koi-koi#")
+        assert href.startswith("/rules/koi-koi?lang=en#")
         rules = page.context.new_page()
         rules.goto(f"{url}{href}")
         expect(rules.locator(f"#{href.split('#')[1]}")).to_be_visible()
