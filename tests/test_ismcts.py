@@ -100,3 +100,28 @@ def test_fast_random_playout_keeps_the_rules(game_id: str, players: int) -> None
         places += [1 << c for c in copy.stock[copy.stock_pos :]]
         assert sum(p.bit_count() for p in places) == 48
         assert not state.is_over or state.rounds_finished == copy.rounds_finished
+
+
+def test_ohanami_search_plays_to_the_end_of_the_game_among_greedys_best_moves() -> None:
+    """A card placed in stage 1 keeps scoring in stages 2 and 3, so the search must judge
+    the whole game; and of 45 keeps it searches the few greedy values most."""
+    from cardtable.agents import ismcts
+
+    state = cardtable.load("ohanami", players=2).new_state(seed=4)
+    assert state.rounds_carry_over and len(state.legal_actions(0)) == 45
+    seen_over = []
+    bot = ISMCTSAgent(iterations=24, seed=1, rollout=make_agent("greedy", "ohanami", 1))
+    playout = bot._playout
+
+    def watched(copy: State, until: int | None) -> None:
+        playout(copy, until)
+        seen_over.append((until, copy.is_over, copy.rounds_finished))
+
+    bot._playout = watched  # type: ignore[method-assign]
+    choice = bot.choose(state, 0)
+    assert seen_over and all(s == (None, True, 3) for s in seen_over)
+    greedy = make_agent("greedy", "ohanami", 1)
+    shortlist = greedy.shortlist(state, 0, state.legal_actions(0), ismcts.ROOT_WIDTH)  # type: ignore[attr-defined]
+    assert choice in shortlist and len(shortlist) == ismcts.ROOT_WIDTH
+    koikoi = cardtable.load("koi-koi", rounds=3).new_state(seed=4)
+    assert not koikoi.rounds_carry_over  # hanafuda rounds are dealt afresh: search one round

@@ -6,13 +6,19 @@ so the real hands and stock are thrown away before the search reads anything. On
 is shared by all determinizations; a child's UCB uses how often it was *available*,
 since an action legal in one determinization may not be in another.
 
-A playout runs to the end of the current round (a stage in Ohanami) with the rollout
-bot and is judged by what it means for the match. In the last round a seat's reward in
-[0, 1] is half for winning the game (a shared win counts half) and half for the margin
-over the best other seat; before it, the reward is the margin alone, squashed less the
-more rounds are left to turn it round, which is roughly the chance to win from there.
+A playout runs to the end of the current round with the rollout bot — to the end of
+the game when rounds build on each other (Ohanami's stages: a card placed now scores in
+every later stage) — and is judged by what it means for the match. In the last round a
+seat's reward in [0, 1] is half for winning the game (a shared win counts half) and half
+for the margin over the best other seat; before it, the reward is the margin alone,
+squashed less the more rounds are left to turn it round, which is roughly the chance to
+win from there.
 Margins are measured in the game's own currency: the search keeps the root mean square of
 the round margins its playouts have seen (koi-koi points, hana-awase card values).
+
+When the rollout bot can shortlist moves (Ohanami's greedy bot), only its
+``ROOT_WIDTH`` best are searched for the seat itself: with 45 keeps to choose from, a
+budget of a few hundred playouts spread over all of them picks almost at random.
 
 Simultaneous steps (Ohanami) are searched as if the seats chose one after the other;
 determinization hides the others' committed choices, so no seat learns another's.
@@ -37,6 +43,9 @@ from cardtable.core.rng import Rng
 from cardtable.core.state import State
 
 EXPLORATION = 0.7
+#: at most this many of the searching seat's moves are searched when the rollout bot can
+#: shortlist them (Ohanami's 45 keeps would leave each a handful of playouts otherwise)
+ROOT_WIDTH = 8
 #: margins are scaled by the RMS round margin seen so far; this many playouts make it settle
 MARGIN_MEMORY = 4096
 
@@ -97,30 +106,42 @@ class ISMCTSAgent:
         legal = actions_for(state, seat)
         if len(legal) == 1:
             return legal[0]
+        shortlist = getattr(self.rollout, "shortlist", None)
+        if shortlist is not None and len(legal) > ROOT_WIDTH:
+            legal = shortlist(state, seat, legal, ROOT_WIDTH)
         root = Node()
-        horizon = state.rounds_finished
+        # Search to the end of this round, or of the game when rounds build on each other.
+        until = None if state.rounds_carry_over else state.rounds_finished
         planned = state.rounds_planned
-        rounds_left = 0 if planned is None else max(planned - horizon - 1, 0)
+        rounds_left = 0 if planned is None or until is None else max(planned - until - 1, 0)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for iteration in range(self.iterations):
             if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
                 break
             sample = state.determinize(seat, self.rng)
-            sample.end_at_round()
-            self._iterate(root, sample, seat, horizon, rounds_left)
+            if until is not None:
+                sample.end_at_round()
+            self._iterate(root, sample, seat, until, rounds_left, legal)
         best = max(root.children.values(), key=lambda child: child.visits)
         assert best.action is not None
         return best.action
 
-    def _mover(self, state: State, seat: int) -> int:
-        movers = state.to_move
-        return seat if seat in movers else min(movers)
-
-    def _iterate(self, root: Node, state: State, seat: int, horizon: int, rounds_left: int) -> None:
+    def _iterate(
+        self,
+        root: Node,
+        state: State,
+        seat: int,
+        until: int | None,
+        rounds_left: int,
+        root_actions: list[Action],
+    ) -> None:
         node, path = root, []
-        while not state.is_over and state.rounds_finished == horizon:
-            mover = self._mover(state, seat) if node is root else min(state.to_move)
-            legal = state.legal_actions(mover)
+        while _going(state, until):
+            if node is root:  # the seat's own moves are the same in every determinization
+                mover, legal = seat, root_actions
+            else:
+                mover = min(state.to_move)
+                legal = state.legal_actions(mover)
             untried = [a for a in legal if a not in node.children]
             for action in legal:
                 child = node.children.get(action)
@@ -137,27 +158,28 @@ class ISMCTSAgent:
             state.advance(mover, child.action)
             path.append(child)
             node = child
-        self._playout(state, horizon)
-        rewards = match_rewards(state.scores(), self._margin_scale(state, horizon), rounds_left)
+        self._playout(state, until)
+        rewards = match_rewards(state.scores(), self._margin_scale(state, until), rounds_left)
         for child in path:
             child.visits += 1
             child.reward += rewards[child.seat]
 
-    def _margin_scale(self, state: State, horizon: int) -> float:
-        """The RMS round margin over the playouts so far, this one included."""
-        if state.rounds_finished > horizon:
-            scores = state.round_scores(horizon)
+    def _margin_scale(self, state: State, until: int | None) -> float:
+        """The RMS margin (of the round, or of the game when searching to its end) over the
+        playouts so far, this one included."""
+        if until is None or state.rounds_finished > until:
+            scores = state.scores() if until is None else state.round_scores(until)
             margin = max(scores) - min(scores)
             self.margins_seen = min(self.margins_seen + 1, MARGIN_MEMORY)
             self.margin_square += (margin * margin - self.margin_square) / self.margins_seen
         return math.sqrt(self.margin_square) or 1.0
 
-    def _playout(self, state: State, horizon: int) -> None:
+    def _playout(self, state: State, until: int | None) -> None:
         fast = getattr(state, "random_playout", None) if self.rollout is None else None
-        if fast is not None:  # the game's own random playout: no listing, no validation
-            fast(self.rng, horizon)
+        if fast is not None and until is not None:  # the game's own: no listing, no checks
+            fast(self.rng, until)
             return
-        while not state.is_over and state.rounds_finished == horizon:
+        while _going(state, until):
             for mover in sorted(state.to_move):
                 if self.rollout is not None:
                     action = self.rollout.choose(state, mover)
@@ -165,6 +187,12 @@ class ISMCTSAgent:
                     actions = state.legal_actions(mover)
                     action = actions[self.rng.below(len(actions))]
                 state.advance(mover, action)
+
+
+def _going(state: State, until: int | None) -> bool:
+    """Whether a search copy goes on: not over, and still in round ``until`` (None: to the
+    end of the game)."""
+    return not state.is_over and (until is None or state.rounds_finished == until)
 
 
 class EpsilonGreedy:
@@ -186,7 +214,7 @@ class EpsilonGreedy:
 
 #: the ``hard`` level's iterations per move, per family: what fits in well under a second
 #: a move on one core of a laptop (hanafuda playouts are cheap, Ohanami's are not)
-HARD_ITERATIONS = {"hanafuda": 3000, "*": 300}
+HARD_ITERATIONS = {"hanafuda": 3000, "*": 150}
 
 LEVELS = {
     "easy": "the greedy bot with every other move at random",

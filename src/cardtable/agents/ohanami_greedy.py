@@ -121,6 +121,14 @@ class OhanamiGreedy:
             actions = promising_keeps(state, seat, actions)
         return best_by_value(actions, lambda a: self.value(state, seat, a), self.rng)
 
+    def shortlist(self, state: State, seat: int, actions: list[Action], size: int) -> list[Action]:
+        """The ``size`` moves it values most: what a search on top of it looks at."""
+        assert isinstance(state, OhanamiState)
+        if isinstance(actions[0], Keep) and len(actions) > PAIRS_EXAMINED:
+            actions = promising_keeps(state, seat, actions)
+        ranked = sorted(actions, key=lambda a: self.value(state, seat, a), reverse=True)
+        return ranked[:size]
+
     def value(self, state: OhanamiState, seat: int, action: Action) -> float:
         if isinstance(action, Place):
             return plan_value(state, seat, action)

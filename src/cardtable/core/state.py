@@ -33,6 +33,10 @@ class State(ABC):
 
     __slots__ = ("deals", "game", "log", "seed")
 
+    #: True when a round builds on the ones before (Ohanami's gardens grow over its three
+    #: stages), so a search must look to the end of the game, not of the round
+    rounds_carry_over = False
+
     game: Game
     seed: int
     deals: tuple[JSON, ...]

@@ -239,6 +239,8 @@ class OhanamiState(KeepsRounds, State):
         self.phase = Phase.SELECT
         self._deal_stage()
 
+    rounds_carry_over = True  # a stage's cards keep scoring in the stages after it
+
     @property
     def rounds_planned(self) -> int:
         return STAGES
