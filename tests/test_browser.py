@@ -359,6 +359,23 @@ def fresh_pad(page: Page, url: str, path: str, remembered: str) -> None:
     page.goto(f"{url}{path}")
 
 
+def new_calculator(
+    browser: Browser, url: str, game: str, players: int | None = None, rules: Sequence[str] = ()
+) -> Page:
+    """A fresh round calculator for ``game``, with house rules (checkboxes) switched on."""
+    page = new_page(browser, width=1100)
+    fresh_pad(page, url, "/companion/hanafuda", "cardtable.pad")
+    page.select_option("#pad-game", game)
+    if players is not None:
+        page.select_option("#pad-players", str(players))
+    if rules:
+        page.click("#pad-rules summary")
+        for rule in rules:
+            page.check(f"[data-option='{rule}']")
+    page.click("#pad-new")
+    return page
+
+
 def tap_round(page: Page, piles: list[list[str]]) -> None:
     for player, pile in enumerate(piles):
         page.click(f"[data-player='{player}']")
@@ -404,10 +421,7 @@ def test_hana_awase_88_settlement_from_tapped_cards(
     server: tuple[str, Any], browser: Browser
 ) -> None:
     url, _app = server
-    page = new_page(browser, width=1100)
-    fresh_pad(page, url, "/companion/hanafuda", "cardtable.pad")
-    page.select_option("#pad-game", "hana-awase-88")
-    page.click("#pad-new")
+    page = new_calculator(browser, url, "hana-awase-88")
     rng = random.Random(4)
     deck = [f"{m:02d}-{k}" for m in range(1, 13) for k in range(1, 5)]
     rng.shuffle(deck)
@@ -581,13 +595,7 @@ def test_calculator_takes_a_dealt_hand_for_teyaku(
     server: tuple[str, Any], browser: Browser
 ) -> None:
     url, _app = server
-    page = new_page(browser, width=1100)
-    fresh_pad(page, url, "/companion/hanafuda", "cardtable.pad")
-    page.select_option("#pad-game", "hana-awase")
-    page.select_option("#pad-players", "3")
-    page.click("#pad-rules summary")
-    page.check("[data-option='teyaku']")
-    page.click("#pad-new")
+    page = new_calculator(browser, url, "hana-awase", players=3, rules=["teyaku"])
     piles = [["01-1", "01-2"], ["02-1"], ["03-1"]]
     tap_round(page, piles)
     page.click("[data-mode='hands']")

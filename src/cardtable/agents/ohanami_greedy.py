@@ -53,14 +53,22 @@ def placement_cost(rows: tuple[Row, ...], card: int, target: Target) -> float:
     return ROOM_WEIGHT * gap
 
 
+def placement_value(rows: tuple[Row, ...], card: int, target: Target, worth: float) -> float:
+    """What placing a card ``worth`` that much at ``target`` gains (0: discarded)."""
+    return 0.0 if target == "discard" else worth - placement_cost(rows, card, target)
+
+
+def grown_pink(pink: int, card: int, target: Target) -> int:
+    return pink + (target != "discard" and COLOUR_OF[card] == "pink")
+
+
 def plan_value(state: OhanamiState, seat: int, plan: Place) -> float:
     rows = state.rows[seat]
     pink = state.colour_counts(seat)["pink"]
     total = 0.0
     for card, target in plan.placements:
-        if target != "discard":
-            total += card_value(state, seat, card, pink) - placement_cost(rows, card, target)
-            pink += COLOUR_OF[card] == "pink"
+        total += placement_value(rows, card, target, card_value(state, seat, card, pink))
+        pink = grown_pink(pink, card, target)
         rows = with_card(rows, card, target)
     return total
 
@@ -73,26 +81,20 @@ def best_plan_value(
         return 0.0
     card, rest = order[0], order[1:]
     worth = card_value(state, seat, card, pink)
-    grown_pink = pink + (COLOUR_OF[card] == "pink")
-    best = float("-inf")
-    for target in targets(rows, card):
-        if target == "discard":
-            value = best_plan_value(state, seat, rows, rest, pink)
-        else:
-            value = worth - placement_cost(rows, card, target)
-            value += best_plan_value(state, seat, with_card(rows, card, target), rest, grown_pink)
-        best = max(best, value)
-    return best
+    return max(
+        placement_value(rows, card, target, worth)
+        + best_plan_value(
+            state, seat, with_card(rows, card, target), rest, grown_pink(pink, card, target)
+        )
+        for target in targets(rows, card)
+    )
 
 
 def single_value(state: OhanamiState, seat: int, card: int, pink_held: int) -> float:
     """What ``card`` is worth placed on its own at its best spot (0: discarded)."""
     rows = state.rows[seat]
     worth = card_value(state, seat, card, pink_held)
-    return max(
-        0.0 if target == "discard" else worth - placement_cost(rows, card, target)
-        for target in targets(rows, card)
-    )
+    return max(placement_value(rows, card, target, worth) for target in targets(rows, card))
 
 
 def promising_keeps(state: OhanamiState, seat: int, keeps: list[Action]) -> list[Action]:
@@ -108,6 +110,13 @@ def promising_keeps(state: OhanamiState, seat: int, keeps: list[Action]) -> list
     return sorted(keeps, key=pair_worth, reverse=True)[:PAIRS_EXAMINED]
 
 
+def candidates(state: OhanamiState, seat: int, actions: list[Action]) -> list[Action]:
+    """The moves worth valuing exactly: every placement, the promising keeps."""
+    if isinstance(actions[0], Keep) and len(actions) > PAIRS_EXAMINED:
+        return promising_keeps(state, seat, actions)
+    return actions
+
+
 class OhanamiGreedy:
     name = "greedy"
 
@@ -117,15 +126,13 @@ class OhanamiGreedy:
     def choose(self, state: State, seat: int) -> Action:
         actions = actions_for(state, seat)
         assert isinstance(state, OhanamiState)
-        if isinstance(actions[0], Keep) and len(actions) > PAIRS_EXAMINED:
-            actions = promising_keeps(state, seat, actions)
+        actions = candidates(state, seat, actions)
         return best_by_value(actions, lambda a: self.value(state, seat, a), self.rng)
 
     def shortlist(self, state: State, seat: int, actions: list[Action], size: int) -> list[Action]:
         """The ``size`` moves it values most: what a search on top of it looks at."""
         assert isinstance(state, OhanamiState)
-        if isinstance(actions[0], Keep) and len(actions) > PAIRS_EXAMINED:
-            actions = promising_keeps(state, seat, actions)
+        actions = candidates(state, seat, actions)
         ranked = sorted(actions, key=lambda a: self.value(state, seat, a), reverse=True)
         return ranked[:size]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable.locales import LANGUAGES, message
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreLine:
@@ -44,8 +46,6 @@ class ScoreLine:
 
     def text(self, lang: str) -> str:
         """The label in ``lang`` (English for a language without a catalogue)."""
-        from cardtable.locales import message  # noqa: PLC0415 - locales is a leaf; keep core first
-
         return message(self.message, lang, **dict(self.values))
 
     @property
@@ -53,8 +53,6 @@ class ScoreLine:
         return self.text("en")
 
     def to_json(self) -> dict[str, Any]:
-        from cardtable.locales import LANGUAGES  # noqa: PLC0415
-
         return {
             "seat": self.seat,
             "rule": self.rule,

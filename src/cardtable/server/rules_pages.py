@@ -135,11 +135,14 @@ def _heading_ids(md: MarkdownIt, anchors_of: dict[str, str]) -> None:
     md.core.ruler.push("heading_ids", add_ids)
 
 
-@cache
 def page_html(game_id: str, lang: str = "en") -> str:
     """The game's rule page (docs/GAME.md) as a standalone HTML page; in Polish or Russian
-    its scoring sections come from docs/LANG/GAME.md."""
-    lang = lang if lang in TRANSLATED_DOCS else "en"
+    its scoring sections come from docs/LANG/GAME.md (any other language: English)."""
+    return _page_html(game_id, lang if lang in TRANSLATED_DOCS else "en")
+
+
+@cache  # keyed by known languages only: ?lang= comes from the address bar
+def _page_html(game_id: str, lang: str) -> str:
     source, anchors_of = merged_source(game_id, lang)
     md = MarkdownIt("commonmark").enable("table")
     _heading_ids(md, anchors_of)

@@ -246,7 +246,7 @@ class HanaAwaseState(FishingState):
                     ScoreLine.of(seat, "par", -par, "line.par", total=TOTAL_VALUE, players=n)
                 )
             for y in yaku[seat]:
-                said = self.yaku_table.row(y.key).said()
+                said = self.yaku_table.name_of(y.key)
                 lines.append(
                     ScoreLine.of(
                         seat,

@@ -512,7 +512,7 @@ class KoiKoiState(FishingState):
             yaku = [max(yaku, key=lambda y: y.points)]
         base = 0
         for y in yaku:
-            said = self.yaku_table.row(y.key).said()
+            said = self.yaku_table.name_of(y.key)
             lines.append(
                 ScoreLine.of(seat, f"yaku:{y.key}", y.points, "line.yaku", y.cards, yaku=said)
             )
@@ -526,7 +526,7 @@ class KoiKoiState(FishingState):
                         y.points,
                         "line.opponent_yaku",
                         y.cards,
-                        yaku=self.yaku_table.row(y.key).said(),
+                        yaku=self.yaku_table.name_of(y.key),
                     )
                 )
                 base += y.points

@@ -252,6 +252,8 @@ class YakuTable:
     _compiled: tuple[tuple[YakuDef, int, int, int, int, int, int, int], ...] = field(
         default=(), compare=False, repr=False
     )
+    #: each row's name for score lines, by key (a round's scoring is on the playout path)
+    _names: dict[str, Localized] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Table cards that can void a yaku (the weather rule); other table cards never matter.
@@ -265,6 +267,11 @@ class YakuTable:
             for r in self.rows
         )
         object.__setattr__(self, "_compiled", compiled)
+        self._names.update((row.key, row.said()) for row in self.rows)
+
+    def name_of(self, key: str) -> Localized:
+        """The name a score line gives yaku ``key`` (:meth:`YakuDef.said`)."""
+        return self._names[key]
 
     def row(self, key: str) -> YakuDef:
         for row in self.rows:

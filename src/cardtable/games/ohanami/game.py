@@ -216,6 +216,8 @@ class OhanamiState(KeepsRounds, State):
         "totals",
     )
 
+    rounds_carry_over = True  # a stage's cards keep scoring in the stages after it
+
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
         self.begin(game, seed, deals)
         self.options = cast(OhanamiOptions, game.options)
@@ -238,8 +240,6 @@ class OhanamiState(KeepsRounds, State):
         self.events: list[tuple[int, tuple[tuple[int, Target], ...]]] = []
         self.phase = Phase.SELECT
         self._deal_stage()
-
-    rounds_carry_over = True  # a stage's cards keep scoring in the stages after it
 
     @property
     def rounds_planned(self) -> int:
