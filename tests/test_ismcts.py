@@ -125,3 +125,34 @@ def test_ohanami_search_plays_to_the_end_of_the_game_among_greedys_best_moves() 
     assert choice in shortlist and len(shortlist) == ismcts.ROOT_WIDTH
     koikoi = cardtable.load("koi-koi", rounds=3).new_state(seed=4)
     assert not koikoi.rounds_carry_over  # hanafuda rounds are dealt afresh: search one round
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {},
+        {"preset": "koikoi_japan"},
+        {"preset": "battle_hanafuda"},
+        {"best_yaku_only": True, "score_opponent_yaku": True, "table_lights_multiplier": "count"},
+    ],
+)
+def test_search_copies_score_rounds_as_the_game_does(rules: dict[str, object]) -> None:
+    """A search copy scores its round without score lines: the scores must not change."""
+    from cardtable.games.hanafuda.fishing import FishingState
+
+    game = cardtable.load("koi-koi", rounds=1, **rules)  # type: ignore[arg-type]
+    for seed in range(60):
+        state = game.new_state(seed=seed)
+        assert isinstance(state, FishingState)
+        explained, terse = state.clone(), state.clone()
+        explained.halt_after_round = True
+        terse.end_at_round()
+        for copy in (explained, terse):
+            copy.random_playout(Rng(seed), 0)
+        assert explained.log == terse.log == []
+        assert explained.round_scores(0) == terse.round_scores(0)
+        assert terse.results[0].outcome == explained.results[0].outcome
+        if explained.results[0].outcome == "shobu":
+            assert explained.results[0].lines and not any(
+                line.rule.startswith("yaku:") for line in terse.results[0].lines
+            )

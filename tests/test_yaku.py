@@ -155,6 +155,7 @@ TABLES = [
     koikoi_table({"sake_cup_mode": "one_of", "double_plain": ["lightning"]}),
     koikoi_table({"set_yaku_extra_bonus": True, "chofuku_mode": "add"}),
     koikoi_table({"viewing_value": "low", "weather_ruins_viewing": False}),
+    koikoi_table({"double_plain": ["lightning"], "chofuku_mode": "none"}),
     hana_awase_table({}),
     hana_awase_table({"rain_spoils_drinking": True, "sugawara_excluded_by_lights": True}),
 ]

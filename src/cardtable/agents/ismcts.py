@@ -142,18 +142,24 @@ class ISMCTSAgent:
             else:
                 mover = min(state.to_move)
                 legal = state.legal_actions(mover)
-            untried = [a for a in legal if a not in node.children]
+            # One look-up per legal action: hashing actions is a large part of a walk.
+            children = node.children
+            untried: list[Action] = []
+            available: list[Node] = []
             for action in legal:
-                child = node.children.get(action)
-                if child is not None:
+                child = children.get(action)
+                if child is None:
+                    untried.append(action)
+                else:
                     child.available += 1
+                    available.append(child)
             if untried:
                 action = untried[self.rng.below(len(untried))]
-                child = node.children[action] = Node(action, mover, available=1)
+                child = children[action] = Node(action, mover, available=1)
                 state.advance(mover, action)
                 path.append(child)
                 break
-            child = max((node.children[a] for a in legal), key=Node.ucb)
+            child = max(available, key=Node.ucb)
             assert child.action is not None
             state.advance(mover, child.action)
             path.append(child)

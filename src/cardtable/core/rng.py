@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from typing import Protocol, TypeVar
 
@@ -44,6 +45,35 @@ def seed_to_u64(seed: int | str | bytes) -> int:
     else:
         raise TypeError(f"a seed must be an int, str or bytes, not {type(seed).__name__}")
     return int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
+
+
+#: FACTORIALS[n] = n!: the number of orders of n cards
+FACTORIALS = tuple(math.factorial(n) for n in range(129))
+
+
+def shuffle_in_one_draw(x: MutableSequence[T], rng: RandomSource) -> None:
+    """Shuffle ``x`` in place from one uniform draw below ``len(x)!``.
+
+    Fisher-Yates again, but its swap indices are the mixed-radix digits of a single
+    number, so a 30-card deck costs two 64-bit draws instead of thirty: search bots
+    resample hidden cards thousands of times a move. Exact: the digits of a uniform
+    number are independent and uniform. Up to 128 items.
+
+    >>> cards = list(range(6))
+    >>> shuffle_in_one_draw(cards, Rng(3))
+    >>> sorted(cards) == list(range(6)), cards != list(range(6))
+    (True, True)
+    """
+    if len(x) < 2:
+        return
+    bound = FACTORIALS[len(x)]
+    bits = bound.bit_length()
+    number = rng.getrandbits(bits)
+    while number >= bound:  # rejection keeps it uniform (fewer than two tries on average)
+        number = rng.getrandbits(bits)
+    for i in range(len(x) - 1, 0, -1):
+        number, j = divmod(number, i + 1)
+        x[i], x[j] = x[j], x[i]
 
 
 class Rng:

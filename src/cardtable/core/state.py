@@ -130,7 +130,8 @@ class State(ABC):
 
     def end_at_round(self) -> None:  # noqa: B027 - optional hook: by default nothing to do
         """Make this state end when the current round is scored, instead of dealing the
-        next one: search copies need no more (games that deal for a round override this)."""
+        next one, and let it score that round without explaining it (no score lines):
+        search copies need no more (games that deal for a round override this)."""
 
     # -- helpers shared by all games --------------------------------------------------
     @property

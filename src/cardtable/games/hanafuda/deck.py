@@ -225,6 +225,27 @@ def iter_cards(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+#: _BYTE_CARDS[k][b]: the cards of byte ``b`` at byte position ``k`` of a card set
+_BYTE_CARDS = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+    for k in range((NUM_CARDS + 7) // 8)
+)
+
+
+def card_list(mask: int) -> list[int]:
+    """Card indices in ``mask``, lowest first, as a list: a byte at a time, several
+    times faster than ``list(iter_cards(mask))`` (search resamples hidden cards often).
+
+    >>> card_list(0b1010_0000_0001) == list(iter_cards(0b1010_0000_0001))
+    True
+    """
+    out: list[int] = []
+    for cards_of_byte in _BYTE_CARDS:
+        out += cards_of_byte[mask & 255]
+        mask >>= 8
+    return out
+
+
 def card_index(code: str) -> int:
     """Index of a card code such as ``"03-1"`` (also accepts ``"3-1"``)."""
     text = code.strip()

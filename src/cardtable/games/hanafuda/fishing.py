@@ -26,7 +26,7 @@ from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
 from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult
-from cardtable.core.rng import RandomSource, Rng
+from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
 from cardtable.core.state import KeepsRounds, State
 from cardtable.games.hanafuda.actions import MONTH_PLAYS, PLAY, TAKE, Play, Take
 from cardtable.games.hanafuda.deck import (
@@ -36,6 +36,7 @@ from cardtable.games.hanafuda.deck import (
     MONTH_MASKS,
     NUM_CARDS,
     card_index,
+    card_list,
     codes,
     draw_rank,
     iter_cards,
@@ -277,6 +278,7 @@ class FishingState(KeepsRounds, State):
         "dealer",
         "dealer_draw",
         "events",
+        "explain_rounds",
         "forced_match",
         "halt_after_round",
         "hands",
@@ -336,6 +338,8 @@ class FishingState(KeepsRounds, State):
         self.forced_match = False
         #: search copies stop at the end of the round instead of dealing the next
         self.halt_after_round = False
+        #: score rounds with every score line; a search copy needs only the scores
+        self.explain_rounds = True
         #: play stock-only turns once the hands are empty (2 players, traditional end)
         self.stock_only_turns = False
         self.configure()
@@ -685,9 +689,13 @@ class FishingState(KeepsRounds, State):
         new.custom_captures = self.custom_captures
         new.forced_match = self.forced_match
         new.halt_after_round = self.halt_after_round
+        new.explain_rounds = self.explain_rounds
 
     def end_at_round(self) -> None:
+        """A search copy: it stops when this round is scored, and scores it without lines
+        (games whose lines cost much skip them when ``explain_rounds`` is off)."""
         self.halt_after_round = True
+        self.explain_rounds = False
 
     def random_playout(self, rng: Rng, horizon: int) -> None:
         """Random moves until round ``horizon`` is scored (or the match ends), for search.
@@ -738,8 +746,8 @@ class FishingState(KeepsRounds, State):
         # drawn in secret (draw_then_two_hand_plays) is as unseen as the rest of that hand.
         for other in range(self.n):
             seen |= self.hands[other] & known[other]
-        unseen = list(iter_cards(FULL_DECK & ~seen))
-        rng.shuffle(unseen)
+        unseen = card_list(FULL_DECK & ~seen)
+        shuffle_in_one_draw(unseen, rng)
         position = 0
         for other in range(self.n):
             if other == seat:

@@ -503,33 +503,17 @@ class KoiKoiState(FishingState):
         self.end_turn(seat, decided=True)
 
     # -- scoring ------------------------------------------------------------------------
-    def _payout(self, seat: int, lines: list[ScoreLine], with_opponent: bool = True) -> int:
-        """The round score of ``seat`` winning now, with a line for every part of it."""
+    def _payout(self, seat: int, lines: list[ScoreLine] | None) -> int:
+        """The round score of ``seat`` winning now, with a line for every part of it added
+        to ``lines`` (None: the score alone, which is all a search copy needs)."""
         options = self.options
         other = 1 - seat
-        yaku = self.pile_yaku(seat)
-        if options.best_yaku_only and yaku:
-            yaku = [max(yaku, key=lambda y: y.points)]
-        base = 0
-        for y in yaku:
-            said = self.yaku_table.name_of(y.key)
-            lines.append(
-                ScoreLine.of(seat, f"yaku:{y.key}", y.points, "line.yaku", y.cards, yaku=said)
-            )
-            base += y.points
-        if options.score_opponent_yaku and with_opponent:
-            for y in self.pile_yaku(other):
-                lines.append(
-                    ScoreLine.of(
-                        seat,
-                        f"opponent_yaku:{y.key}",
-                        y.points,
-                        "line.opponent_yaku",
-                        y.cards,
-                        yaku=self.yaku_table.name_of(y.key),
-                    )
-                )
-                base += y.points
+        if lines is None and not options.best_yaku_only:
+            base = self.yaku_total(seat)  # the cached sum of pile_yaku
+            if options.score_opponent_yaku:
+                base += self.yaku_total(other)
+        else:
+            base = self._yaku_points(seat, [] if lines is None else lines)
         #: (rule, factor, message, its values)
         multipliers: list[tuple[str, int, str, dict[str, int]]] = []
         if options.double_if_seven_plus and base >= 7:
@@ -538,11 +522,12 @@ class KoiKoiState(FishingState):
         mode = options.koikoi_multiplier
         if mode == "japan_bonus" and own:
             if own <= 3:
-                lines.append(
-                    ScoreLine.of(
-                        seat, "koikoi_bonus", own, "line.koikoi_bonus", points=own, calls=own
+                if lines is not None:
+                    lines.append(
+                        ScoreLine.of(
+                            seat, "koikoi_bonus", own, "line.koikoi_bonus", points=own, calls=own
+                        )
                     )
-                )
                 base += own
             else:
                 multipliers.append(
@@ -573,14 +558,46 @@ class KoiKoiState(FishingState):
         score = base
         for rule, factor, key, values in multipliers:
             score *= factor
-            gained = score - score // factor
-            lines.append(
-                ScoreLine.of(seat, f"multiplier:{rule}", gained, key, factor=factor, **values)
-            )
+            if lines is not None:
+                gained = score - score // factor
+                lines.append(
+                    ScoreLine.of(seat, f"multiplier:{rule}", gained, key, factor=factor, **values)
+                )
         return score
+
+    def _yaku_points(self, seat: int, lines: list[ScoreLine]) -> int:
+        """The yaku points of a winning ``seat`` (and of the opponent's yaku when they
+        count), each with its line."""
+        options = self.options
+        other = 1 - seat
+        yaku = self.pile_yaku(seat)
+        if options.best_yaku_only and yaku:
+            yaku = [max(yaku, key=lambda y: y.points)]
+        base = 0
+        for y in yaku:
+            said = self.yaku_table.name_of(y.key)
+            lines.append(
+                ScoreLine.of(seat, f"yaku:{y.key}", y.points, "line.yaku", y.cards, yaku=said)
+            )
+            base += y.points
+        if options.score_opponent_yaku:
+            for y in self.pile_yaku(other):
+                lines.append(
+                    ScoreLine.of(
+                        seat,
+                        f"opponent_yaku:{y.key}",
+                        y.points,
+                        "line.opponent_yaku",
+                        y.cards,
+                        yaku=self.yaku_table.name_of(y.key),
+                    )
+                )
+                base += y.points
+        return base
 
     def score_round(self) -> RoundResult:
         lines: list[ScoreLine] = []
+        explained = lines if self.explain_rounds else None
         scores = [0, 0]
         outcome = "exhausted"
         if self.lucky is not None:
@@ -598,11 +615,11 @@ class KoiKoiState(FishingState):
             scores[seat] = LUCKY_HAND_POINTS
             outcome = "lucky_hand"
         elif self.winner is not None:
-            scores[self.winner] = self._payout(self.winner, lines)
+            scores[self.winner] = self._payout(self.winner, explained)
             outcome = "shobu"
         elif self.options.draw_last_yaku_scores and self.last_improver is not None:
             seat = self.last_improver
-            scores[seat] = self._payout(seat, lines)
+            scores[seat] = self._payout(seat, explained)
             outcome = "exhausted_last_yaku"
         elif self.options.oya_ken_points:
             scores[self.dealer] = self.options.oya_ken_points
