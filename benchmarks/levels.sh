@@ -2,7 +2,7 @@
 # The bot levels of every game against each other: hard (ISMCTS) against greedy and
 # medium, then medium > easy > random. Each pairing plays DEALS deals from every seat
 # (mirrored: 2 x DEALS games in 2-player games), one round per game; Hana-awase 88 is a
-# 3-player round robin of three bots.
+# 3-player round robin of three bots; 7 słów pairs its word bots by level.
 # Results and plots go to benchmarks/results/levels/. Long: about an hour on 2 cores.
 #
 #     make levels            (or DEALS=50 JOBS=2 benchmarks/levels.sh koi-koi)
@@ -11,7 +11,7 @@ DEALS=${DEALS:-200}
 JOBS=${JOBS:-2}
 OUT=${OUT:-benchmarks/results/levels}
 ARENA=${ARENA:-.venv/bin/cardtable arena}
-GAMES=${*:-koi-koi bakappana hana-awase hana-awase-88 ohanami}
+GAMES=${*:-koi-koi bakappana hana-awase hana-awase-88 ohanami siedem-slow}
 
 levels() {  # game, extra arena options...: hard against greedy and medium, then down the levels
   local game=$1
@@ -35,6 +35,12 @@ for game in $GAMES; do
       for trio in hard,medium,greedy medium,easy,random; do
         $ARENA hana-awase-88 --bots "$trio" --games $((DEALS * 2 / 3)) --jobs "$JOBS" \
           --rule rounds=1 --out "$OUT/hana-awase-88-${trio//,/-}"
+      done
+      ;;
+    siedem-slow)  # the word bots: hard = greedy = ismcts there (docs/siedem-slow.md)
+      for pair in hard,medium medium,easy easy,random; do
+        $ARENA siedem-slow --players 2 --bots "$pair" --games "$DEALS" --jobs "$JOBS" \
+          --out "$OUT/siedem-slow-${pair/,/-}"
       done
       ;;
     *) echo "no levels run for $game" >&2 && exit 2 ;;

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardtable import OptionError
-from cardtable.arena import ratings, records, run, schedule
+from cardtable.arena import head_to_head, ratings, records, run, schedule
 from cardtable.arena.tournament import Record
 
 
@@ -52,6 +52,35 @@ def test_ratings_and_win_rates_move_the_right_way() -> None:
     assert 0.5 < low < table["greedy"].win_rate < high <= 1
 
 
+def test_head_to_head_counts_each_pairing_on_its_own() -> None:
+    """A gauntlet's summary mixes opponents; head to head keeps each pairing apart, and the
+    margin is paired by deal (the same cards from both seats)."""
+    jobs = schedule(
+        "bakappana", ["greedy", "random", "easy"], games=20, seed=4, mode="gauntlet",
+        options={"rounds": 1},
+    )  # fmt: skip
+    outcomes = run(jobs, workers=2)
+    pairs = {(p.first, p.second): p for p in head_to_head(outcomes, ["greedy", "random", "easy"])}
+    assert set(pairs) == {("greedy", "random"), ("greedy", "easy")}  # random never met easy
+    versus_random = pairs["greedy", "random"]
+    met = [o for o in outcomes if set(o.bots) == {"greedy", "random"}]
+    assert versus_random.games == len(met) == 40
+    ahead = sum(
+        1.0 if o.scores[o.bots.index("greedy")] > o.scores[o.bots.index("random")] else 0.0
+        for o in met
+    )
+    ties = sum(o.scores[0] == o.scores[1] for o in met)
+    assert versus_random.share == pytest.approx((ahead + ties / 2) / 40)
+    mean, low, high = versus_random.margin()
+    assert low < mean < high and mean > 0 and versus_random.share > 0.5
+    margins = [o.scores[o.bots.index("greedy")] - o.scores[o.bots.index("random")] for o in met]
+    assert mean == pytest.approx(sum(margins) / len(margins))  # every deal played twice
+    # the same pairing seen from the other side
+    (flipped,) = head_to_head(met, ["random", "greedy"])
+    assert flipped.share == pytest.approx(1 - versus_random.share)
+    assert flipped.margin()[0] == pytest.approx(-mean)
+
+
 def test_wilson_interval() -> None:
     record = Record(games=100, wins=50)
     low, high = record.interval()
@@ -74,7 +103,7 @@ def test_arena_command_writes_results(tmp_path: Path) -> None:
     rows = list(csv.DictReader((out / "results.csv").open()))
     assert len(rows) == 8 and {r["bot"] for r in rows} == {"greedy", "random"}
     assert (out / "plot.png").read_bytes()[:4] == b"\x89PNG"
-    assert "win rate" in done.stdout
+    assert "win rate" in done.stdout and "greedy – random" in done.stdout
     bad = subprocess.run(
         [sys.executable, "-m", "cardtable", "arena", "ohanami", "--bots", "greedy,wizard"],
         capture_output=True, text=True, timeout=60, check=False,

@@ -3,6 +3,8 @@
 from cardtable.arena.tournament import (
     GameJob,
     GameOutcome,
+    HeadToHead,
+    head_to_head,
     play_job,
     ratings,
     records,
@@ -10,4 +12,14 @@ from cardtable.arena.tournament import (
     schedule,
 )
 
-__all__ = ["GameJob", "GameOutcome", "play_job", "ratings", "records", "run", "schedule"]
+__all__ = [
+    "GameJob",
+    "GameOutcome",
+    "HeadToHead",
+    "head_to_head",
+    "play_job",
+    "ratings",
+    "records",
+    "run",
+    "schedule",
+]

@@ -252,13 +252,74 @@ class Record:
 
     def interval(self, z: float = 1.96) -> tuple[float, float]:
         """Wilson 95 % confidence interval of the win rate."""
-        n = self.games
-        if n == 0:
-            return (0.0, 1.0)
-        p = self.win_rate
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        return wilson_interval(self.win_rate, self.games, z)
+
+
+def wilson_interval(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson confidence interval (95 % by default) of a share observed over ``n`` games."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = share
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class HeadToHead:
+    """Bot ``first`` against bot ``second`` in the games where both sat: how often the first
+    scored more (a tie counts half), and its margin per deal (the deal's seatings averaged,
+    so most of the luck of the cards cancels)."""
+
+    first: str
+    second: str
+    games: int = 0
+    ahead: float = 0.0
+    margins_by_deal: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+
+    @property
+    def share(self) -> float:
+        return self.ahead / self.games if self.games else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        return wilson_interval(self.share, self.games, z)
+
+    def margin(self, z: float = 1.96) -> tuple[float, float, float]:
+        """Mean margin of ``first`` per game, with its confidence interval over deals."""
+        per_deal = [sum(m) / len(m) for m in self.margins_by_deal.values()]
+        if not per_deal:
+            return (0.0, 0.0, 0.0)
+        mean = sum(per_deal) / len(per_deal)
+        if len(per_deal) < 2:
+            return (mean, mean, mean)
+        spread = math.sqrt(sum((m - mean) ** 2 for m in per_deal) / (len(per_deal) - 1))
+        half = z * spread / math.sqrt(len(per_deal))
+        return (mean, mean - half, mean + half)
+
+
+def head_to_head(outcomes: Iterable[GameOutcome], order: Sequence[str]) -> list[HeadToHead]:
+    """Every pair of bots that met, the one earlier in ``order`` first.
+
+    >>> games = [GameOutcome(0, "koi-koi", ("a", "b"), 7, (3, -3), (0,), 9),
+    ...          GameOutcome(1, "koi-koi", ("b", "a"), 7, (1, -1), (0,), 9)]
+    >>> (pair,) = head_to_head(games, ["a", "b"])
+    >>> pair.games, pair.share, pair.margin()[0]
+    (2, 0.5, 2.0)
+    """
+    rank = {name: index for index, name in enumerate(order)}
+    pairs: dict[tuple[str, str], HeadToHead] = {}
+    for outcome in outcomes:
+        for seats in combinations(range(len(outcome.bots)), 2):
+            one, other = sorted(seats, key=lambda s: rank.get(outcome.bots[s], len(rank)))
+            a, b = outcome.bots[one], outcome.bots[other]
+            if a == b:
+                continue
+            pair = pairs.setdefault((a, b), HeadToHead(a, b))
+            margin = outcome.scores[one] - outcome.scores[other]
+            pair.games += 1
+            pair.ahead += 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+            pair.margins_by_deal[outcome.deal_seed].append(margin)
+    return list(pairs.values())
 
 
 def records(outcomes: Iterable[GameOutcome]) -> dict[str, Record]:

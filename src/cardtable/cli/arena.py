@@ -14,7 +14,15 @@ from rich.table import Table
 
 from cardtable.agents import make_agent
 from cardtable.arena.plot import plot_tournament
-from cardtable.arena.tournament import GameJob, GameOutcome, ratings, records, run, schedule
+from cardtable.arena.tournament import (
+    GameJob,
+    GameOutcome,
+    head_to_head,
+    ratings,
+    records,
+    run,
+    schedule,
+)
 from cardtable.cli.common import console
 from cardtable.core.errors import OptionError
 
@@ -99,8 +107,27 @@ def run_arena(
             f"{record.score_total / record.games:+.1f}",
         )
     console.print(summary)
+    console.print(head_to_head_table(outcomes, bots))
     plot = plot_tournament(rated, table, out / "plot.png", f"{game}: {', '.join(bots)}")
     console.print(f"Results: {out / 'results.jsonl'}, {out / 'results.csv'}; plot: {plot}")
+
+
+def head_to_head_table(outcomes: Sequence[GameOutcome], bots: Sequence[str]) -> Table:
+    """Each pairing on its own (a gauntlet's or round robin's summary mixes opponents)."""
+    pairs = Table(title="head to head: games where the first bot scored more (a tie: half)")
+    for column in ("pairing", "games", "first ahead", "95 % interval", "margin a game (95 %)"):
+        pairs.add_column(column, justify="right" if column != "pairing" else "left")
+    for pair in head_to_head(outcomes, bots):
+        low, high = pair.interval()
+        margin, margin_low, margin_high = pair.margin()
+        pairs.add_row(
+            f"{pair.first} – {pair.second}",
+            str(pair.games),
+            f"{pair.share:.1%}",
+            f"{low:.1%} – {high:.1%}",
+            f"{margin:+.1f} ({margin_low:+.1f} … {margin_high:+.1f})",
+        )
+    return pairs
 
 
 class PlainProgress:
