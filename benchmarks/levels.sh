@@ -3,7 +3,7 @@
 # medium, then medium > easy > random. Each pairing plays DEALS deals from every seat
 # (mirrored: 2 x DEALS games in 2-player games), one round per game; Hana-awase 88 is a
 # 3-player round robin of three bots; 7 słów pairs its word bots by level.
-# Results and plots go to benchmarks/results/levels/. Long: about an hour on 2 cores.
+# Results and plots go to benchmarks/results/levels/. Long: about three hours on 2 cores.
 #
 #     make levels            (or DEALS=50 JOBS=2 benchmarks/levels.sh koi-koi)
 set -euo pipefail
