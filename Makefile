@@ -15,7 +15,7 @@ help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
 	@echo "make test    install everything needed and run every test (lint included)"
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/)"
-	@echo "make levels  the bot levels against each other, every game (about three hours)"
+	@echo "make levels  the bot levels against each other, every game (about four hours)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
 	@echo "make docs    regenerate the option and yaku tables of docs/ from the code"
 

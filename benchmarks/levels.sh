@@ -2,8 +2,10 @@
 # The bot levels of every game against each other: hard (ISMCTS) against greedy and
 # medium, then medium > easy > random. Each pairing plays DEALS deals from every seat
 # (mirrored: 2 x DEALS games in 2-player games), one round per game; Hana-awase 88 is a
-# 3-player round robin of three bots; 7 słów pairs its word bots by level.
-# Results and plots go to benchmarks/results/levels/. Long: about three hours on 2 cores.
+# 3-player round robin of three bots; 7 słów pairs its word bots by level. Koi-koi's hard
+# also plays greedy in 6-round matches (the yardstick). Results and plots go to
+# benchmarks/results/levels/, and the head-to-head table of every run is printed at the end
+# (benchmarks/tally_levels.py). Long: about four hours on 2 cores.
 #
 #     make levels            (or DEALS=50 JOBS=2 benchmarks/levels.sh koi-koi)
 set -euo pipefail
@@ -11,6 +13,7 @@ DEALS=${DEALS:-200}
 JOBS=${JOBS:-2}
 OUT=${OUT:-benchmarks/results/levels}
 ARENA=${ARENA:-.venv/bin/cardtable arena}
+PYTHON=${PYTHON:-.venv/bin/python}
 GAMES=${*:-koi-koi bakappana hana-awase hana-awase-88 ohanami siedem-slow}
 
 levels() {  # game, extra arena options...: hard against greedy and medium, then down the levels
@@ -28,7 +31,11 @@ levels() {  # game, extra arena options...: hard against greedy and medium, then
 
 for game in $GAMES; do
   case $game in
-    koi-koi) levels koi-koi --rule rounds=1 ;;
+    koi-koi)
+      levels koi-koi --rule rounds=1
+      $ARENA koi-koi --rule rounds=6 --bots hard,greedy --games "$DEALS" --jobs "$JOBS" \
+        --out "$OUT/koi-koi-6-rounds-hard-greedy"
+      ;;
     bakappana | hana-awase) levels "$game" --players 2 --rule rounds=1 ;;
     ohanami) levels ohanami --players 2 ;;
     hana-awase-88)
@@ -46,3 +53,5 @@ for game in $GAMES; do
     *) echo "no levels run for $game" >&2 && exit 2 ;;
   esac
 done
+
+$PYTHON benchmarks/tally_levels.py "$OUT"

@@ -1,0 +1,63 @@
+"""The head-to-head table of arena journals, as Markdown: a row per run and pairing.
+
+Reads every ``games.jsonl`` journal under the folders given (an arena's ``--out``, or
+``make levels``'s benchmarks/results/levels), or the journals kept with the project in
+benchmarks/reference/levels/ when none is given; docs/bots.md quotes that table.
+
+    .venv/bin/python benchmarks/tally_levels.py
+    .venv/bin/python benchmarks/tally_levels.py benchmarks/results/levels
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from cardtable.arena import GameOutcome, head_to_head
+
+REFERENCE = Path(__file__).parent / "reference" / "levels"
+#: the stronger bot of a pairing is named first
+STRENGTH_ORDER = ["hard", "medium", "greedy", "easy", "random"]
+
+
+def journals(folders: list[Path]) -> list[Path]:
+    found: list[Path] = []
+    for folder in folders:
+        found += sorted(folder.rglob("games.jsonl")) + sorted(folder.glob("*.jsonl"))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="*", type=Path, default=[REFERENCE])
+    args = parser.parse_args()
+    # a run is one journal: runs of one game may differ in rules (one round, six rounds)
+    runs: dict[str, list[GameOutcome]] = {}
+    for path in journals(args.folders):
+        name = path.parent.name if path.name == "games.jsonl" else path.stem
+        runs[name] = [
+            GameOutcome.from_json(json.loads(line))
+            for line in path.read_text().splitlines()
+            if line.strip()
+        ]
+    if not runs:
+        folders = ", ".join(map(str, args.folders))
+        raise SystemExit(f"no arena journals (games.jsonl) under {folders}")
+    print("| run | pairing | games | first ahead (95 %) | margin a game (95 %) |")
+    print("|---|---|---|---|---|")
+    for name, outcomes in sorted(runs.items()):
+        pairs = head_to_head(outcomes, STRENGTH_ORDER)
+        pairs.sort(key=lambda p: (STRENGTH_ORDER.index(p.first), STRENGTH_ORDER.index(p.second)))
+        for pair in pairs:
+            low, high = pair.interval()
+            margin, margin_low, margin_high = pair.margin()
+            print(
+                f"| {name} | {pair.first} – {pair.second} | {pair.games} "
+                f"| {pair.share:.1%} ({low:.1%} – {high:.1%}) "
+                f"| {margin:+.1f} ({margin_low:+.1f} … {margin_high:+.1f}) |"
+            )
+
+
+if __name__ == "__main__":
+    main()
