@@ -147,8 +147,14 @@ class PlainProgress:
         elapsed = time.monotonic() - self.start
         rate = (self.done - self.started_at) / elapsed if elapsed > 0 else 0.0
         left = (self.total - self.done) / rate if rate > 0 else float("inf")
-        minutes = f"about {left / 60:.0f} min left" if self.done < self.total else "done"
-        console.print(f"{self.done}/{self.total} games, {rate * 60:.1f} a minute, {minutes}")
+        speed = f"{rate:.1f} a second" if rate >= 1 else f"{rate * 60:.1f} a minute"
+        if self.done >= self.total:
+            remaining = "done"
+        elif left < 90:
+            remaining = f"about {left:.0f} s left"
+        else:
+            remaining = f"about {left / 60:.0f} min left"
+        console.print(f"{self.done}/{self.total} games, {speed}, {remaining}")
 
 
 def resume_journal(path: Path, jobs: Sequence[GameJob]) -> list[GameOutcome]:
