@@ -24,7 +24,9 @@ STRENGTH_ORDER = ["hard", "medium", "greedy", "easy", "random"]
 def journals(folders: list[Path]) -> list[Path]:
     found: list[Path] = []
     for folder in folders:
-        found += sorted(folder.rglob("games.jsonl")) + sorted(folder.glob("*.jsonl"))
+        found += sorted(folder.rglob("games.jsonl"))
+        # a kept journal is named after its run; results.jsonl repeats a games.jsonl
+        found += sorted(p for p in folder.glob("*.jsonl") if p.stem not in ("games", "results"))
     return found
 
 
