@@ -241,18 +241,24 @@ def test_seven_words_round_with_the_hourglass(server: tuple[str, Any], browser: 
     shot(page, "siedem-over")
 
 
-def place_two_cards(page: Page) -> bool:
-    """Try the row buttons of both kept cards until the Place button lights up."""
+def place_two_cards(page: Page, version: str) -> bool | None:
+    """Try the row buttons of both kept cards until the Place button lights up: True once
+    placed, False if no combination was legal, None if the view moved on meanwhile (a
+    click can land on Place itself while the rows re-render under the pointer)."""
     rows = page.locator(".place-row")
     first, second = rows.nth(0).locator("button"), rows.nth(1).locator("button")
     for i in range(first.count()):
         for j in range(second.count()):
+            if board(page)["version"] != version:
+                return None
             first.nth(i).click()
             second.nth(j).click()
             if page.locator("#place:not([disabled])").count():
                 shot(page, "ohanami-place")
                 page.click("#place")
                 return True
+    if board(page)["version"] != version or rows.count() < 2:
+        return None
     shot(page, "ohanami-no-placement")
     return False
 
@@ -261,23 +267,37 @@ def test_ohanami_stage(server: tuple[str, Any], browser: Browser) -> None:
     url, _app = server
     page = new_page(browser, width=1100)
     create_table(page, url, "ohanami", ["human", "bot:greedy"], {})
+    page.set_default_timeout(5000)  # a click the stage's result dialog covers fails fast
     deadline = time.time() + 90
     while time.time() < deadline:
-        state = board(page)
-        if page.locator("dialog[open] #close-result").count():  # read after the state: no race
+        # one consistent look at the page: the bot may end the stage at any moment
+        view = page.evaluate(
+            """() => ({
+                result: !!document.querySelector('dialog[open] #close-result'),
+                mine: document.querySelector('#board').dataset.mine === 'true',
+                version: document.querySelector('#board').dataset.version,
+                keep: !!document.querySelector('#keep'),
+                place: document.querySelectorAll('.place-row').length > 0,
+            })"""
+        )
+        if view["result"]:
             break
-        if state.get("mine") != "true":
+        if not view["mine"] or not (view["keep"] or view["place"]):
             time.sleep(0.05)
             continue
-        version = state["version"]
-        if page.locator("#keep").count():
-            cards = page.locator(".hand .card.playable")
-            cards.nth(0).click()
-            cards.nth(1).click()
-            page.click("#keep")
-        else:
-            assert place_two_cards(page), "no placement combination was legal"
-        wait_for_change(page, version)
+        try:
+            if view["keep"]:
+                cards = page.locator(".hand .card.playable")
+                cards.nth(0).click()
+                cards.nth(1).click()
+                page.click("#keep")
+            else:
+                placed = place_two_cards(page, view["version"])
+                assert placed is not False, "no placement combination was legal"
+        except PlaywrightTimeout:
+            continue  # the view moved on under the click (the stage's result is up): look again
+        wait_for_change(page, view["version"])
+    page.set_default_timeout(30000)
     page.wait_for_selector("dialog[open] #close-result")
     shot(page, "ohanami-stage-result")
     assert "Blue" in page.inner_text("dialog") or "Green" in page.inner_text("dialog")
