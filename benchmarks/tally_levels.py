@@ -11,10 +11,9 @@ benchmarks/reference/levels/ when none is given; docs/bots.md quotes that table.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-from cardtable.arena import GameOutcome, head_to_head
+from cardtable.arena import GameOutcome, head_to_head, read_outcomes
 
 REFERENCE = Path(__file__).parent / "reference" / "levels"
 #: the stronger bot of a pairing is named first
@@ -38,11 +37,7 @@ def main() -> None:
     runs: dict[str, list[GameOutcome]] = {}
     for path in journals(args.folders):
         name = path.parent.name if path.name == "games.jsonl" else path.stem
-        runs[name] = [
-            GameOutcome.from_json(json.loads(line))
-            for line in path.read_text().splitlines()
-            if line.strip()
-        ]
+        runs[name] = read_outcomes(path)
     if not runs:
         folders = ", ".join(map(str, args.folders))
         raise SystemExit(f"no arena journals (games.jsonl) under {folders}")
@@ -52,12 +47,10 @@ def main() -> None:
         pairs = head_to_head(outcomes, STRENGTH_ORDER)
         pairs.sort(key=lambda p: (STRENGTH_ORDER.index(p.first), STRENGTH_ORDER.index(p.second)))
         for pair in pairs:
-            low, high = pair.interval()
-            margin, margin_low, margin_high = pair.margin()
+            share, interval, margin = pair.figures()
             print(
                 f"| {name} | {pair.first} – {pair.second} | {pair.games} "
-                f"| {pair.share:.1%} ({low:.1%} – {high:.1%}) "
-                f"| {margin:+.1f} ({margin_low:+.1f} … {margin_high:+.1f}) |"
+                f"| {share} ({interval}) | {margin} |"
             )
 
 

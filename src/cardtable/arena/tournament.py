@@ -16,12 +16,14 @@ True
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
+from pathlib import Path
 from typing import Any, Literal
 
 import cardtable
@@ -122,6 +124,21 @@ def schedule(
                     GameJob(len(jobs), game, chosen, seating, deal_seed, _seed(deal_seed, shift))
                 )
     return jobs
+
+
+def read_outcomes(path: Path) -> list[GameOutcome]:
+    """The games of an arena journal (``games.jsonl``: one outcome a line, as it finished).
+
+    A line that is not an outcome is an :class:`OptionError` naming the line."""
+    outcomes = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            outcomes.append(GameOutcome.from_json(json.loads(line)))
+        except (ValueError, KeyError, TypeError):
+            raise OptionError(f"{path}:{number} is not a game outcome") from None
+    return outcomes
 
 
 def play_job(job: GameJob) -> GameOutcome:
@@ -283,6 +300,16 @@ class HeadToHead:
 
     def interval(self, z: float = 1.96) -> tuple[float, float]:
         return wilson_interval(self.share, self.games, z)
+
+    def figures(self) -> tuple[str, str, str]:
+        """The share, its 95 % interval and the margin with its interval, as text."""
+        low, high = self.interval()
+        margin, margin_low, margin_high = self.margin()
+        return (
+            f"{self.share:.1%}",
+            f"{low:.1%} – {high:.1%}",
+            f"{margin:+.1f} ({margin_low:+.1f} … {margin_high:+.1f})",
+        )
 
     def margin(self, z: float = 1.96) -> tuple[float, float, float]:
         """Mean margin of ``first`` per game, with its confidence interval over deals."""

@@ -19,6 +19,7 @@ from cardtable.arena.tournament import (
     GameOutcome,
     head_to_head,
     ratings,
+    read_outcomes,
     records,
     run,
     schedule,
@@ -118,15 +119,7 @@ def head_to_head_table(outcomes: Sequence[GameOutcome], bots: Sequence[str]) -> 
     for column in ("pairing", "games", "first ahead", "95 % interval", "margin a game (95 %)"):
         pairs.add_column(column, justify="right" if column != "pairing" else "left")
     for pair in head_to_head(outcomes, bots):
-        low, high = pair.interval()
-        margin, margin_low, margin_high = pair.margin()
-        pairs.add_row(
-            f"{pair.first} – {pair.second}",
-            str(pair.games),
-            f"{pair.share:.1%}",
-            f"{low:.1%} – {high:.1%}",
-            f"{margin:+.1f} ({margin_low:+.1f} … {margin_high:+.1f})",
-        )
+        pairs.add_row(f"{pair.first} – {pair.second}", str(pair.games), *pair.figures())
     return pairs
 
 
@@ -162,21 +155,14 @@ def resume_journal(path: Path, jobs: Sequence[GameJob]) -> list[GameOutcome]:
     if not path.exists():
         return []
     by_index = {job.index: job for job in jobs}
-    outcomes = []
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            outcome = GameOutcome.from_json(json.loads(line))
-        except (ValueError, KeyError, TypeError):
-            raise OptionError(f"{path}:{number} is not a game outcome") from None
+    outcomes = read_outcomes(path)
+    for outcome in outcomes:
         job = by_index.get(outcome.index)
         if job is None or not outcome.played(job):
             raise OptionError(
                 f"{path} is from another tournament (game {outcome.index} differs): "
                 "run without --resume or with another --out"
             )
-        outcomes.append(outcome)
     return outcomes
 
 
