@@ -89,6 +89,14 @@ def test_better_card_by_value_or_by_column() -> None:
     assert score_word("lala", area).points == 9
 
 
+def test_better_card_by_column_takes_the_better_copy_within_a_column() -> None:
+    # both Ń cards in the 3 column, the lower one rarer: "koń" scores the Ń+2 (5), not 4
+    area = Area.parse("__|__|Ń+1Ń+2|__")
+    assert score_word("koń", area, better="column").points == 5
+    assert score_word("koń", area, better="value").points == 5
+    assert score_word("koń", area, better="column").cards[0].card == LetterCard("Ń", 2)
+
+
 def test_case_and_letter_identity() -> None:
     area = Area.parse("ZŻ|ŁL|__|__")
     assert score_word("ŻABA", area).points == 6  # the rare Ż+1, not the Z

@@ -22,7 +22,8 @@ from cardtable.games.siedem_slow.area import Area, LetterCard, column_of
 from cardtable.games.siedem_slow.tables import COLUMN_VALUES
 
 #: Which of two cards of one letter scores when the word holds the letter once: the one
-#: worth more (column + rare bonus, the REC) or the one in the better column (the text).
+#: worth more (column + rare bonus, the REC) or the one in the better column (the text;
+#: two copies in one column: the one worth more, as "the better card" says).
 BetterCard = Literal["value", "column"]
 #: Veteran handicap: the best ``veteran_letters`` card uses keep their value ("uses"), or
 #: the best letters, both cards of a letter counting as one ("letters").
@@ -71,7 +72,7 @@ def letter_groups(area: Area, better: BetterCard = "value") -> dict[str, list[tu
         if better == "value":
             cards.sort(key=lambda sv: (-sv[1], sv[0]))
         else:
-            cards.sort(key=lambda sv: (sv[0], -sv[1]))
+            cards.sort(key=lambda sv: (column_of(sv[0]), -sv[1], sv[0]))
     return groups
 
 
