@@ -7,8 +7,9 @@ how often each consonant occurs in each word (capped at 2, which is all scoring 
 The Polish list is the SJP spell-checker list from Debian's ``wpolish``
 (``/usr/share/dict/polish``); English is ``wamerican``. Any one-word-a-line file can be
 given instead. Filtering follows the game's rules (rules/siedem-slow.md §8): entries with a
-capital letter are proper nouns, all-capital and vowel-less ones abbreviations, and forms
-with a hyphen or an apostrophe are not allowed.
+capital letter are proper nouns, all-capital ones acronyms, lower-case ones that the
+morphological analyser reads only as abbreviations (:mod:`.abbreviations`) abbreviations,
+and forms with a hyphen or an apostrophe are not allowed.
 
 The index is built on first use (about 15 s for the 4.3 M lines of wpolish) and saved
 under the user's cache directory; later loads memory-map it in milliseconds.
@@ -35,57 +36,14 @@ import numpy.typing as npt
 
 from cardtable.core.errors import OptionError
 from cardtable.core.rng import RandomSource
+from cardtable.games.siedem_slow.abbreviations import abbreviation_test
 from cardtable.games.siedem_slow.scoring import normalize
 from cardtable.games.siedem_slow.tables import DECKS
 
 #: Bump when the filter or the index layout changes: old caches are then rebuilt.
-INDEX_FORMAT = 4
+INDEX_FORMAT = 5
 SYSTEM_LISTS = {"pl": "/usr/share/dict/polish", "en": "/usr/share/dict/american-english"}
 DEBIAN_PACKAGE = {"pl": "wpolish", "en": "wamerican"}
-#: Abbreviations that contain a vowel, so the vowel test does not catch them (§1 of the notes).
-ABBREVIATIONS = {
-    "pl": frozenset(
-        [
-            "itp",
-            "itd",
-            "prof",
-            "ul",
-            "tj",
-            "ok",
-            "np",
-            "nt",
-            "jw",
-            "wg",
-            "al",
-            "ang",
-            "cdn",
-            "dyr",
-            "godz",
-            "inż",
-            "lek",
-            "lic",
-            "mec",
-            "min",
-            "nr",
-            "ob",
-            "op",
-            "pkt",
-            "płk",
-            "por",
-            "pt",
-            "red",
-            "ryc",
-            "sen",
-            "tel",
-            "tow",
-            "ts",
-            "tzw",
-            "wyd",
-            "zob",
-        ]
-    ),
-    "en": frozenset(["etc", "ie", "eg"]),
-}
 CHUNK = 200_000
 
 Progress = Callable[[str], None]
@@ -147,10 +105,10 @@ class Filtered:
 
 
 def split_entries(lines: Iterable[str], language: str) -> Filtered:
-    """Keep the lower-case words of the alphabet with a vowel; sort the rest by why not."""
-    deck = DECKS[language]
-    alphabet = set(deck.alphabet)
-    stop = ABBREVIATIONS.get(language, frozenset())
+    """Keep the lower-case words of the alphabet that are no abbreviation (see
+    :mod:`.abbreviations`); sort the rest by why not."""
+    alphabet = set(DECKS[language].alphabet)
+    is_abbreviation = abbreviation_test(language)
     words, proper, abbreviations = set(), set(), set()
     for raw in lines:
         entry = unicodedata.normalize("NFC", raw.strip())
@@ -165,7 +123,7 @@ def split_entries(lines: Iterable[str], language: str) -> Filtered:
             else:
                 proper.add(entry)
             continue
-        if lower in stop or not any(ch in deck.vowels for ch in lower):
+        if is_abbreviation(lower):
             abbreviations.add(lower)
             continue
         words.add(lower)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Protocol
 
+from cardtable.games.siedem_slow.abbreviations import analyser_for
 from cardtable.games.siedem_slow.scoring import normalize
 from cardtable.games.siedem_slow.tables import DECKS
 
@@ -132,9 +133,4 @@ def _common_prefix(a: str, b: str) -> str:
 @functools.cache
 def families_for(language: str) -> StemFamilies:
     """The family checker of a language (morfeusz2 for Polish, loaded once)."""
-    analyser = None
-    if language == "pl":
-        import morfeusz2  # noqa: PLC0415 - a 20 MB library: loaded when a Polish game starts
-
-        analyser = morfeusz2.Morfeusz(expand_tags=False)
-    return StemFamilies(language, analyser)
+    return StemFamilies(language, analyser_for(language))
