@@ -106,13 +106,16 @@ def play_round(
     challenges: Sequence[tuple[int, int]] = (),
     votes: bool = True,
 ) -> None:
-    """Everyone writes; ``fastest`` flips first; the rest lock or the clock runs out; then
-    the ``(challenger, target)`` challenges, votes of ``votes``, and everyone accepts."""
+    """Everyone writes; ``fastest`` flips first (None: nobody flips, and the soft cap runs
+    out); the rest lock or the clock runs out; then the ``(challenger, target)``
+    challenges, votes of ``votes``, and everyone accepts."""
     number = state.round
     for seat, word in words.items():
         state.apply(seat, Submit(word))
     if fastest is not None:
         state.apply(fastest, Flip())
+    elif state.phase == "writing" and state.timer is not None and state.timer[0] == "cap":
+        state.apply(CLOCK, TimeUp())  # a finished word must flip: only the cap avoids it
     if time_up and state.round == number and state.phase == "hourglass":
         state.apply(CLOCK, TimeUp())
     for seat in sorted(state.to_move):

@@ -203,23 +203,21 @@ def test_seven_words_round_with_the_hourglass(server: tuple[str, Any], browser: 
     url, app = server
     page = new_page(browser)
     table_id = create_table(
-        page, url, "siedem-slow", ["human", "bot:hard"],
+        page, url, "siedem-slow", ["human", "bot:easy"],
         {"deck": '"en"', "rounds": "2", "hourglass_seconds": "6", "grace_seconds": "0"},
     )  # fmt: skip
     page.wait_for_selector("#word")
+    expect(page.locator("#write")).to_have_text("Write and flip")
     shot(page, "siedem-writing")
-    state = app.state.hub.tables[table_id].state
-    best = solve(state.area, state.dictionary, top=1)[0]
-    # round 1: write the best word and flip the hourglass first
+    table = app.state.hub.tables[table_id]
+    best = solve(table.state.area, table.state.dictionary, top=1)[0]
+    # round 1: a word written while nobody has flipped flips the hourglass (the rulebook's
+    # "must flip"): no separate step, no "done" without flipping
     page.fill("#word", best.word)
     page.press("#word", "Enter")
-    page.wait_for_selector("#entry")
-    assert best.word.upper() in page.inner_text("#entry")
-    try:  # first to finish: flip (a fast bot on a loaded machine may have flipped already)
-        page.click("#flip", timeout=3000)
-    except PlaywrightTimeout:
-        page.click("#lock")
     page.wait_for_selector("#clock[data-kind='hourglass']")
+    assert table.state.fastest == 0 and table.state.entries[0] == best.word
+    assert best.word.upper() in page.inner_text("#entry")
     page.wait_for_selector("dialog[open] #close-result", timeout=20000)
     # after the round: the solver's best words for the area just played
     expect(page.locator("dialog .best-words")).to_contain_text(best.word.upper())
@@ -239,6 +237,32 @@ def test_seven_words_round_with_the_hourglass(server: tuple[str, Any], browser: 
     ]  # our word of round 1 counted, as the solver scored it
     assert not [line for line in final.results[1].lines if line.seat == 0 and line.points]
     shot(page, "siedem-over")
+
+
+def test_a_bot_challenges_a_family_repeat(server: tuple[str, Any], browser: Browser) -> None:
+    url, app = server
+    page = new_page(browser)
+    table_id = create_table(
+        page, url, "siedem-slow", ["human", "bot:hard"],
+        {"rounds": "2", "hourglass_seconds": "5", "grace_seconds": "0"},
+    )  # fmt: skip
+    table = app.state.hub.tables[table_id]
+    for word in ("dom", "przydomowy"):  # round 2 shares the root DOM- with round 1
+        page.wait_for_selector("#word")
+        page.fill("#word", word)
+        page.press("#word", "Enter")
+        page.wait_for_selector("#clock[data-kind='hourglass']")
+        if word == "przydomowy":
+            expect(page.locator("#entry")).to_contain_text("PRZYDOMOWY")
+        page.wait_for_selector("dialog[open] #close-result", timeout=30000)
+        shot(page, f"siedem-family-{word}")
+        page.click("#close-result")
+    page.wait_for_selector("#board[data-status='finished']", timeout=30000)
+    second = table.state.played[1][0]
+    assert second.word == "przydomowy" and second.struck and second.points == 0
+    lines = [line for line in table.state.results[1].lines if line.rule == "challenge:upheld"]
+    assert [line.seat for line in lines] == [0]
+    assert "DOM" in lines[0].label
 
 
 def place_two_cards(page: Page, version: str) -> bool | None:

@@ -9,18 +9,22 @@ from pathlib import Path
 import pytest
 
 import cardtable
+from cardtable.agents import make_agent
 from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.record import GameRecord
 from cardtable.games.siedem_slow import (
     CLOCK,
+    Accept,
     Area,
     Challenge,
     Dictionary,
     Flip,
     LetterCard,
     Lock,
+    SiedemSlowState,
     Submit,
     TimeUp,
+    Vote,
     score_word,
     solve,
 )
@@ -569,3 +573,106 @@ def test_letter_card_parse() -> None:
     assert LetterCard.parse("L+1", DECKS["pl"]).rare
     with pytest.raises(OptionError):
         LetterCard.parse("7")
+
+
+# -- "must flip" (§3.5): a finished word flips the hourglass while nobody has ------------------
+def test_a_finished_word_must_flip_the_hourglass(tmp_path: Path) -> None:
+    state = new_game(players=3, dictionary=word_list(tmp_path))
+    for seat, word in enumerate(["kot", "dom", "las"]):
+        state.apply(seat, Submit(word))
+    assert state.legal_actions(0) == [Flip()]
+    with pytest.raises(IllegalAction, match="must flip"):
+        state.apply(0, Lock())
+    assert state.locked == [False, False, False] and state.phase == "writing"
+    state.apply(1, Flip())  # the first to finish flips: the others may now just finish
+    assert state.fastest == 1 and state.phase == "hourglass"
+    assert state.legal_actions(0) == [Lock()]
+    state.apply(0, Lock())
+    state.apply(2, Lock())
+    assert state.results[0].dealer == 1 and state.results[0].outcome == "played"
+
+
+def test_who_may_finish_without_flipping(tmp_path: Path) -> None:
+    state = new_game(players=3, dictionary=word_list(tmp_path))
+    play_round(state, {0: "kot", 1: "dom", 2: "las"}, fastest=0)
+    assert state.holder == 0
+    state.apply(0, Submit("pies"))  # the don't-flip holder may not flip: Lock is its finish
+    assert state.legal_actions(0) == [Lock()]
+    state.apply(0, Lock())
+    assert state.legal_actions(1) == [Lock()]  # no word yet: giving up is a lock
+    state.apply(1, Lock())
+    solo = new_game(players=1, dictionary=word_list(tmp_path))
+    solo.apply(0, Submit("kot"))
+    assert solo.legal_actions(0) == [Lock()]
+    main = new_game(players=2, dictionary=word_list(tmp_path), variant="no-hourglass")
+    main.apply(0, Submit("kot"))
+    assert main.legal_actions(0) == [Lock()]
+
+
+def test_only_the_soft_cap_ends_a_round_that_nobody_flipped(tmp_path: Path) -> None:
+    state = new_game(players=2, dictionary=word_list(tmp_path))
+    state.apply(0, Submit("kot"))
+    state.apply(1, Submit("dom"))
+    state.apply(CLOCK, TimeUp())  # the cap: a countdown with no fastest player
+    assert state.phase == "hourglass" and state.fastest is None
+    state.apply(0, Lock())
+    state.apply(1, Lock())
+    assert state.results[0].outcome == "no-flip"
+
+
+# -- bots referee as careful players (§8) -------------------------------------------------------
+def family_repeat_for_review(tmp_path: Path, players: int) -> SiedemSlowState:
+    """Round 2 under review: seat 1 wrote PRZYDOMOWY after DOM of round 1 (a shared root)."""
+    state = new_game(players=players, dictionary=word_list(tmp_path))
+    play_round(state, {0: "kot", 1: "dom", **({2: "las"} if players > 2 else {})}, fastest=1)
+    state.apply(1, Submit("przydomowy"))
+    state.apply(0, Submit("pies"))
+    state.apply(0, Flip())
+    state.apply(CLOCK, TimeUp())
+    assert state.phase == "review" and state.warnings[1] is not None
+    return state
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_careful_bots_challenge_a_family_repeat_and_vote_by_the_checker(
+    tmp_path: Path, level: str
+) -> None:
+    state = family_repeat_for_review(tmp_path, players=3)
+    challenger, voter = make_agent(level, "siedem-slow", seed=1), make_agent(level, "siedem-slow")
+    assert challenger.choose(state, 0) == Challenge(1)
+    state.apply(0, Challenge(1))
+    assert state.phase == "vote" and voter.choose(state, 2) == Vote(True)
+    state.apply(2, Vote(True))
+    struck = {w.seat: w.struck for w in state.played[1]}
+    assert struck == {0: False, 1: True, 2: False}
+
+
+def test_bots_accept_words_nobody_could_challenge(tmp_path: Path) -> None:
+    state = new_game(players=2, dictionary=word_list(tmp_path), validation="challenge")
+    state.apply(0, Submit("kot"))
+    state.apply(1, Submit("dom"))
+    state.apply(0, Flip())
+    state.apply(CLOCK, TimeUp())
+    assert state.phase == "review"
+    for level in ("random", "easy", "medium", "hard"):
+        assert make_agent(level, "siedem-slow", seed=3).choose(state, 1) == Accept()
+
+
+def test_in_challenge_mode_bots_challenge_a_word_the_dictionary_refuses(tmp_path: Path) -> None:
+    state = new_game(players=2, dictionary=word_list(tmp_path), validation="challenge")
+    state.apply(0, Submit("kotopies"))
+    state.apply(1, Submit("dom"))
+    state.apply(0, Flip())
+    state.apply(CLOCK, TimeUp())
+    assert make_agent("hard", "siedem-slow").choose(state, 1) == Challenge(0)
+
+
+def test_easy_bots_notice_about_half_of_the_repeats(tmp_path: Path) -> None:
+    state = family_repeat_for_review(tmp_path, players=2)
+    choices = Counter(
+        type(make_agent("easy", "siedem-slow", seed=seed).choose(state, 0)).__name__
+        for seed in range(60)
+    )
+    assert choices.keys() == {"Challenge", "Accept"} and 15 <= choices["Challenge"] <= 45
+    bot = make_agent("easy", "siedem-slow", seed=5)
+    assert len({type(bot.choose(state, 0)) for _ in range(10)}) == 1  # decided once a word

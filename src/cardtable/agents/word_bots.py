@@ -6,6 +6,12 @@ frequency ≥ 3.5, about once per 3 million words of text) and not always its be
 a simulated thinking time that real-time front ends wait before the bot locks its word
 (or flips the hourglass, when it may); the engine itself has no clock.
 
+After the writing, bots referee as careful players do: they challenge a word that the
+dictionary refuses (when words are checked only on a challenge) or that shares a root
+with an earlier word (the family checker's warning), and vote on others' challenges by
+that checker. ``medium`` and ``hard`` notice every such word; ``easy`` and ``random``
+half of them, and ``easy`` sides with the challenger in a vote, ``random`` votes at random.
+
 >>> import cardtable
 >>> from cardtable.agents import make_agent
 >>> state = cardtable.load("siedem-slow", players=2, deck="en").new_state(seed=2)
@@ -19,14 +25,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from cardtable.agents.base import Agent, register_agent
 from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
-from cardtable.games.siedem_slow.game import Accept, Lock, Phase, SiedemSlowState, Submit, Vote
+from cardtable.games.siedem_slow.game import (
+    Accept,
+    Challenge,
+    Lock,
+    Phase,
+    SiedemSlowState,
+    Submit,
+    Vote,
+)
 from cardtable.games.siedem_slow.solver import solve
+
+
+class VoteBy(StrEnum):
+    """How a bot votes on a challenged word of a shared root."""
+
+    CHECKER = "checker"  # uphold when the family checker flags the word
+    CHALLENGER = "challenger"  # side with whoever challenged
+    CHANCE = "chance"
 
 
 @dataclass(frozen=True)
@@ -36,14 +59,21 @@ class WordLevel:
     choose_among: int  # picks at random among this many best words
     think_seconds: float
     random_words: bool = False
+    notices: float = 1.0  # share of challengeable words it challenges
+    votes: VoteBy = VoteBy.CHECKER
 
 
 LEVELS = {
-    "random": WordLevel("writes a random dictionary word", None, 1, 20.0, random_words=True),
-    "easy": WordLevel("common words only, not always its best (about 25 s)", 3.5, 8, 25.0),
+    "random": WordLevel(
+        "writes a random dictionary word", None, 1, 20.0, True, 0.5, VoteBy.CHANCE
+    ),
+    "easy": WordLevel(
+        "common words only, not always its best (about 25 s)", 3.5, 8, 25.0,
+        notices=0.5, votes=VoteBy.CHALLENGER,
+    ),
     "medium": WordLevel("the best of the words a keen reader knows (about 18 s)", 2.0, 1, 18.0),
     "hard": WordLevel("the best word of the whole dictionary (about 10 s)", None, 1, 10.0),
-}
+}  # fmt: skip
 
 
 class WordBot:
@@ -53,6 +83,7 @@ class WordBot:
         self.name = level
         self.level = LEVELS[level]
         self.rng = Rng(0 if seed is None else seed)
+        self.noticed: dict[tuple[int, int], bool] = {}  # (round, seat): challenge its word?
 
     def think_seconds(self) -> float:
         """How long this bot "writes" in real time (front ends wait this long)."""
@@ -98,15 +129,46 @@ class WordBot:
         if seat not in state.to_move:
             raise IllegalAction(f"seat {seat} has nothing to do now")
         if state.phase == Phase.REVIEW:
-            return Accept()
+            return self.review(state, seat)
         if state.phase == Phase.VOTE:
-            return Vote(uphold=True)
+            return self.vote(state)
         if state.entries[seat] is None:
             word = self.word_for(state, seat)
             if word is not None:
                 return Submit(word)
             return Lock()
         return state.finish_action(seat)
+
+    def review(self, state: SiedemSlowState, seat: int) -> Challenge | Accept:
+        """Challenge the next word a careful player would (one a call), then accept."""
+        for target in state.challengeable(seat):
+            if suspicious(state, target) and self._notices(state.round, target):
+                return Challenge(target)
+        return Accept()
+
+    def _notices(self, round_number: int, target: int) -> bool:
+        key = (round_number, target)
+        if key not in self.noticed:  # decided once: a bot is asked again after each move
+            self.noticed[key] = self.rng.random() < self.level.notices
+        return self.noticed[key]
+
+    def vote(self, state: SiedemSlowState) -> Vote:
+        if self.level.votes == VoteBy.CHANCE:
+            return Vote(uphold=self.rng.random() < 0.5)
+        if self.level.votes == VoteBy.CHALLENGER:
+            return Vote(uphold=True)
+        assert state.vote is not None
+        return Vote(uphold=suspicious(state, state.vote["target"]))
+
+
+def suspicious(state: SiedemSlowState, target: int) -> bool:
+    """Would a careful player expect a challenge of this seat's word to be upheld: the
+    dictionary or the family rule refuses it, or it shares a root with an earlier word?"""
+    word = state.entries[target]
+    if not word:
+        return False
+    refused = state.dictionary.problem(word) or state.family_block(target, word)
+    return refused is not None or state.warnings[target] is not None
 
 
 def _factory(level: str) -> Callable[[str, int | None], Agent]:

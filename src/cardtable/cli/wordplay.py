@@ -230,7 +230,7 @@ class WordTable:
             console.print("Your word is locked; wait for the others.", style="dim")
             return
         if command == "done":
-            self.apply(seat, Lock())
+            self._finish(seat)
             return
         try:
             self.apply(seat, Submit(line))
@@ -242,14 +242,18 @@ class WordTable:
         console.print(f"✓ {line.upper()}: {points} points", style="green")
         if warning:
             console.print(f"  ⚠ {warning}", style="yellow")
-        if state.may_flip(seat):
-            self.apply(seat, Flip())
+        if state.holder != seat:  # the don't-flip holder may still change the word
+            self._finish(seat)
+
+    def _finish(self, seat: int) -> None:
+        """A finished word flips the hourglass while nobody has (the rulebook's must)."""
+        action = self.state.finish_action(seat)
+        self.apply(seat, action)
+        if isinstance(action, Flip):
             console.print(Text("You flipped the hourglass: 30 seconds for the others.", "bold"))
             self._start_timer()
-        elif state.holder != seat:
-            self.apply(seat, Lock())
-            if not state.solo:
-                console.print("Locked: waiting for the others.", style="dim")
+        elif not self.state.solo:
+            console.print("Locked: waiting for the others.", style="dim")
 
     def _hint(self) -> None:
         state = self.state
@@ -346,7 +350,13 @@ class WordTable:
         for seat in sorted(state.to_move):
             agent = self.seats[seat].agent
             if agent is not None:
-                self.apply(seat, agent.choose(state, seat))
+                action = agent.choose(state, seat)
+                if isinstance(action, Challenge):
+                    word = (state.entries[action.seat] or "").upper()
+                    console.print(
+                        Text(f"{self.names[seat]} challenges {word} ({self.names[action.seat]}).")
+                    )
+                self.apply(seat, action)
                 return True
         return True
 

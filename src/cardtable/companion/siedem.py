@@ -141,8 +141,14 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
                 seat,
             )
         state.apply(seat, Flip())
+    elif not state.solo and state.timer is not None and state.timer[0] == "cap":
+        state.apply(CLOCK, TimeUp())  # nobody flipped: the soft cap ran out
     while state.round == number and state.phase in WRITING:
-        state.apply(min(state.to_move), Lock())
+        seat = min(state.to_move)
+        reason = state.illegal_reason(seat, Lock())
+        if reason is not None:
+            raise PadProblem(f"round {number}: say who flipped the hourglass ({reason})", number)
+        state.apply(seat, Lock())
     for challenger, target in entry.challenges:
         if state.round == number and state.phase == Phase.REVIEW:
             reason = state.illegal_reason(challenger, Challenge(target))

@@ -334,7 +334,8 @@ class SiedemSlowEncoder(BaseEncoder):
             return []
         if state.phase in ("writing", "hourglass", "overtime"):
             # free text is not listed by the engine: the candidates stand for it
-            return [*range(len(self.candidates(state, seat))), self.LOCK]
+            lock = [self.LOCK] if state.illegal_reason(seat, Lock()) is None else []
+            return [*range(len(self.candidates(state, seat))), *lock]
         return super().legal_indices(state, seat)
 
     def decode(self, state: State, seat: int, index: int) -> Action:

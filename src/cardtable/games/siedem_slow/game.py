@@ -7,8 +7,11 @@ the server and the tests drive a round alike:
 * :class:`Submit` sets (or replaces) a seat's word; in the default ``validation="auto"``
   the dictionary and the word-family rule check it at once and say why they refuse it;
 * :class:`Flip` locks the word and turns the hourglass: that seat is the round's fastest
-  (not allowed to the holder of the don't-flip card);
-* :class:`Lock` locks a word without flipping (done writing);
+  (not allowed to the holder of the don't-flip card). The rulebook says a player who has
+  finished their word *must* flip while nobody has: so a seat that may flip finishes its
+  word only by flipping;
+* :class:`Lock` locks a word without flipping: for the don't-flip holder, a seat with no
+  word, the solo game, the no-hourglass variant, and everyone once the sand runs;
 * :class:`TimeUp`, sent by the clock as seat :data:`CLOCK`, ends the running timer: the
   hourglass (every word is locked as it stands), the optional soft cap when nobody flips
   (a countdown starts with no fastest player), or the solo hourglass (no bonus this round);
@@ -502,8 +505,7 @@ class SiedemSlowState(KeepsRounds, State):
             return [*(Challenge(t) for t in self.challengeable(seat)), Accept()]
         if self.phase == Phase.VOTE:
             return [Vote(True), Vote(False)]
-        finish = self.finish_action(seat)
-        return [finish, Lock()] if isinstance(finish, Flip) else [finish]
+        return [self.finish_action(seat)]
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         if isinstance(action, TimeUp):
@@ -539,6 +541,10 @@ class SiedemSlowState(KeepsRounds, State):
                 return "write your word before you flip"
             return None
         if isinstance(action, Lock):
+            if self.entries[seat] and self.may_flip(seat):
+                return (
+                    "nobody has flipped the hourglass yet: the first to finish a word must flip it"
+                )
             return None
         return f"{action} is not a move in the writing phase"
 

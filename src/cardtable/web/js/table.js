@@ -57,10 +57,12 @@ function connect() {
       clockOffset = message.now - Date.now() / 1000;
       showBanner("");
       render();
+      sendFollowUp();
     } else if (message.type === "hint") {
       ui.hint = message;
       showHint();
     } else if (message.type === "error") {
+      ui.followUp = null;
       if (message.code === "forbidden" || message.code === "not_found") showBanner(message.message);
       else toast(t("table.error", { message: message.message }));
     }
@@ -71,6 +73,15 @@ function connect() {
     retry += 1;
     setTimeout(connect, Math.min(5000, 300 * 2 ** Math.min(retry, 4)));
   });
+}
+
+/** A move a renderer chained to the last one (`ui.followUp = { ready(view), action }`): sent
+ * once a state frame shows the first took effect, dropped when the server refuses it. */
+function sendFollowUp() {
+  const followUp = ui.followUp;
+  if (!followUp || !followUp.ready(frame.view)) return;
+  ui.followUp = null;
+  send(followUp.action);
 }
 
 export function send(action) {

@@ -38,17 +38,24 @@ export function renderWords(root, ctx) {
     const input = h("input", { id: "word", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 30, placeholder: t("word.placeholder") });
     input.value = ui.draft ?? "";
     input.addEventListener("input", () => (ui.draft = input.value));
+    // The rulebook: a finished word must flip the hourglass if nobody has, so writing it does.
+    const flips = Boolean(view.may_flip);
     const write = (event) => {
       event.preventDefault();
       const word = input.value.trim();
-      if (word) send({ type: "submit", word });
+      if (!word) return;
+      const written = word.normalize("NFC").toLowerCase();
+      ui.followUp = flips
+        ? { ready: (next) => next.round === view.round && next.entry === written && (next.legal_actions || []).some((a) => a.type === "flip"), action: { type: "flip" } }
+        : null;
+      send({ type: "submit", word });
     };
-    parts.push(h("form", { class: "word-box", onsubmit: write }, input, h("button", { type: "submit", id: "write" }, t("word.write"))));
+    parts.push(h("form", { class: "word-box", onsubmit: write }, input, h("button", { type: "submit", id: "write", class: flips ? "primary" : "" }, flips ? t("word.write_flip") : t("word.write"))));
     if (view.entry) parts.push(h("p", { class: "entry", id: "entry" }, t("word.your_word", { word: view.entry.toUpperCase(), points: view.entry_points ?? "?" }),
       view.warning ? h("span", { class: "warning" }, ` ⚠ ${view.warning}`) : ""));
     const buttons = [];
-    if (legal.some((a) => a.type === "flip") || view.may_flip) buttons.push(h("button", { class: "primary", id: "flip", disabled: !view.entry, onclick: () => send({ type: "flip" }) }, t("word.flip")));
-    if (legal.some((a) => a.type === "lock")) buttons.push(h("button", { id: "lock", onclick: () => send({ type: "lock" }) }, t("word.lock")));
+    if (legal.some((a) => a.type === "flip")) buttons.push(h("button", { class: "primary", id: "flip", onclick: () => send({ type: "flip" }) }, t("word.flip")));
+    if (legal.some((a) => a.type === "lock")) buttons.push(h("button", { id: "lock", onclick: () => send({ type: "lock" }) }, view.entry ? t("word.lock") : t("word.pass")));
     parts.push(h("div", { class: "buttons" }, buttons));
     root.replaceChildren(h("div", { class: "words" }, parts, history(view, ctx)));
     if (document.activeElement?.id !== "word") input.focus();
