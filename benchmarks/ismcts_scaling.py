@@ -23,7 +23,6 @@ def budget_bot(iterations: int) -> str:
     register_agent(
         name,
         f"ISMCTS with {iterations} iterations and greedy playouts",
-        "*",
         lambda game_id, seed: ISMCTSAgent(
             iterations=iterations, seed=seed, rollout=make_agent("greedy", game_id, seed)
         ),

@@ -197,9 +197,7 @@ def main() -> None:
     figure.tight_layout()
     figure.savefig(args.out / "learning_curve.png", dpi=120)
 
-    register_agent(
-        "rl-linear", "the example's trained linear policy", "hanafuda", policy_agent(policy)
-    )
+    register_agent("rl-linear", "the example's trained linear policy", policy_agent(policy))
     jobs = schedule(
         GAME, ["rl-linear", "random", "greedy"], games=args.arena_deals, seed=args.seed,
         mode="gauntlet", options=OPTIONS,

@@ -7,8 +7,8 @@ import pytest
 import cardtable
 from cardtable import OptionError
 from cardtable.agents import agent_names, make_agent
-from cardtable.agents.hanafuda_greedy import GreedyAgent
 from cardtable.games.hanafuda.actions import Play, Take
+from cardtable.games.hanafuda.bots import GreedyAgent
 from cardtable.games.hanafuda.deck import card_index
 from tests.hanafuda_helpers import make_deal, new_state, play
 
@@ -74,8 +74,8 @@ def test_greedy_beats_random_over_many_mirrored_rounds() -> None:
 
 
 def test_greedy_koikoi_decisions() -> None:
-    from cardtable.agents.hanafuda_greedy import wants_koikoi
     from cardtable.games.hanafuda.actions import KOIKOI, SHOBU
+    from cardtable.games.hanafuda.bots.greedy import wants_koikoi
     from cardtable.games.hanafuda.koikoi import KoiKoiState
     from tests.hanafuda_helpers import make_position
 

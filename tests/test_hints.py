@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cardtable
-from cardtable.agents.explain import hint
+from cardtable.agents.hints import hint
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import Play, Take

@@ -12,7 +12,7 @@ from cardtable.core.options import describe
 def test_game_ids_and_load() -> None:
     assert "bakappana" in cardtable.game_ids()
     game = cardtable.load("bakappana", players=3, rounds=6, scoring="simple")
-    assert (game.players, game.options.rounds, game.options.scoring) == (3, 6, "simple")  # type: ignore[attr-defined]
+    assert (game.num_players, game.options.rounds, game.options.scoring) == (3, 6, "simple")  # type: ignore[attr-defined]
     assert "players=3" in repr(game)
 
 

@@ -10,9 +10,9 @@ import pytest
 
 import cardtable
 from cardtable.agents import make_agent
-from cardtable.agents.hanafuda_strategist import StrategistAgent, potential
 from cardtable.arena.tournament import run, schedule
 from cardtable.games.hanafuda import cards
+from cardtable.games.hanafuda.bots.strategist import StrategistAgent, potential
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.yaku import koikoi_table
 

@@ -1,24 +1,25 @@
-"""Bots: one small interface (:class:`Agent`), made by name with :func:`make_agent`."""
+"""Bots: one small interface (:class:`Agent`), made by name with :func:`make_agent`.
 
-from cardtable.agents import (
-    hanafuda_greedy,
-    hanafuda_strategist,
-    ismcts,
-    ohanami_greedy,
-    random_agent,
-    word_bots,
+The bots here play every game (random, search, the levels built on a game's greedy bot);
+each game's own bots live in its package and come through its spec."""
+
+from cardtable.agents import ismcts, random_agent
+from cardtable.agents.base import (
+    Agent,
+    BotSpec,
+    agent_names,
+    bots_of,
+    describe_agents,
+    make_agent,
 )
-from cardtable.agents.base import Agent, agent_names, describe_agents, make_agent
 
 __all__ = [
     "Agent",
+    "BotSpec",
     "agent_names",
+    "bots_of",
     "describe_agents",
-    "hanafuda_greedy",
-    "hanafuda_strategist",
     "ismcts",
     "make_agent",
-    "ohanami_greedy",
     "random_agent",
-    "word_bots",
 ]

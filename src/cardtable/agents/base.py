@@ -14,13 +14,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction, OptionError
-from cardtable.core.game import spec_of
+from cardtable.core.game import Capability, game_ids, spec_of
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 
@@ -31,6 +31,22 @@ class Agent(Protocol):
     name: str
 
     def choose(self, state: State, seat: int) -> Action: ...
+
+
+@runtime_checkable
+class Thinking(Protocol):
+    """A bot that takes time in real-time games (7 słów): front ends wait this long."""
+
+    def think_seconds(self) -> float: ...
+
+
+@runtime_checkable
+class Shortlisting(Protocol):
+    """A bot that can name its ``size`` best moves: search looks only at those."""
+
+    def shortlist(
+        self, state: State, seat: int, actions: list[Action], size: int
+    ) -> list[Action]: ...
 
 
 def actions_for(state: State, seat: int) -> list[Action]:
@@ -58,62 +74,56 @@ AgentFactory = Callable[[str, int | None], Agent]
 
 
 @dataclass(frozen=True)
-class AgentEntry:
-    """A bot name with its maker and description per game family (``"*"``: every game)."""
+class BotSpec:
+    """A bot a game package hands out (its spec's ``BOTS`` capability): what it does and
+    its maker ``factory(game_id, seed)``."""
 
-    name: str
-    factories: dict[str, AgentFactory]
-    descriptions: dict[str, str]
-
-    def family_for(self, game_id: str) -> str | None:
-        family = spec_of(game_id).family
-        if family in self.factories:
-            return family
-        return "*" if "*" in self.factories else None
-
-    def factory_for(self, game_id: str) -> AgentFactory | None:
-        family = self.family_for(game_id)
-        return None if family is None else self.factories[family]
-
-    def description_for(self, game_id: str | None) -> str:
-        family = "*" if game_id is None else self.family_for(game_id)
-        if family is None or family not in self.descriptions:
-            return next(iter(self.descriptions.values()))
-        return self.descriptions[family]
-
-    def supports(self, game_id: str) -> bool:
-        return self.factory_for(game_id) is not None
+    description: str
+    factory: AgentFactory
 
 
-_AGENTS: dict[str, AgentEntry] = {}
+#: bots every game has, built on the game's own ("greedy" above all): random, search,
+#: the levels; a game's own bot of the same name wins
+_GENERIC: dict[str, BotSpec] = {}
 
 
-def register_agent(name: str, description: str, family: str, factory: AgentFactory) -> None:
-    """Add (or extend) a bot name with its maker for one family of games."""
-    entry = _AGENTS.get(name)
-    if entry is None:
-        entry = _AGENTS[name] = AgentEntry(name, {}, {})
-    entry.factories[family] = factory
-    entry.descriptions[family] = description
+def register_agent(name: str, description: str, factory: AgentFactory) -> None:
+    """Add a bot that plays every game (a game's own bot of that name still wins)."""
+    _GENERIC[name] = BotSpec(description, factory)
+
+
+def bots_of(game_id: str) -> dict[str, BotSpec]:
+    """Every bot of a game by name: the generic ones, overridden by the game's own."""
+    spec = spec_of(game_id)
+    own: Mapping[str, BotSpec] = (
+        spec.capability(Capability.BOTS) if spec.has(Capability.BOTS) else {}
+    )
+    return {**_GENERIC, **own}
 
 
 def agent_names(game_id: str | None = None) -> list[str]:
     """Bot names available (for ``game_id`` when given), sorted."""
-    return sorted(n for n, e in _AGENTS.items() if game_id is None or e.supports(game_id))
+    if game_id is None:
+        return sorted({name for game in game_ids() for name in bots_of(game)})
+    return sorted(bots_of(game_id))
 
 
 def describe_agents(game_id: str | None = None) -> dict[str, str]:
     """Bot name -> what it does (in ``game_id``, when given)."""
-    return {n: _AGENTS[n].description_for(game_id) for n in agent_names(game_id)}
+    if game_id is None:  # a name's generic description, else the first game's
+        found: dict[str, str] = {n: b.description for n, b in _GENERIC.items()}
+        for game in game_ids():
+            for name, bot in bots_of(game).items():
+                found.setdefault(name, bot.description)
+        return dict(sorted(found.items()))
+    return {name: bot.description for name, bot in sorted(bots_of(game_id).items())}
 
 
 def make_agent(name: str, game_id: str, seed: int | None = None) -> Agent:
     """A bot by name for a game; an unknown name raises OptionError listing the valid ones."""
-    key = name.removeprefix("bot:")
-    entry = _AGENTS.get(key)
-    if entry is None or not entry.supports(game_id):
-        valid = ", ".join(agent_names(game_id))
+    bots = bots_of(game_id)
+    bot = bots.get(name.removeprefix("bot:"))
+    if bot is None:
+        valid = ", ".join(sorted(bots))
         raise OptionError(f"unknown bot {name!r} for {game_id}; valid bots: {valid}")
-    factory = entry.factory_for(game_id)
-    assert factory is not None
-    return factory(game_id, seed)
+    return bot.factory(game_id, seed)

@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
-from cardtable.agents.base import Agent, actions_for, make_agent, register_agent
+from cardtable.agents.base import Agent, Shortlisting, actions_for, make_agent, register_agent
 from cardtable.core.actions import Action
+from cardtable.core.game import spec_of
 from cardtable.core.rng import Rng
-from cardtable.core.state import State
+from cardtable.core.state import FastPlayout, State
 
 EXPLORATION = 0.7
 #: at most this many of the searching seat's moves are searched when the rollout bot can
@@ -101,15 +102,16 @@ class ISMCTSAgent:
         self.rng = Rng(0 if seed is None else seed)
         self.margin_square = 0.0  # mean square of the playouts' round margins
         self.margins_seen = 0
+        self.fast_playouts = False  # random playouts by the game's own engine
 
     def choose(self, state: State, seat: int) -> Action:
         legal = actions_for(state, seat)
         if len(legal) == 1:
             return legal[0]
-        shortlist = getattr(self.rollout, "shortlist", None)
-        if shortlist is not None and len(legal) > ROOT_WIDTH:
-            legal = shortlist(state, seat, legal, ROOT_WIDTH)
+        if isinstance(self.rollout, Shortlisting) and len(legal) > ROOT_WIDTH:
+            legal = self.rollout.shortlist(state, seat, legal, ROOT_WIDTH)
         root = Node()
+        self.fast_playouts = self.rollout is None and isinstance(state, FastPlayout)
         # Search to the end of this round, or of the game when rounds build on each other.
         until = None if state.rounds_carry_over else state.rounds_finished
         planned = state.rounds_planned
@@ -181,9 +183,8 @@ class ISMCTSAgent:
         return math.sqrt(self.margin_square) or 1.0
 
     def _playout(self, state: State, until: int | None) -> None:
-        fast = getattr(state, "random_playout", None) if self.rollout is None else None
-        if fast is not None and until is not None:  # the game's own: no listing, no checks
-            fast(self.rng, until)
+        if self.fast_playouts and until is not None:  # the game's own: no listing, no checks
+            cast(FastPlayout, state).random_playout(self.rng, until)
             return
         while _going(state, until):
             for mover in sorted(state.to_move):
@@ -218,38 +219,25 @@ class EpsilonGreedy:
         return self.greedy.choose(state, seat)
 
 
-#: the ``hard`` level's iterations per move, per family: what fits in well under a second
-#: a move on one core of a laptop (hanafuda playouts are cheap, Ohanami's are not)
-HARD_ITERATIONS = {"hanafuda": 3000, "*": 150}
-
 LEVELS = {
     "easy": "the greedy bot with every other move at random",
     "medium": "the greedy bot",
-    "hard": "ISMCTS, {iterations:,} determinized iterations per move with greedy playouts",
+    "hard": "ISMCTS, determinized iterations per move with greedy playouts "
+    "(the game's budget: under a second a move on one core)",
 }
 
 
-def _hard(iterations: int) -> Callable[[str, int | None], Agent]:
-    def factory(game_id: str, seed: int | None) -> Agent:
-        rollout = make_agent("greedy", game_id, seed)
-        return ISMCTSAgent(iterations=iterations, seed=seed, rollout=rollout)
-
-    return factory
+def _hard(game_id: str, seed: int | None) -> Agent:
+    iterations = spec_of(game_id).info.search_iterations
+    rollout = make_agent("greedy", game_id, seed)
+    return ISMCTSAgent(iterations=iterations, seed=seed, rollout=rollout)
 
 
 register_agent(
     "ismcts",
     "information-set Monte Carlo tree search (1 000 iterations, random playouts)",
-    "*",
     lambda game_id, seed: ISMCTSAgent(iterations=1000, seed=seed),
 )
-register_agent("easy", LEVELS["easy"], "*", lambda g, seed: EpsilonGreedy(g, 0.5, seed))
-register_agent("medium", LEVELS["medium"], "*", lambda g, seed: make_agent("greedy", g, seed))
-register_agent(
-    "medium",
-    "the strategist: yaku proximity, denial, safe discards, koi-koi by risk",
-    "hanafuda",
-    lambda g, seed: make_agent("strategist", g, seed),
-)
-for family, iterations in HARD_ITERATIONS.items():
-    register_agent("hard", LEVELS["hard"].format(iterations=iterations), family, _hard(iterations))
+register_agent("easy", LEVELS["easy"], lambda g, seed: EpsilonGreedy(g, 0.5, seed))
+register_agent("medium", LEVELS["medium"], lambda g, seed: make_agent("greedy", g, seed))
+register_agent("hard", LEVELS["hard"], _hard)

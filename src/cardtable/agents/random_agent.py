@@ -19,6 +19,4 @@ class RandomAgent:
         return actions[self.rng.below(len(actions))]
 
 
-register_agent(
-    "random", "plays a uniformly random legal move", "*", lambda game_id, seed: RandomAgent(seed)
-)
+register_agent("random", "plays a uniformly random legal move", lambda g, seed: RandomAgent(seed))

@@ -106,7 +106,7 @@ def schedule(
     chosen = dict(options or {})
     if players is not None:
         chosen["players"] = players
-    count = cardtable.load(game, **chosen).players
+    count = cardtable.load(game, **chosen).num_players
     if len(bots) < count and len(set(bots)) == len(bots):
         raise OptionError(f"{game} needs {count} players: name at least {count} bots")
     if mode == "gauntlet":

@@ -92,7 +92,7 @@ def play(
         if rounds is not None:
             options["rounds"] = rounds
         chosen = cardtable.load(game, preset=preset, **options)
-        seat_list = parse_seats(seats, chosen.players, game, seed)
+        seat_list = parse_seats(seats, chosen.num_players, game, seed)
         state = chosen.new_state(seed=seed)
     except CardtableError as error:
         raise fail(error) from None
@@ -101,7 +101,7 @@ def play(
     if language not in ("en", "pl"):
         raise fail(OptionError(f"--lang must be en or pl, not {language!r}"))
     console.print(
-        f"[bold]{chosen.spec.title}[/] for {chosen.players} · seed {state.seed} · "
+        f"[bold]{chosen.spec.title}[/] for {chosen.num_players} · seed {state.seed} · "
         f"`cardtable rules {game}` explains the rules"
     )
     if isinstance(state, SiedemSlowState):

@@ -12,7 +12,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from cardtable.agents.explain import hint
+from cardtable.agents.hints import hint
 from cardtable.cli.common import Seat, console
 from cardtable.core.actions import Action
 from cardtable.core.results import RoundResult

@@ -19,7 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardtable.agents.word_bots import WordBot
+from cardtable.agents.base import Thinking
 from cardtable.cli.common import Seat, console
 from cardtable.cli.play import score_table, show_final
 from cardtable.core.actions import Action
@@ -182,7 +182,7 @@ class WordTable:
 
     def _think(self, seat: Seat) -> float:
         agent = seat.agent
-        seconds = agent.think_seconds() if isinstance(agent, WordBot) else 1.0
+        seconds = agent.think_seconds() if isinstance(agent, Thinking) else 1.0
         return seconds * self.think_scale
 
     def _start_timer(self) -> None:

@@ -1,26 +1,89 @@
-"""Games: a registered spec (id, options, presets, how to start and parse) plus chosen options.
+"""Games: a registered spec (facts, options, presets, capabilities) plus chosen options.
+
+A game declares itself once with a :class:`GameSpec`: what it is (:class:`GameInfo`:
+player range, simultaneous steps, clock, how its scores add up), how to start and parse
+it, and where its capabilities live (:class:`Capability`: bots, RL encoder, terminal
+view, companion scorer, web renderer...). The layers above ask the spec and import no
+game, the way boardgame.io's server knows no particular game.
 
 >>> import cardtable
 >>> game = cardtable.load("bakappana", players=3, rounds=1)
->>> game.id, game.options.players
-('bakappana', 3)
+>>> game.id, game.num_players, game.spec.info.players
+('bakappana', 3, (2, 4))
 """
 
 from __future__ import annotations
 
+import importlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
 from cardtable.core.options import GameOptions, build_options
-from cardtable.core.state import State
+
+if TYPE_CHECKING:
+    from cardtable.core.state import State
 
 JSON = dict[str, Any]
-StateFactory = Callable[["Game", int, tuple[JSON, ...]], State]
+StateFactory = Callable[["Game", int, tuple[JSON, ...]], "State"]
 ActionParser = Callable[[Mapping[str, Any]], Action]
+#: the sum of every seat's match score that a game's rules promise, for these options;
+#: None where it is not fixed (scores that only grow, cards nobody captured)
+ScoreTotal = Callable[[GameOptions], int | None]
+
+
+def no_fixed_total(options: GameOptions) -> int | None:
+    return None
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The facts of a game that front ends, bots and the conformance suite rely on."""
+
+    #: fewest and most seats
+    players: tuple[int, int]
+    #: several seats act in one step (Ohanami's keeps, 7 słów's writing)
+    simultaneous: bool = False
+    #: a round builds on the ones before (Ohanami's gardens grow over its stages), so a
+    #: search must look to the end of the game, not of the round
+    rounds_carry_over: bool = False
+    #: the state asks front ends to run a clock (``state.timer``); at its end they send
+    #: the game's time-up action as seat :data:`cardtable.core.state.CLOCK`
+    clock: bool = False
+    #: how the match scores add up (see :data:`ScoreTotal`)
+    score_total: ScoreTotal = no_fixed_total
+    #: the ``hard`` bot's search iterations a move: what fits in well under a second
+    search_iterations: int = 150
+
+
+class Capability(StrEnum):
+    """What a game package hands out through its spec, each named by where it lives
+    (``"package.module:attribute"``) and imported on first use.
+
+    ``BOTS``: ``Mapping[str, BotSpec]`` of the game's own bots (``cardtable.agents``);
+    ``ENCODER``: a zero-argument factory of the RL encoder (``cardtable.core.encoding``);
+    ``TERMINAL``: the terminal front end (``cardtable.core.terminal``);
+    ``HINTS``: ``explain(state, seat, action)`` of the hint text;
+    ``COMPANION``: the companion scorer module the server's pad routes call;
+    ``WEB``: the browser renderer: ``{"module": file, "family": name}`` under ``web/``;
+    ``CARDS``: the card art data the browser needs (JSON);
+    ``FRAME``: ``extras(state, seat) -> JSON`` a server frame adds to the view;
+    ``DOCS``: ``tables(lang) -> {name: markdown}`` that generated docs embed.
+    """
+
+    BOTS = "bots"
+    ENCODER = "encoder"
+    TERMINAL = "terminal"
+    HINTS = "hints"
+    COMPANION = "companion"
+    WEB = "web"
+    CARDS = "cards"
+    FRAME = "frame"
+    DOCS = "docs"
 
 
 @dataclass(frozen=True)
@@ -33,8 +96,34 @@ class GameSpec:
     options_model: type[GameOptions]
     start: StateFactory
     parse_action: ActionParser
+    info: GameInfo
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     family: str = ""
+    capabilities: Mapping[Capability, str] = field(default_factory=dict)
+
+    def has(self, capability: Capability) -> bool:
+        return capability in self.capabilities
+
+    def capability(self, capability: Capability) -> Any:
+        """The capability's object, imported on first use; a game without it is an
+        OptionError that says so."""
+        target = self.capabilities.get(capability)
+        if target is None:
+            raise OptionError(f"{self.title} has no {capability.value} capability")
+        return _resolve(target)
+
+
+_RESOLVED: dict[str, Any] = {}
+
+
+def _resolve(target: str) -> Any:
+    if target not in _RESOLVED:
+        module, _, attribute = target.partition(":")
+        value: Any = importlib.import_module(module)
+        for part in attribute.split(".") if attribute else ():
+            value = getattr(value, part)
+        _RESOLVED[target] = value
+    return _RESOLVED[target]
 
 
 class Game:
@@ -51,8 +140,9 @@ class Game:
         return self.spec.id
 
     @property
-    def players(self) -> int:
-        return int(getattr(self.options, "players", 0))
+    def num_players(self) -> int:
+        """How many seats this game has (every game's options have ``players``)."""
+        return int(getattr(self.options, "players", self.spec.info.players[0]))
 
     def new_state(
         self, seed: int | None = None, deals: Sequence[Mapping[str, Any]] | None = None

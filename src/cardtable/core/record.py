@@ -6,13 +6,15 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable.core.actions import LoggedMove
 from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.game import load
 from cardtable.core.options import GameOptions
-from cardtable.core.state import State
+
+if TYPE_CHECKING:
+    from cardtable.core.state import State
 
 FORMAT = "cardtable-game/1"
 JSON = dict[str, Any]

@@ -9,19 +9,21 @@ a client.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from cardtable.core.actions import Action, LoggedMove
 from cardtable.core.errors import IllegalAction
+from cardtable.core.record import GameRecord
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource
 
 if TYPE_CHECKING:
     from cardtable.core.game import Game
-    from cardtable.core.record import GameRecord
 
 JSON = dict[str, Any]
 _new_tuple = tuple.__new__
+#: The seat a front end's clock acts as, in games whose spec declares a clock.
+CLOCK = -1
 
 
 class State(ABC):
@@ -32,10 +34,6 @@ class State(ABC):
     """
 
     __slots__ = ("deals", "game", "log", "seed")
-
-    #: True when a round builds on the ones before (Ohanami's gardens grow over its three
-    #: stages), so a search must look to the end of the game, not of the round
-    rounds_carry_over = False
 
     game: Game
     seed: int
@@ -111,6 +109,12 @@ class State(ABC):
     def result(self) -> MatchResult:
         """Scores plus the breakdown of every finished round."""
 
+    # -- what search needs (the Searchable protocol; these defaults fit every game) -----
+    @property
+    def rounds_carry_over(self) -> bool:
+        """A round builds on the ones before: search to the end of the game (the spec)."""
+        return self.game.spec.info.rounds_carry_over
+
     @property
     def rounds_finished(self) -> int:
         """How many rounds (or stages) have been scored: search bots stop a playout at the
@@ -136,7 +140,8 @@ class State(ABC):
     # -- helpers shared by all games --------------------------------------------------
     @property
     def num_players(self) -> int:
-        return int(getattr(self.game.options, "players", 0))
+        """How many seats play (the one name for it: options and views say ``players``)."""
+        return self.game.num_players
 
     def not_to_move_reason(self, seat: int) -> str:
         if not 0 <= seat < self.num_players:
@@ -148,8 +153,6 @@ class State(ABC):
 
     def record(self) -> GameRecord:
         """Everything needed to rebuild this state: game, options, seed, deals, moves."""
-        from cardtable.core.record import GameRecord  # noqa: PLC0415 - record imports state
-
         return GameRecord(
             game=self.game.id,
             options=self.game.options.model_dump(mode="json"),
@@ -157,6 +160,41 @@ class State(ABC):
             deals=tuple(self.deals),
             log=tuple(self.log),
         )
+
+
+@runtime_checkable
+class Searchable(Protocol):
+    """What a search bot asks of a state beyond the State API (every State has it)."""
+
+    @property
+    def rounds_carry_over(self) -> bool: ...
+    @property
+    def rounds_finished(self) -> int: ...
+    @property
+    def rounds_planned(self) -> int | None: ...
+    def round_scores(self, index: int) -> tuple[int, ...]: ...
+    def end_at_round(self) -> None: ...
+    def advance(self, seat: int, action: Action) -> None: ...
+
+
+@runtime_checkable
+class FastPlayout(Protocol):
+    """A state that plays a random playout to the end of a round itself, with no move
+    lists and no checks (the hanafuda engine), for search with random playouts."""
+
+    def random_playout(self, rng: RandomSource, until: int) -> None: ...
+
+
+@runtime_checkable
+class Timed(Protocol):
+    """A state of a game whose spec declares a clock: the timer a front end runs now, as
+    ``(kind, seconds)`` (None: none runs), the action it sends as :data:`CLOCK` when the
+    timer ends, and the grace seconds it allows a move being typed."""
+
+    @property
+    def timer(self) -> tuple[str, int] | None: ...
+    def time_up(self) -> Action: ...
+    def grace_seconds(self, kind: str) -> int: ...
 
 
 class KeepsRounds:

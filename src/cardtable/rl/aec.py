@@ -40,7 +40,7 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         }
         self.encoder: BaseEncoder = encoder_for(self.game)
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{seat}" for seat in range(self.game.players)]
+        self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
         self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         probe = self.game.new_state(seed=0)
         size = len(observe(self.encoder, probe, 0))

@@ -44,7 +44,7 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
         self.game = cardtable.load(game_id, preset=preset, **options)
         self.encoder: BaseEncoder = encoder_for(self.game)
         self.seat = seat
-        names = [opponents] * self.game.players if isinstance(opponents, str) else opponents
+        names = [opponents] * self.game.num_players if isinstance(opponents, str) else opponents
         self.opponent_names = list(names)
         self.illegal_penalty = illegal_penalty
         self.max_illegal = max_illegal
@@ -83,7 +83,7 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
         self.state = self.game.new_state(seed=game_seed)
         self.bots = {
             s: make_agent(self.opponent_names[s], self.game.id, seed=game_seed + s)
-            for s in range(self.game.players)
+            for s in range(self.game.num_players)
             if s != self.seat
         }
         self.illegal_in_a_row = 0

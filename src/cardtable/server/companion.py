@@ -158,7 +158,7 @@ def router(store: Store) -> APIRouter:
             "game": row.game,
             "title": spec_of(row.game).title,
             "options": row.options,
-            "players": load(row.game, **row.options).players,
+            "players": load(row.game, **row.options).num_players,
             "rule_sections": anchors(row.game),
             "data": row.data,
             "results": results_of(row.kind, row.game, row.options, row.data),

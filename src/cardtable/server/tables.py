@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cardtable.agents import make_agent
-from cardtable.agents.base import Agent
-from cardtable.agents.explain import hint
+from cardtable.agents.base import Agent, Thinking
+from cardtable.agents.hints import hint
 from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError, IllegalAction, OptionError
 from cardtable.core.game import Game, GameSpec, load, spec_of
@@ -137,9 +137,9 @@ def build_game(request: TableRequest) -> Game:
     if "players" in spec.options_model.model_fields and "players" not in options:
         options["players"] = len(request.seats)
     game = load(request.game, request.preset, **options)
-    if game.players and game.players != len(request.seats):
+    if game.num_players and game.num_players != len(request.seats):
         raise OptionError(
-            f"{game.id} with these options has {game.players} seats, not {len(request.seats)}"
+            f"{game.id} with these options has {game.num_players} seats, not {len(request.seats)}"
         )
     return game
 
@@ -443,7 +443,7 @@ class LiveTable:
             self.round_key, self.bot_ready = round_key, {}
         if seat not in self.bot_ready:
             agent = self.agents[seat]
-            think = getattr(agent, "think_seconds", lambda: 1.0)()
+            think = agent.think_seconds() if isinstance(agent, Thinking) else 1.0
             self.bot_ready[seat] = self.last_change + think * self.hub.settings.think_scale
         ready = self.bot_ready[seat]
         hourglass = isinstance(self.state, SiedemSlowState) and self.state.phase == Phase.HOURGLASS

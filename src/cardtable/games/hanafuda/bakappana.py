@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import cast
 
-from cardtable.core.game import GameSpec, register
+from cardtable.core.game import GameInfo, GameSpec, register
+from cardtable.core.options import GameOptions
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.deck import FULL_DECK, codes, value_of
+from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import CardValueOptions, FishingState
 
 TOTAL_VALUE = value_of(FULL_DECK)  # 264
@@ -65,6 +67,13 @@ class BakappanaState(FishingState):
         return RoundResult(self.round_no, self.dealer, tuple(scores), tuple(lines))
 
 
+def settled_total(options: GameOptions) -> int | None:
+    """Traditional scoring settles against par (zero-sum); simple scoring hands out every
+    round's 264 card points."""
+    assert isinstance(options, BakappanaOptions)
+    return 0 if options.scoring == "traditional" else 264 * options.rounds
+
+
 SPEC = register(
     GameSpec(
         id="bakappana",
@@ -73,7 +82,11 @@ SPEC = register(
         options_model=BakappanaOptions,
         start=BakappanaState,
         parse_action=parse_action,
+        info=GameInfo(
+            players=(2, 4), score_total=settled_total, search_iterations=SEARCH_ITERATIONS
+        ),
         presets=PRESETS,
         family="hanafuda",
+        capabilities=CAPABILITIES,
     )
 )

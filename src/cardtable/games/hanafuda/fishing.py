@@ -308,7 +308,7 @@ class FishingState(KeepsRounds, State):
     # -- construction -------------------------------------------------------------------
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
         self.begin(game, seed, deals)
-        self.n: int = game.players
+        self.n: int = game.num_players
         self.rng = Rng(seed)
         self.round_no = 1
         self.totals = [0] * self.n

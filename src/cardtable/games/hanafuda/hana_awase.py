@@ -21,7 +21,7 @@ from typing import Literal, Self, cast
 
 from pydantic import Field, model_validator
 
-from cardtable.core.game import GameSpec, register
+from cardtable.core.game import GameInfo, GameSpec, register
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.deck import (
@@ -32,6 +32,7 @@ from cardtable.games.hanafuda.deck import (
     codes,
     value_of,
 )
+from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import (
     CardValueOptions,
     FishingState,
@@ -335,6 +336,7 @@ SPEC = register(
         options_model=HanaAwaseOptions,
         start=HanaAwaseState,
         parse_action=parse_action,
+        info=GameInfo(players=(2, 4), search_iterations=SEARCH_ITERATIONS),
         presets={
             "default": {},
             "russian_extras": {
@@ -345,6 +347,7 @@ SPEC = register(
             },
         },
         family="hanafuda",
+        capabilities=CAPABILITIES,
     )
 )
 
@@ -356,6 +359,7 @@ SPEC_88 = register(
         options_model=HanaAwase88Options,
         start=HanaAwaseState,
         parse_action=parse_action,
+        info=GameInfo(players=(3, 3), search_iterations=SEARCH_ITERATIONS),
         presets={
             "default": {},
             "japanese": {
@@ -365,5 +369,6 @@ SPEC_88 = register(
             },
         },
         family="hanafuda",
+        capabilities=CAPABILITIES,
     )
 )

@@ -18,7 +18,8 @@ from typing import Any, Literal, Self, cast
 from pydantic import Field, field_validator, model_validator
 
 from cardtable.core.actions import Action
-from cardtable.core.game import GameSpec, register
+from cardtable.core.game import GameInfo, GameSpec, register
+from cardtable.core.options import GameOptions
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Shobu, parse_action
 from cardtable.games.hanafuda.deck import (
@@ -30,6 +31,7 @@ from cardtable.games.hanafuda.deck import (
     iter_cards,
     tagged,
 )
+from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import (
     Deal,
     FishingOptions,
@@ -661,6 +663,13 @@ class KoiKoiState(FishingState):
         return data
 
 
+def zero_sum_total(options: GameOptions) -> int | None:
+    """With zero-sum settlement the two stakes stay what they started at; without, the
+    scores only grow."""
+    assert isinstance(options, KoiKoiOptions)
+    return 2 * options.zero_sum_start if options.zero_sum else None
+
+
 SPEC = register(
     GameSpec(
         id="koi-koi",
@@ -669,7 +678,11 @@ SPEC = register(
         options_model=KoiKoiOptions,
         start=KoiKoiState,
         parse_action=parse_action,
+        info=GameInfo(
+            players=(2, 2), score_total=zero_sum_total, search_iterations=SEARCH_ITERATIONS
+        ),
         presets=PRESETS,
         family="hanafuda",
+        capabilities=CAPABILITIES,
     )
 )

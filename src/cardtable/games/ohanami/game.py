@@ -29,7 +29,7 @@ from pydantic import Field
 
 from cardtable.core.actions import Action, action_type
 from cardtable.core.errors import IllegalAction, OptionError
-from cardtable.core.game import GameSpec, register
+from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult, ScoreLine
 from cardtable.core.rng import RandomSource, Rng
@@ -215,8 +215,6 @@ class OhanamiState(KeepsRounds, State):
         "stock",
         "totals",
     )
-
-    rounds_carry_over = True  # a stage's cards keep scoring in the stages after it
 
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
         self.begin(game, seed, deals)
@@ -561,7 +559,12 @@ SPEC = register(
         options_model=OhanamiOptions,
         start=OhanamiState,
         parse_action=parse_action,
+        info=GameInfo(players=(2, 4), simultaneous=True, rounds_carry_over=True),
         presets={"default": {}},
         family="ohanami",
+        capabilities={
+            Capability.BOTS: "cardtable.games.ohanami.bots:BOTS",
+            Capability.HINTS: "cardtable.games.ohanami.hints",
+        },
     )
 )

@@ -42,7 +42,7 @@ from pydantic import Field, model_validator
 
 from cardtable.core.actions import Action, action_type
 from cardtable.core.errors import IllegalAction, OptionError
-from cardtable.core.game import GameSpec, register
+from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult, ScoreLine
 from cardtable.core.rng import RandomSource, Rng
@@ -1037,6 +1037,8 @@ SPEC = register(
             "no-hourglass": {"variant": "no-hourglass"},
             "table": {"validation": "challenge"},
         },
+        info=GameInfo(players=(1, 6), simultaneous=True, clock=True),
         family="siedem-slow",
+        capabilities={Capability.BOTS: "cardtable.games.siedem_slow.bots:BOTS"},
     )
 )

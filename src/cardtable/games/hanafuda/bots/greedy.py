@@ -9,7 +9,7 @@ early in the round, with a small yaku and an opponent far from one.
 
 from __future__ import annotations
 
-from cardtable.agents.base import actions_for, best_by_value, register_agent
+from cardtable.agents.base import actions_for, best_by_value
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
@@ -95,11 +95,3 @@ class GreedyAgent:
         if isinstance(action, KoiKoi):
             return 1.0 if wants_koikoi(state, seat) else -1.0
         return 0.0
-
-
-register_agent(
-    "greedy",
-    "takes the most valuable capture now (card values and yaku); careful discards",
-    "hanafuda",
-    lambda game_id, seed: GreedyAgent(seed),
-)

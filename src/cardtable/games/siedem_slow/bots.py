@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cardtable.agents.base import Agent, register_agent
+from cardtable.agents.base import Agent, BotSpec
 from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction
 from cardtable.core.rng import Rng
@@ -175,14 +175,12 @@ def _factory(level: str) -> Callable[[str, int | None], Agent]:
     return lambda game_id, seed: WordBot(level, seed)
 
 
-for _level, _spec in LEVELS.items():
-    register_agent(_level, _spec.description, "siedem-slow", _factory(_level))
-register_agent(
-    "greedy", "the best word of the whole dictionary, at once", "siedem-slow", _factory("hard")
-)
 # A word's own score does not depend on the others' words, and both bonus boxes only grow
 # with it, so the best legal word is dominant: search over candidate words would pick it.
-register_agent(
-    "ismcts", "the best word of the whole dictionary (dominant: no search needed)",
-    "siedem-slow", _factory("hard"),
-)  # fmt: skip
+BOTS = {
+    **{level: BotSpec(spec.description, _factory(level)) for level, spec in LEVELS.items()},
+    "greedy": BotSpec("the best word of the whole dictionary, at once", _factory("hard")),
+    "ismcts": BotSpec(
+        "the best word of the whole dictionary (dominant: no search needed)", _factory("hard")
+    ),
+}

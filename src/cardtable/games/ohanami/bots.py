@@ -11,7 +11,7 @@ worth most one by one.
 
 from __future__ import annotations
 
-from cardtable.agents.base import actions_for, best_by_value, register_agent
+from cardtable.agents.base import BotSpec, actions_for, best_by_value
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
@@ -148,9 +148,9 @@ class OhanamiGreedy:
         )
 
 
-register_agent(
-    "greedy",
-    "keeps and places for the points a card will score, leaving rows room to grow",
-    "ohanami",
-    lambda game_id, seed: OhanamiGreedy(seed),
-)
+BOTS = {
+    "greedy": BotSpec(
+        "keeps and places for the points a card will score, leaving rows room to grow",
+        lambda game_id, seed: OhanamiGreedy(seed),
+    ),
+}

@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from cardtable.agents.base import actions_for, best_by_value, register_agent
+from cardtable.agents.base import actions_for, best_by_value
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
@@ -190,11 +190,3 @@ class StrategistAgent:
             and threat < 1.5
             and upside >= 1.0
         )
-
-
-register_agent(
-    "strategist",
-    "rule-based: values, yaku proximity, denial, safe discards, koi-koi by risk",
-    "hanafuda",
-    lambda game_id, seed: StrategistAgent(seed),
-)

@@ -1,0 +1,11 @@
+"""What the four hanafuda games share beyond the rules: their capabilities (bots, hints...),
+named where they live so a front end imports only what it uses."""
+
+from cardtable.core.game import Capability
+
+CAPABILITIES = {
+    Capability.BOTS: "cardtable.games.hanafuda.bots:BOTS",
+    Capability.HINTS: "cardtable.games.hanafuda.hints",
+}
+#: ISMCTS iterations of the ``hard`` bot: hanafuda playouts are cheap
+SEARCH_ITERATIONS = 3000
