@@ -6,6 +6,7 @@ from cardtable.core.game import Capability
 CAPABILITIES = {
     Capability.BOTS: "cardtable.games.hanafuda.bots:BOTS",
     Capability.HINTS: "cardtable.games.hanafuda.hints",
+    Capability.ENCODER: "cardtable.games.hanafuda.encoding:HanafudaEncoder",
 }
 #: ISMCTS iterations of the ``hard`` bot: hanafuda playouts are cheap
 SEARCH_ITERATIONS = 3000

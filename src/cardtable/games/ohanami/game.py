@@ -565,6 +565,7 @@ SPEC = register(
         capabilities={
             Capability.BOTS: "cardtable.games.ohanami.bots:BOTS",
             Capability.HINTS: "cardtable.games.ohanami.hints",
+            Capability.ENCODER: "cardtable.games.ohanami.encoding:OhanamiEncoder",
         },
     )
 )

@@ -1039,6 +1039,9 @@ SPEC = register(
         },
         info=GameInfo(players=(1, 6), simultaneous=True, clock=True),
         family="siedem-slow",
-        capabilities={Capability.BOTS: "cardtable.games.siedem_slow.bots:BOTS"},
+        capabilities={
+            Capability.BOTS: "cardtable.games.siedem_slow.bots:BOTS",
+            Capability.ENCODER: "cardtable.games.siedem_slow.encoding:SiedemSlowEncoder",
+        },
     )
 )
