@@ -19,10 +19,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from cardtable.companion.hanafuda import RoundFacts, score_round, settlement
-from cardtable.companion.ohanami import Garden, OhanamiPad
-from cardtable.companion.siedem import play_pad, play_round
+from cardtable.games.hanafuda.companion import RoundFacts, score_round, settlement
+from cardtable.games.ohanami.companion import Garden, OhanamiPad
 from cardtable.games.siedem_slow import solve
+from cardtable.games.siedem_slow.companion import play_pad, play_round
 from cardtable.server.tables import Settings
 
 from .server_helpers import ARTIFACTS, server_thread

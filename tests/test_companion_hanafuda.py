@@ -11,9 +11,9 @@ from unittest import mock
 import pytest
 
 import cardtable
-from cardtable.companion.hanafuda import Match, RoundFacts, score_round, settlement
 from cardtable.core.errors import OptionError
 from cardtable.core.results import RoundResult
+from cardtable.games.hanafuda.companion import Match, RoundFacts, score_round, settlement
 from cardtable.games.hanafuda.deck import codes
 from cardtable.games.hanafuda.fishing import FishingState
 from cardtable.games.hanafuda.koikoi import KoiKoiState

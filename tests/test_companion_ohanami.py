@@ -7,8 +7,8 @@ import random
 import pytest
 
 import cardtable
-from cardtable.companion.ohanami import Garden, OhanamiPad, stage_result
 from cardtable.core.errors import OptionError
+from cardtable.games.ohanami.companion import Garden, OhanamiPad, stage_result
 from cardtable.games.ohanami.game import OhanamiState
 
 

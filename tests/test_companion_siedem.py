@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 import cardtable
-from cardtable.companion.siedem import PadProblem, WordRound, play_pad, play_round
 from cardtable.games.siedem_slow import (
     CLOCK,
     Accept,
@@ -22,6 +21,7 @@ from cardtable.games.siedem_slow import (
     TimeUp,
     solve,
 )
+from cardtable.games.siedem_slow.companion import PadProblem, WordRound, play_pad, play_round
 from cardtable.games.siedem_slow.game import Phase
 from tests.siedem_helpers import word_list
 

@@ -7,23 +7,23 @@ cardtable replay game.json
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 import cardtable
-from cardtable.cli.common import console, default_language, parse_rules, parse_seats, seat_names
-from cardtable.cli.hanafuda_view import HanafudaRenderer
-from cardtable.cli.ohanami_view import OhanamiRenderer
-from cardtable.cli.play import Renderer, run_match, score_table
+from cardtable.cli.common import default_language, parse_seats, seat_names
+from cardtable.cli.play import run_match
 from cardtable.cli.replay import replay_file
 from cardtable.cli.rules import show_rules
-from cardtable.cli.wordplay import play_words, replay_words
 from cardtable.core.errors import CardtableError, OptionError
-from cardtable.core.game import spec_of
+from cardtable.core.game import Capability, spec_of
+from cardtable.core.options import parse_rules
 from cardtable.core.record import GameRecord
-from cardtable.games.siedem_slow import Area, SiedemSlowState, load_dictionary, solve
+from cardtable.core.terminal import Command, TerminalFrontEnd, console
 
 app = typer.Typer(
     name="cardtable",
@@ -34,13 +34,12 @@ app = typer.Typer(
 )
 
 
-def renderer_for(game_id: str, names: list[str], lang: str) -> Renderer:
-    family = spec_of(game_id).family
-    if family == "hanafuda":
-        return HanafudaRenderer(names, lang)
-    if family == "ohanami":
-        return OhanamiRenderer(names, lang)
-    raise OptionError(f"{game_id} cannot be played in the terminal yet")
+def front_end(game_id: str) -> TerminalFrontEnd:
+    spec = spec_of(game_id)
+    if not spec.has(Capability.TERMINAL):
+        raise OptionError(f"{game_id} cannot be played in the terminal yet")
+    terminal: TerminalFrontEnd = spec.capability(Capability.TERMINAL)
+    return terminal
 
 
 def fail(error: Exception) -> typer.Exit:
@@ -104,13 +103,15 @@ def play(
         f"[bold]{chosen.spec.title}[/] for {chosen.num_players} · seed {state.seed} · "
         f"`cardtable rules {game}` explains the rules"
     )
-    if isinstance(state, SiedemSlowState):
+    terminal = front_end(game)
+    if terminal.play is not None:
         try:
-            play_words(state, seat_list, names, think_scale=think, save=save)
+            terminal.play(state, seat_list, names, think, save)
         except CardtableError as error:
             raise fail(error) from None
         return
-    renderer = renderer_for(game, names, language)
+    assert terminal.renderer is not None
+    renderer = terminal.renderer(names, language)
     run_match(state, seats=seat_list, renderer=renderer, names=names, save=save, delay=delay)
 
 
@@ -136,11 +137,12 @@ def replay(
         record = GameRecord.load_file(file)
         players = int(record.options.get("players", 2))
         names = [f"Player {i + 1}" for i in range(players)]
-        if record.game == "siedem-slow":
-            replay_words(record, names)
+        terminal = front_end(record.game)
+        if terminal.replay is not None:
+            terminal.replay(record, names)
             return
-        renderer = renderer_for(record.game, names, lang or default_language())
-        replay_file(file, renderer, names, step=step)
+        assert terminal.renderer is not None
+        replay_file(file, terminal.renderer(names, lang or default_language()), names, step=step)
     except (CardtableError, KeyError, ValueError) as error:
         raise fail(error) from None
 
@@ -192,36 +194,6 @@ def arena(
         raise fail(error) from None
 
 
-@app.command(name="solve")
-def solve_command(
-    area: Annotated[
-        str, typer.Argument(help="The area, columns 5|4|3|2 left to right, e.g. DS|PH+2|LN|KR.")
-    ],
-    top: Annotated[int, typer.Option(help="How many words to show.")] = 10,
-    deck: Annotated[str, typer.Option(help="Deck and language: pl or en.")] = "pl",
-    dictionary: Annotated[
-        str, typer.Option(help="A word list file (default: the language's system list).")
-    ] = "default",
-    veteran: Annotated[bool, typer.Option(help="Score with the veteran handicap.")] = False,
-) -> None:
-    """The best words of the dictionary for a 7 słów area."""
-    try:
-        parsed = Area.parse(area, deck)
-        words = load_dictionary(dictionary, deck, progress=_building)
-        found = solve(parsed, words, top=top, veteran_letters=4 if veteran else None)
-    except CardtableError as error:
-        raise fail(error) from None
-    console.print(
-        f"Area {parsed} · {len(words):,} words · the most a word can score: {parsed.total}"
-    )
-    for rank, solution in enumerate(found, 1):
-        console.print(f"{rank:>3}. {solution.word.upper():<28} {solution.points:>3}")
-
-
-def _building(message: str) -> None:
-    console.print(f"[dim]building the dictionary index (once): {message}[/]")
-
-
 @app.command()
 def docs() -> None:
     """Regenerate the option, preset and yaku tables of the game pages from the code."""
@@ -243,133 +215,6 @@ companion_app = typer.Typer(
     help="Keep score for a game played with a physical deck.", no_args_is_help=True
 )
 app.add_typer(companion_app, name="companion")
-
-
-@companion_app.command("hanafuda")
-def companion_hanafuda(
-    game: Annotated[str, typer.Argument(help="bakappana, koi-koi, hana-awase or hana-awase-88.")],
-    pile: Annotated[
-        list[str],
-        typer.Option(help="One player's captured cards, e.g. '08-1 08-2 09-1' (once a player)."),
-    ],
-    dealer: Annotated[int, typer.Option(help="Who dealt (1 = the first player).")] = 1,
-    shobu: Annotated[
-        int | None, typer.Option(help="Koi-koi: who called shōbu (none: the stock ran out).")
-    ] = None,
-    calls: Annotated[
-        str, typer.Option(help="Koi-koi: each player's koi-koi calls, e.g. '1,2'.")
-    ] = "",
-    table: Annotated[str, typer.Option(help="Cards left on the table (weather rules).")] = "",
-    hand: Annotated[
-        list[str] | None, typer.Option(help="A dealt hand, for teyaku (once a player).")
-    ] = None,
-    rule: Annotated[
-        list[str] | None, typer.Option(help="A house rule KEY=VALUE (repeatable).")
-    ] = None,
-    preset: Annotated[str | None, typer.Option(help="A named rule set.")] = None,
-) -> None:
-    """Score one round of a hanafuda game played at a real table: each yaku with its cards,
-    multipliers, teyaku and special payments, and who pays whom."""
-    from cardtable.companion.hanafuda import RoundFacts, score_round, settlement  # noqa: PLC0415
-    from cardtable.core.game import spec_of as spec  # noqa: PLC0415
-
-    def seat(number: int | None) -> int | None:
-        return None if number is None else number - 1
-
-    try:
-        options = dict(spec(game).presets.get(preset, {})) if preset else {}
-        options.update(parse_rules(rule or []))
-        if "players" in spec(game).options_model.model_fields and "players" not in options:
-            options["players"] = len(pile)
-        facts = RoundFacts(
-            piles=tuple(tuple(p.replace(",", " ").split()) for p in pile),
-            dealer=seat(dealer) or 0,
-            table=tuple(table.replace(",", " ").split()),
-            hands=tuple(tuple(h.replace(",", " ").split()) for h in hand or ()),
-            calls=tuple(int(c) for c in calls.split(",") if c.strip()),
-            shobu=seat(shobu),
-        )
-        result = score_round(game, options, facts)
-    except (CardtableError, ValueError) as error:
-        raise fail(error) from None
-    names = [f"Player {k + 1}" for k in range(len(result.scores))]
-    console.print(score_table(result, names, f"{spec(game).title}: the round", "Round"))
-    for payer, payee, amount in settlement(result.scores):
-        console.print(f"{names[payer]} pays {names[payee]} {amount}")
-
-
-@companion_app.command("ohanami")
-def companion_ohanami(
-    garden: Annotated[
-        list[str],
-        typer.Option(
-            help="One garden after the stage: card numbers '3 14 62' or counts "
-            "'blue=3,green=2,pink=1' (once a player)."
-        ),
-    ],
-    stage: Annotated[int, typer.Option(help="The stage just finished (1-3).")] = 1,
-) -> None:
-    """Score an Ohanami stage played with the box: each garden's lines and points."""
-    from cardtable.companion.ohanami import Garden, stage_result  # noqa: PLC0415
-
-    def read(text: str) -> Garden:
-        if "=" in text:
-            pairs = (part.split("=", 1) for part in text.replace(" ", "").split(",") if part)
-            return Garden(counts={colour: int(count) for colour, count in pairs})
-        return Garden(cards=tuple(int(n) for n in text.replace(",", " ").split()))
-
-    try:
-        result = stage_result(len(garden), stage, [read(g) for g in garden])
-    except (CardtableError, ValueError) as error:
-        raise fail(error) from None
-    names = [f"Player {k + 1}" for k in range(len(garden))]
-    console.print(score_table(result, names, f"Ohanami: stage {stage}", "Stage"))
-
-
-@companion_app.command("siedem-slow")
-def companion_words(
-    round_: Annotated[
-        list[str],
-        typer.Option(
-            "--round",
-            help="One round: 'AREA;word1,word2,...;fastest;challenges;votes' e.g. "
-            "'MD|SS|J+2L|J+1Y;misjudges,;1'. fastest: who flipped first (empty: nobody; "
-            "solo: 'late' when the sand ran out first). challenges: 'A>B' for player A "
-            "challenging B's word, comma separated. votes: y or n per player on a family "
-            "challenge.",
-        ),
-    ],
-    players: Annotated[int, typer.Option(help="Number of players (1 = solo, 2-6).")] = 2,
-    deck: Annotated[str, typer.Option(help="pl (7 słów) or en (Wordsy).")] = "pl",
-    validation: Annotated[str, typer.Option(help="auto or challenge.")] = "auto",
-    difficulty: Annotated[
-        str, typer.Option(help="Solo target: normal, medium, hard or brutal.")
-    ] = "normal",
-) -> None:
-    """Keep the 7 słów score sheet of a game played with the box: every word checked (and
-    why one is refused), scored, bonus boxes, challenges and votes, totals, and at the end
-    the strike-out; with one player, the solo game on its SOLO card."""
-    from cardtable.companion.siedem import WordRound, play_pad  # noqa: PLC0415
-
-    options: dict[str, object] = {"deck": deck, "validation": validation}
-    if players == 1:
-        options["difficulty"] = difficulty
-    try:
-        rounds = [WordRound.from_text(text, players) for text in round_]
-        state = play_pad(players, options, rounds)
-    except (CardtableError, ValueError) as error:
-        raise fail(error) from None
-    names = [f"Player {k + 1}" for k in range(players)]
-    for result in state.results:
-        title = "Strike-out" if result.outcome == "strike-out" else f"Round {result.number}"
-        console.print(score_table(result, names, title, "Round"))
-    console.print(
-        "Totals: " + ", ".join(f"{n} {s}" for n, s in zip(names, state.scores(), strict=True))
-    )
-    if state.solo and not state.is_over:
-        console.print(f"The hourglass stands on SOLO field {state.field_name}.")
-    if state.is_over:
-        console.print("Winner: " + ", ".join(names[k] for k in state.result().winners))
 
 
 @app.command()
@@ -434,6 +279,39 @@ def verify(
         console.print(f"  [red]{problem}[/]")
     if not verdict.ok:
         raise typer.Exit(code=1)
+
+
+def guarded(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A game's command with its errors shown as the CLI shows every error."""
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except CardtableError as error:
+            raise fail(error) from None
+
+    return run
+
+
+def add_game_commands() -> None:
+    """Every game's own commands (its spec's COMMANDS), each once."""
+    groups = {"companion": companion_app}
+    seen: set[tuple[str | None, str]] = set()
+    for game_id in cardtable.game_ids():
+        spec = spec_of(game_id)
+        if not spec.has(Capability.COMMANDS):
+            continue
+        commands: tuple[Command, ...] = spec.capability(Capability.COMMANDS)
+        for command in commands:
+            if (command.group, command.name) in seen:
+                continue
+            seen.add((command.group, command.name))
+            target = app if command.group is None else groups[command.group]
+            target.command(command.name)(guarded(command.function))
+
+
+add_game_commands()
 
 
 def main() -> None:

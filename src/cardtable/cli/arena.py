@@ -24,8 +24,8 @@ from cardtable.arena.tournament import (
     run,
     schedule,
 )
-from cardtable.cli.common import console
 from cardtable.core.errors import OptionError
+from cardtable.core.terminal import console
 
 #: every finished game, written as it finishes: ``--resume`` goes on from it
 JOURNAL = "games.jsonl"

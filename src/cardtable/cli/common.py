@@ -1,19 +1,13 @@
-"""What the CLI commands share: the console, seats, house-rule parsing, errors."""
+"""What the CLI commands share: the language, seats by name."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from rich.console import Console
-
-from cardtable.agents import Agent, make_agent
+from cardtable.agents import make_agent
 from cardtable.core.errors import OptionError
-from cardtable.core.options import parse_rule_value
-
-console = Console(highlight=False)
+from cardtable.core.terminal import Seat
 
 
 def default_language() -> str:
@@ -23,19 +17,6 @@ def default_language() -> str:
         if value:
             return "pl" if value.lower().startswith("pl") else "en"
     return "en"
-
-
-@dataclass
-class Seat:
-    """Who plays a seat: a person at this terminal, or a bot."""
-
-    number: int
-    kind: str  # "human" or a bot name
-    agent: Agent | None = None
-
-    @property
-    def is_human(self) -> bool:
-        return self.agent is None
 
 
 def parse_seats(text: str | None, players: int, game_id: str, seed: int | None) -> list[Seat]:
@@ -53,17 +34,6 @@ def parse_seats(text: str | None, players: int, game_id: str, seed: int | None) 
             bot_seed = None if seed is None else seed * 31 + number
             seats.append(Seat(number, name, make_agent(name, game_id, bot_seed)))
     return seats
-
-
-def parse_rules(pairs: Sequence[str]) -> dict[str, Any]:
-    """``["scoring=simple", "rounds=3"]`` -> ``{"scoring": "simple", "rounds": 3}``."""
-    rules: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"--rule takes KEY=VALUE, not {pair!r}")
-        rules[key.strip().replace("-", "_")] = parse_rule_value(value)
-    return rules
 
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:

@@ -5,33 +5,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
 
-from rich.console import RenderableType
 from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
 from cardtable.agents.hints import hint
-from cardtable.cli.common import Seat, console
 from cardtable.core.actions import Action
-from cardtable.core.results import RoundResult
 from cardtable.core.state import State
-
-
-class Renderer(Protocol):
-    lang: str
-
-    def board(self, state: State, seat: int | None, reveal: bool = False) -> RenderableType: ...
-    def describe(self, state: State, seat: int, action: Action) -> Text: ...
-    def match_input(self, state: State, actions: Sequence[Action], typed: str) -> list[int]: ...
-    def menu(self, state: State, seat: int, actions: Sequence[Action]) -> list[Text] | None: ...
-    def prompt_title(self, state: State, seat: int) -> str: ...
-    def mark(self, state: State) -> tuple[int, int]: ...
-    def narrate(self, state: State, mark: tuple[int, int]) -> list[Text]: ...
-    def announce(self, seat: int, action: Action) -> Text | None: ...
-    def opening(self, state: State) -> list[Text]: ...
-    def round_summary(self, result: RoundResult) -> RenderableType: ...
+from cardtable.core.terminal import Renderer, Seat, console, show_final
 
 
 class Quit(Exception):
@@ -43,22 +24,6 @@ HELP = (
     "? asks what the hard bot would play and why, b shows the board again, h this help, "
     "q quits (the game so far is saved with --save)."
 )
-
-
-def score_table(
-    result: RoundResult, names: Sequence[str], title: str, total_label: str, lang: str = "en"
-) -> RenderableType:
-    """A round's (or stage's) score lines grouped by player, with each player's total."""
-    table = Table(title=title, title_style="bold")
-    table.add_column("Player")
-    table.add_column("Score line")
-    table.add_column("Points", justify="right")
-    for seat, score in enumerate(result.scores):
-        for line in result.lines:
-            if line.seat == seat:
-                table.add_row(names[seat], line.text(lang), f"{line.points:+d}")
-        table.add_row("", Text(total_label, "bold"), Text(f"{score:+d}", "bold"), end_section=True)
-    return table
 
 
 def show_menu(state: State, seat: int, actions: Sequence[Action], renderer: Renderer) -> None:
@@ -169,11 +134,3 @@ def run_match(
     show_final(state, names)
     if save is not None:
         console.print(f"Saved to {save}; replay it with: cardtable replay {save}")
-
-
-def show_final(state: State, names: Sequence[str]) -> None:
-    result = state.result()
-    console.print(Rule("Game over"))
-    for seat, score in sorted(enumerate(result.scores), key=lambda p: -p[1]):
-        star = " ★ winner" if seat in result.winners else ""
-        console.print(f"  {names[seat]:<20} {score:+5d}{star}")

@@ -9,9 +9,8 @@ from pathlib import Path
 from rich.rule import Rule
 from rich.text import Text
 
-from cardtable.cli.common import console
-from cardtable.cli.play import Renderer, show_final
 from cardtable.core.record import GameRecord
+from cardtable.core.terminal import Renderer, console, show_final
 
 STEP_HELP = "Enter: next move · b: back · number: go to that move · a: play to the end · q: quit"
 

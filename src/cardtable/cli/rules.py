@@ -8,10 +8,10 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from cardtable.agents import describe_agents
-from cardtable.cli.common import console
 from cardtable.cli.docs import strip_generated
 from cardtable.core.game import spec_of
 from cardtable.core.options import describe
+from cardtable.core.terminal import console
 
 
 def rules_text(game_id: str) -> str:

@@ -66,9 +66,12 @@ class Capability(StrEnum):
 
     ``BOTS``: ``Mapping[str, BotSpec]`` of the game's own bots (``cardtable.agents``);
     ``ENCODER``: a zero-argument factory of the RL encoder (``cardtable.core.encoding``);
-    ``TERMINAL``: the terminal front end (``cardtable.core.terminal``);
-    ``HINTS``: ``explain(state, seat, action)`` of the hint text;
-    ``COMPANION``: the companion scorer module the server's pad routes call;
+    ``TERMINAL``: the terminal front end, a ``TerminalFrontEnd`` (``cardtable.core.terminal``);
+    ``COMMANDS``: the game's own ``cardtable`` commands, ``Command`` objects (same module);
+    ``HINTS``: a module with ``explain(state, seat, action)``, ``describe(action, lang)``
+    and ``show(value, lang)`` (``cardtable.agents.hints``);
+    ``COMPANION``: a module scoring a game played with the box: ``PAD`` (the browser pad)
+    and ``results(game_id, options, data)`` (``cardtable.companion``);
     ``WEB``: the browser renderer: ``{"module": file, "family": name}`` under ``web/``;
     ``CARDS``: the card art data the browser needs (JSON);
     ``FRAME``: ``extras(state, seat) -> JSON`` a server frame adds to the view;
@@ -78,6 +81,7 @@ class Capability(StrEnum):
     BOTS = "bots"
     ENCODER = "encoder"
     TERMINAL = "terminal"
+    COMMANDS = "commands"
     HINTS = "hints"
     COMPANION = "companion"
     WEB = "web"

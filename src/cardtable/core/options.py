@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -168,3 +168,14 @@ def parse_rule_value(text: str) -> Any:
         return int(lowered)
     except ValueError:
         return text.strip()
+
+
+def parse_rules(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["scoring=simple", "rounds=3"]`` -> ``{"scoring": "simple", "rounds": 3}``."""
+    rules: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"--rule takes KEY=VALUE, not {pair!r}")
+        rules[key.strip().replace("-", "_")] = parse_rule_value(value)
+    return rules

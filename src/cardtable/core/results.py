@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,3 +114,22 @@ class MatchResult:
             "tiebreak": None if self.tiebreak is None else list(self.tiebreak),
             "rounds": [r.to_json() for r in self.rounds],
         }
+
+
+def settlement(scores: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Who pays whom how much to settle zero-sum ``scores``: (payer, payee, amount).
+
+    >>> settlement([132, -78, -54])
+    [(1, 0, 78), (2, 0, 54)]
+    """
+    debtors = [[s, -v] for s, v in enumerate(scores) if v < 0]
+    creditors = [[s, v] for s, v in enumerate(scores) if v > 0]
+    payments = []
+    for debtor in debtors:
+        for creditor in creditors:
+            amount = min(debtor[1], creditor[1])
+            if amount > 0:
+                payments.append((debtor[0], creditor[0], amount))
+                debtor[1] -= amount
+                creditor[1] -= amount
+    return payments

@@ -7,6 +7,9 @@ CAPABILITIES = {
     Capability.BOTS: "cardtable.games.hanafuda.bots:BOTS",
     Capability.HINTS: "cardtable.games.hanafuda.hints",
     Capability.ENCODER: "cardtable.games.hanafuda.encoding:HanafudaEncoder",
+    Capability.TERMINAL: "cardtable.games.hanafuda.terminal:FRONT_END",
+    Capability.COMMANDS: "cardtable.games.hanafuda.commands:COMMANDS",
+    Capability.COMPANION: "cardtable.games.hanafuda.companion",
 }
 #: ISMCTS iterations of the ``hard`` bot: hanafuda playouts are cheap
 SEARCH_ITERATIONS = 3000

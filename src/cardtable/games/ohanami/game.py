@@ -566,6 +566,9 @@ SPEC = register(
             Capability.BOTS: "cardtable.games.ohanami.bots:BOTS",
             Capability.HINTS: "cardtable.games.ohanami.hints",
             Capability.ENCODER: "cardtable.games.ohanami.encoding:OhanamiEncoder",
+            Capability.TERMINAL: "cardtable.games.ohanami.terminal:FRONT_END",
+            Capability.COMMANDS: "cardtable.games.ohanami.commands:COMMANDS",
+            Capability.COMPANION: "cardtable.games.ohanami.companion",
         },
     )
 )

@@ -1042,6 +1042,9 @@ SPEC = register(
         capabilities={
             Capability.BOTS: "cardtable.games.siedem_slow.bots:BOTS",
             Capability.ENCODER: "cardtable.games.siedem_slow.encoding:SiedemSlowEncoder",
+            Capability.TERMINAL: "cardtable.games.siedem_slow.terminal:FRONT_END",
+            Capability.COMMANDS: "cardtable.games.siedem_slow.commands:COMMANDS",
+            Capability.COMPANION: "cardtable.games.siedem_slow.companion",
         },
     )
 )

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.core.errors import OptionError
+from cardtable.core.errors import CardtableError, OptionError
 from cardtable.core.game import load
 from cardtable.games.siedem_slow import (
     CLOCK,
@@ -34,6 +34,8 @@ from cardtable.games.siedem_slow import (
     Vote,
 )
 from cardtable.games.siedem_slow.game import Phase
+from cardtable.games.siedem_slow.scoring import normalize
+from cardtable.games.siedem_slow.tables import SOLO_TARGET
 
 WRITING = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
 
@@ -172,3 +174,46 @@ def play_pad(
     for entry in rounds:
         play_round(state, entry)
     return state
+
+
+#: the browser pad that enters these rounds
+PAD = "siedem-slow"
+
+
+def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """Every saved round replayed through the engine: lines, bonus boxes, totals; at the end
+    the strike-out and the winners; and the round being entered, or why it is refused."""
+    players = int(options.get("players", 2))
+    state = play_pad(players, options, [WordRound.from_json(r) for r in data.get("rounds", [])])
+    out: dict[str, Any] = {
+        "rounds": [r.to_json() for r in state.results],
+        "totals": list(state.scores()),
+        "marks": [
+            [{"round": m.round, "box": m.box, "value": m.value} for m in marks]
+            for marks in state.marks
+        ],
+        "over": state.is_over,
+        "leaders": list(state.result().winners),
+        "settlement": [],
+    }
+    if state.solo:
+        target = SOLO_TARGET[state.options.difficulty]
+        out["solo"] = {"field": state.field_name, "target": target}
+    current = data.get("current")
+    if current and not state.is_over:
+        preview = state.clone()
+        assert isinstance(preview, SiedemSlowState)
+        try:
+            entry = WordRound.from_json(current)
+            out["warnings"] = [
+                state.family_warning(seat, normalize(word)) if word.strip() else None
+                for seat, word in enumerate(entry.words[: state.n])
+            ]
+            play_round(preview, entry)
+            out["current"] = preview.results[len(state.results)].to_json()
+        except PadProblem as problem:
+            out["current_error"] = str(problem)
+            out["current_error_seat"] = problem.seat
+        except CardtableError as error:
+            out["current_error"] = str(error)
+    return out

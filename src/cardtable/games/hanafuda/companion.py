@@ -17,13 +17,13 @@ the engine under any house rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.core.errors import OptionError
+from cardtable.core.errors import CardtableError, OptionError
 from cardtable.core.game import load
-from cardtable.core.results import RoundResult
+from cardtable.core.results import RoundResult, settlement
 from cardtable.games.hanafuda.deck import LIGHTS, cards, codes
 from cardtable.games.hanafuda.fishing import FishingState
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
@@ -160,20 +160,31 @@ class Match:
         return tuple(s + sum(r.scores[k] for r in self.rounds) for k, s in enumerate(start))
 
 
-def settlement(scores: Sequence[int]) -> list[tuple[int, int, int]]:
-    """Who pays whom how much to settle zero-sum ``scores``: (payer, payee, amount).
+#: the browser pad that enters these rounds
+PAD = "hanafuda"
 
-    >>> settlement([132, -78, -54])
-    [(1, 0, 78), (2, 0, 54)]
-    """
-    debtors = [[s, -v] for s, v in enumerate(scores) if v < 0]
-    creditors = [[s, v] for s, v in enumerate(scores) if v > 0]
-    payments = []
-    for debtor in debtors:
-        for creditor in creditors:
-            amount = min(debtor[1], creditor[1])
-            if amount > 0:
-                payments.append((debtor[0], creditor[0], amount))
-                debtor[1] -= amount
-                creditor[1] -= amount
-    return payments
+
+def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """Every saved round scored, the running totals and who pays whom, and the round being
+    entered (or why it cannot be scored yet)."""
+    start = load(game, **options).new_state(seed=0).scores()
+    totals = list(start)
+    rounds = []
+    for entry in data.get("rounds", []):
+        result = score_round(game, options, RoundFacts.from_json(entry))
+        rounds.append(result.to_json())
+        totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+    out: dict[str, Any] = {"rounds": rounds, "totals": totals}
+    change = [t - s for t, s in zip(totals, start, strict=True)]
+    out["settlement"] = [list(p) for p in settlement(change)] if sum(change) == 0 else []
+    current = data.get("current")
+    if current:
+        try:
+            result = score_round(game, options, RoundFacts.from_json(current))
+            out["current"] = result.to_json()
+            out["current_settlement"] = [list(p) for p in settlement(result.scores)]
+            # scores that do not add up to zero cannot be settled in full: say so
+            out["current_balance"] = sum(result.scores)
+        except CardtableError as error:
+            out["current_error"] = str(error)
+    return out

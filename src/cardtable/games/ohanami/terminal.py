@@ -10,10 +10,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardtable.cli.play import score_table
 from cardtable.core.actions import Action
 from cardtable.core.results import RoundResult
 from cardtable.core.state import State
+from cardtable.core.terminal import TerminalFrontEnd, score_table
 from cardtable.games.ohanami.deck import COLOUR_OF
 from cardtable.games.ohanami.game import Keep, OhanamiState, Phase, Place, cards_in
 
@@ -152,3 +152,6 @@ class OhanamiRenderer:
         return score_table(
             result, self.names, f"Stage {result.number} scoring", "stage total", self.lang
         )
+
+
+FRONT_END = TerminalFrontEnd(renderer=OhanamiRenderer)

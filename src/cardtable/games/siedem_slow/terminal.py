@@ -20,11 +20,11 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.agents.base import Thinking
-from cardtable.cli.common import Seat, console
-from cardtable.cli.play import score_table, show_final
 from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction
 from cardtable.core.record import GameRecord
+from cardtable.core.state import State
+from cardtable.core.terminal import Seat, TerminalFrontEnd, console, score_table, show_final
 from cardtable.games.siedem_slow.game import (
     CLOCK,
     Accept,
@@ -367,14 +367,14 @@ class WordTable:
 
 
 def play_words(
-    state: SiedemSlowState,
+    state: State,
     seats: Sequence[Seat],
     names: Sequence[str],
-    *,
     think_scale: float = 1.0,
     save: Path | None = None,
 ) -> None:
     """Run a game of 7 słów with one person at this terminal."""
+    assert isinstance(state, SiedemSlowState)
     humans = [s for s in seats if s.is_human]
     if len(humans) != 1:
         raise IllegalAction(
@@ -411,3 +411,6 @@ def replay_words(record: GameRecord, names: Sequence[str]) -> None:
         previous = state
     if previous is not None and previous.is_over:
         show_final(previous, names)
+
+
+FRONT_END = TerminalFrontEnd(play=play_words, replay=replay_words)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cardtable.core.errors import OptionError
+from cardtable.core.errors import CardtableError, OptionError
 from cardtable.core.game import load
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.ohanami.deck import COLOUR_OF, COLOURS
@@ -131,3 +131,32 @@ class OhanamiPad:
             most = max(self.pinks[k] for k in tied)
             tied = [k for k in tied if self.pinks[k] == most]
         return tied
+
+
+#: the browser pad that enters these stages
+PAD = "ohanami"
+
+
+def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """Every finished stage scored, totals, who leads after the tie break, and the stage
+    being entered."""
+    pad = OhanamiPad(players=int(options.get("players", 2)), options=options)
+    for gardens in data.get("rounds", []):
+        pad.add_stage([Garden.from_json(g) for g in gardens])
+    out: dict[str, Any] = {
+        "rounds": [r.to_json() for r in pad.stages],
+        "totals": list(pad.totals),
+        "leaders": pad.leaders() if pad.stages else [],
+        "settlement": [],
+    }
+    current = data.get("current")
+    if current and len(pad.stages) < STAGES:
+        try:
+            stage = len(pad.stages) + 1
+            result = stage_result(
+                pad.players, stage, [Garden.from_json(g) for g in current], options
+            )
+            out["current"] = result.to_json()
+        except CardtableError as error:
+            out["current_error"] = str(error)
+    return out

@@ -10,10 +10,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardtable.cli.play import score_table
 from cardtable.core.actions import Action
 from cardtable.core.results import RoundResult
 from cardtable.core.state import State
+from cardtable.core.terminal import TerminalFrontEnd, score_table
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
 from cardtable.games.hanafuda.deck import (
     CARDS,
@@ -278,3 +278,6 @@ class HanafudaRenderer:
         }.get(result.outcome, "")
         title = f"Round {result.number} result{outcome}"
         return score_table(result, self.names, title, "round total", self.lang)
+
+
+FRONT_END = TerminalFrontEnd(renderer=HanafudaRenderer)
