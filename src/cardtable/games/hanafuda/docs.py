@@ -1,0 +1,44 @@
+"""The yaku tables of the hanafuda pages, generated from the yaku rows (the ``DOCS``
+capability: ``make docs`` fills each ``<!-- generated:NAME -->`` block)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cardtable.core.markdown import markdown_table
+from cardtable.games.hanafuda.yaku import HANA_AWASE_ROWS, KOIKOI_ROWS, YakuDef
+
+#: headers and words of the tables, per language of the translated sections
+WORDS: dict[str, dict[str, Any]] = {
+    "en": {
+        "yaku": ["yaku", "English", "Polish", "cards", "points"],
+        "extra": "+{extra} per extra card",
+    },
+    "pl": {
+        "yaku": ["yaku", "po polsku", "karty", "punkty"],
+        "extra": "+{extra} za każdą kolejną kartę",
+    },
+    "ru": {
+        "yaku": ["яку", "по-русски", "карты", "очки"],
+        "extra": "+{extra} за каждую лишнюю карту",
+    },
+}
+
+
+def yaku_table(rows_data: tuple[YakuDef, ...], lang: str = "en") -> str:
+    words = WORDS[lang]
+    rows = []
+    for row in rows_data:
+        extra = ", " + words["extra"].format(extra=row.extra) if row.extra else ""
+        points = f"{row.points}{extra}"
+        native = f" ({row.ja})" if row.ja else ""
+        names = [row.en, row.pl] if lang == "en" else [getattr(row, lang)]
+        rows.append([f"{row.name}{native}", *names, row.describe_cards(lang), points])
+    return markdown_table(words["yaku"], rows)
+
+
+TABLES: dict[str, Callable[[str, str], str]] = {
+    "koikoi_yaku": lambda game_id, lang: yaku_table(KOIKOI_ROWS, lang),
+    "hana_awase_yaku": lambda game_id, lang: yaku_table(HANA_AWASE_ROWS, lang),
+}
