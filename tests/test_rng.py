@@ -1,10 +1,11 @@
 """The seeded generator: a published test vector, determinism, uniformity."""
 
+import random
 from collections import Counter
 
 import pytest
 
-from cardtable.core.rng import Rng, seed_to_u64
+from cardtable.core.rng import Rng, draw_below, seed_to_u64
 
 
 def test_splitmix64_reference_vector() -> None:
@@ -38,6 +39,23 @@ def test_below_is_uniform_and_in_range() -> None:
         assert abs(value - 10_000) < 400  # > 4 standard deviations
     with pytest.raises(ValueError):
         rng.below(0)
+
+
+@pytest.mark.parametrize("source", [Rng(5), random.Random(5)], ids=["Rng", "random.Random"])
+def test_draw_below_is_uniform_and_in_range_for_any_source(source: Rng | random.Random) -> None:
+    # n = 3 * 2**30 is where `getrandbits(32) % n` was most biased: the numbers below
+    # 2**30 came up twice as often as the rest (a third of the range, half the draws).
+    n = 3 << 30
+    draws = [draw_below(source, n) for _ in range(30_000)]
+    assert all(0 <= d < n for d in draws)
+    low = sum(d < 1 << 30 for d in draws)
+    assert abs(low - 10_000) < 330  # > 4 standard deviations; the biased draw gave ~15 000
+    counts = Counter(draw_below(source, 6) for _ in range(60_000))
+    assert set(counts) == set(range(6))
+    assert all(abs(value - 10_000) < 400 for value in counts.values())
+    assert {draw_below(source, 1) for _ in range(10)} == {0}
+    with pytest.raises(ValueError):
+        draw_below(source, 0)
 
 
 def test_shuffle_is_a_permutation_and_matches_below() -> None:

@@ -47,6 +47,26 @@ def seed_to_u64(seed: int | str | bytes) -> int:
     return int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
 
 
+def draw_below(rng: RandomSource, n: int) -> int:
+    """A uniform integer in ``[0, n)`` from any :class:`RandomSource` (``random.Random``
+    too), for any ``n >= 1``: the one draw games make on a generator they are handed.
+
+    ``getrandbits(32) % n`` would favour the low numbers whenever ``n`` does not divide
+    2**32; drawing the fewest bits that hold ``n - 1`` and rejecting the numbers past the
+    end is exact, and takes fewer than two tries on average.
+
+    >>> sorted({draw_below(Rng(seed), 3) for seed in range(30)})
+    [0, 1, 2]
+    """
+    if n < 1:
+        raise ValueError("draw_below() needs n >= 1")
+    bits = (n - 1).bit_length()
+    number = rng.getrandbits(bits)
+    while number >= n:
+        number = rng.getrandbits(bits)
+    return number
+
+
 #: FACTORIALS[n] = n!: the number of orders of n cards
 FACTORIALS = tuple(math.factorial(n) for n in range(129))
 
@@ -66,11 +86,7 @@ def shuffle_in_one_draw(x: MutableSequence[T], rng: RandomSource) -> None:
     """
     if len(x) < 2:
         return
-    bound = FACTORIALS[len(x)]
-    bits = bound.bit_length()
-    number = rng.getrandbits(bits)
-    while number >= bound:  # rejection keeps it uniform (fewer than two tries on average)
-        number = rng.getrandbits(bits)
+    number = draw_below(rng, FACTORIALS[len(x)])
     for i in range(len(x) - 1, 0, -1):
         number, j = divmod(number, i + 1)
         x[i], x[j] = x[j], x[i]

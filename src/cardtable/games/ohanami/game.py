@@ -32,7 +32,7 @@ from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult, ScoreLine
-from cardtable.core.rng import RandomSource, Rng
+from cardtable.core.rng import RandomSource, Rng, draw_below
 from cardtable.core.state import KeepsRounds, State
 from cardtable.games.ohanami.deck import (
     COLOUR_OF,
@@ -501,7 +501,7 @@ class OhanamiState(KeepsRounds, State):
             if other != seat and self.pending[other] is not None:
                 new.pending[other] = None
                 options = new.legal_actions(other)
-                new.pending[other] = options[rng.getrandbits(32) % len(options)]
+                new.pending[other] = options[draw_below(rng, len(options))]
         return new
 
     # -- what a seat sees -------------------------------------------------------------

@@ -158,7 +158,7 @@ class WordBot:
         if self.level.votes == VoteBy.CHALLENGER:
             return Vote(uphold=True)
         assert state.vote is not None
-        return Vote(uphold=suspicious(state, state.vote["target"]))
+        return Vote(uphold=suspicious(state, state.vote.target))
 
 
 def suspicious(state: SiedemSlowState, target: int) -> bool:

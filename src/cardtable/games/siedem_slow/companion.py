@@ -152,18 +152,23 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
             raise PadProblem(f"round {number}: say who flipped the hourglass ({reason})", number)
         state.apply(seat, Lock())
     for challenger, target in entry.challenges:
-        if state.round == number and state.phase == Phase.REVIEW:
+        if state.round == number and phase_now(state) == Phase.REVIEW:
             reason = state.illegal_reason(challenger, Challenge(target))
             if reason is not None:
                 raise PadProblem(f"round {number}: {reason}", number, challenger)
             state.apply(challenger, Challenge(target))
-        while state.round == number and state.phase == Phase.VOTE:
+        while state.round == number and phase_now(state) == Phase.VOTE:
             voter = min(state.to_move)
             uphold = entry.upholds[voter] if voter < len(entry.upholds) else False
             state.apply(voter, Vote(uphold))
     while state.round == number and state.phase in (Phase.REVIEW, Phase.VOTE):
         seat = min(state.to_move)
         state.apply(seat, Accept() if state.phase == Phase.REVIEW else Vote(False))
+
+
+def phase_now(state: SiedemSlowState) -> Phase:
+    """The phase as it is now (each apply may change it; type checkers assume not)."""
+    return state.phase
 
 
 def play_pad(

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable.core.errors import OptionError
-from cardtable.core.rng import RandomSource
+from cardtable.core.rng import RandomSource, draw_below
 from cardtable.games.siedem_slow.abbreviations import abbreviation_test
 from cardtable.games.siedem_slow.scoring import normalize
 from cardtable.games.siedem_slow.tables import DECKS
@@ -206,7 +206,7 @@ class Dictionary:
         return "not in the dictionary"
 
     def random_word(self, rng: RandomSource) -> str:
-        return self.words[rng.getrandbits(32) % len(self.words)]
+        return self.words[draw_below(rng, len(self.words))]
 
     # -- frequency pools for the word bots -------------------------------------------------
     def common_mask(self, min_zipf: float) -> npt.NDArray[np.bool_]:

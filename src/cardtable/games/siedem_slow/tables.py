@@ -1,4 +1,5 @@
-"""7 słów rules as data: the decks, column values, bonus boxes and solo thresholds.
+"""7 słów rules as data: the decks, column values, a round's phases, bonus boxes and solo
+thresholds.
 
 Everything the engine, the solver, the docs and the tests read about the game's numbers
 lives here, once (rules/siedem-slow.md §1, §5, §7, §9, §11).
@@ -12,6 +13,7 @@ lives here, once (rules/siedem-slow.md §1, §5, §7, §9, §11).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum, StrEnum
 from types import MappingProxyType
 from typing import Final, Literal
 
@@ -142,6 +144,26 @@ CHALLENGE_PENALTY: Final = 2
 #: With 5-6 players the fastest player needs to tie or beat at least this many opponents.
 FASTEST_NEEDS_WITH_MANY: Final = 3
 MANY_PLAYERS: Final = 5
+
+
+class Phase(StrEnum):
+    """Where a round stands; the values are what views, records and the browser show."""
+
+    WRITING = "writing"  # nobody has flipped (solo: the sand runs)
+    HOURGLASS = "hourglass"  # someone flipped (or the soft cap ran out): 30 s
+    OVERTIME = "overtime"  # solo: the sand ran out, the word may still be finished
+    REVIEW = "review"  # words are revealed; challenges
+    VOTE = "vote"  # a challenged word of a shared root goes to a vote
+    OVER = "over"
+
+
+class Box(IntEnum):
+    """The two bonus boxes of a round on the score sheet (§5; the solo game's on the
+    SOLO card, §9), numbered as the sheet prints them."""
+
+    BEAT_LEAD = 1  # a player beat the fastest (the main player without an hourglass)
+    LEAD_WINS = 2  # the fastest (main) player tied or beat the others
+
 
 #: round -> (1st box "beat the fastest", 2nd box "fastest wins") (§5, recovered from sheets)
 BONUS_BY_ROUND: Final[MappingProxyType[int, tuple[int, int]]] = MappingProxyType(

@@ -340,8 +340,8 @@ class WordTable:
                 self.apply(self.human, Accept())
             return True
         if state.phase == Phase.VOTE and self.human in state.to_move:
-            vote = state.vote or {}
-            console.print(f"Vote: {vote.get('why', '')}. Same family? (y/n)")
+            why = state.vote.why if state.vote is not None else ""
+            console.print(f"Vote: {why}. Same family? (y/n)")
             line = self.lines.get()
             if line is None:
                 return False
