@@ -162,6 +162,12 @@ def test_forced_hand_match() -> None:
         play(state, "09-3")
     free = ha("hana-awase", deal)
     assert len(free.legal_actions(0)) == 2
+    # without captures from the piles too (found by the conformance suite: the discard
+    # was refused from the move list but accepted when played)
+    forced = ha("hana-awase", deal, forced_hand_match=True)
+    assert forced.legal_actions(0) == [Play(card_index("05-4"))]
+    with pytest.raises(IllegalAction, match=r"must play a card that captures \(05-4\)"):
+        play(forced, "09-3")
 
 
 def test_edge_15_willow_row_cancels_everyones_yaku() -> None:

@@ -3,9 +3,10 @@ each player count; Koi-koi, Hana-awase and Hana-awase 88, with their defaults an
 random house-rule combinations).
 
 Each game is played by a random policy drawn from the seed, and checked at every step:
-every card is in exactly one place, every listed action applies and round-trips through
-JSON, illegal moves change nothing, views hide what they must, and replay rebuilds it;
-at the end the settlement adds up as the rules say.
+every card is in exactly one place, only the seat to move has moves, views hide the other
+hands and the stock; at the end every card is captured and the settlement adds up as the
+rules say. What every game promises (JSON round trips, refused moves change nothing,
+clones, determinizations keep views, replay) is the conformance suite's.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardtable
-from cardtable import IllegalAction, OptionError
+from cardtable import OptionError
 from cardtable.core.options import describe
 from cardtable.games.hanafuda.actions import Play
 from cardtable.games.hanafuda.deck import FULL_DECK, NUM_CARDS, codes, value_of
@@ -63,10 +64,10 @@ def check_views(state: FishingState, rng: random.Random) -> None:
                 for code in codes(state.hands[other] & ~known[other]):
                     assert code not in current_round, f"seat {seat} sees {code} of seat {other}"
         assert "stock" not in view and "seed" not in view
-        # A resampling of everything hidden from `seat` must leave its view unchanged.
+        # a resampling keeps every card in one place and the seat's own hand
+        # (that it keeps the view is the conformance suite's check, for every game)
         sampled = state.determinize(seat, rng)
         check_partition(sampled)
-        assert sampled.view(seat) == view
         assert sampled.hands[seat] == state.hands[seat]
 
 
@@ -87,20 +88,8 @@ def play_checked(
         for other in range(players):
             if other != seat:
                 assert state.legal_actions(other) == []
-        for action in actions:
-            assert game.parse_action(json.loads(json.dumps(action.to_json()))) == action
-            assert state.illegal_reason(seat, action) is None
         if deep_checks:
             check_views(state, policy)
-            wrong_seat = (seat + 1) % players
-            snapshot = state.view(None), [*state.hands]
-            try:
-                state.apply(wrong_seat, actions[0])
-            except IllegalAction:
-                pass
-            else:
-                raise AssertionError("a seat not to move was allowed to act")
-            assert (state.view(None), state.hands) == snapshot
         state.apply(seat, policy.choice(actions))
     check_partition(state)
     return state
@@ -114,14 +103,6 @@ def check_finished(state: FishingState, players: int, scoring: str) -> None:
         assert sum(state.scores()) == 0
     else:
         assert sum(state.scores()) == 264
-    check_replay(state)
-
-
-def check_replay(state: FishingState) -> None:
-    rebuilt = cardtable.replay(state.game.id, state.game.options, state.seed, state.log)
-    assert rebuilt.view(None) == state.view(None)
-    assert rebuilt.scores() == state.scores()
-    assert rebuilt.result() == state.result()
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -220,7 +201,6 @@ def test_random_games_of_every_hanafuda_game(
         )
         state = play_checked(game_id, players, seed, deep == 0, **rules)
         check_settlement(state)
-        check_replay(state)
 
     run()
 

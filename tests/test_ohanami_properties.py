@@ -1,7 +1,7 @@
 """Property tests over 10 000 random seeded Ohanami games (2, 3 and 4 players): every card
 in exactly one place, rows always ordered and at most three, scores equal a recount of
-the gardens at each stage's end, views hide hands, kept pairs and discards, replay and
-JSON round-trips hold."""
+the gardens at each stage's end, views hide hands, kept pairs and discards (what every
+game promises is the conformance suite's)."""
 
 from __future__ import annotations
 
@@ -52,11 +52,7 @@ def check_views(state: OhanamiState, rng: random.Random) -> None:
         }
         assert not (shown & set(cards_in(hidden))), f"seat {seat} sees another seat's cards"
         assert "stock" not in view and "seed" not in view
-        sampled = state.determinize(seat, rng)
-        check_places(sampled)
-        resampled_view = sampled.view(seat)
-        for key in ("hand", "kept", "discards", "gardens", "scores", "to_move", "stage", "pick"):
-            assert resampled_view[key] == view[key], key
+        check_places(state.determinize(seat, rng))
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -84,7 +80,6 @@ def test_random_games(chunk: int) -> None:
                 actions = state.legal_actions(seat)
                 assert actions
                 action = policy.choice(actions)
-                assert game.parse_action(json.loads(json.dumps(action.to_json()))) == action
                 state.apply(seat, action)
                 if deep == 0 and seat != movers[-1]:  # committed, the step not yet resolved
                     with pytest.raises(IllegalAction, match="already chosen"):
@@ -96,7 +91,5 @@ def test_random_games(chunk: int) -> None:
         check_places(state)
         assert list(state.scores()) == expected
         assert len(state.results) == 3
-        rebuilt = cardtable.replay("ohanami", game.options, seed, state.log)
-        assert rebuilt.result() == state.result()
 
     run()

@@ -86,14 +86,3 @@ def test_a_log_with_an_illegal_move_is_refused() -> None:
 def test_deals_must_be_mappings() -> None:
     with pytest.raises(OptionError, match=r"deals\[0\] must be a mapping"):
         cardtable.load("bakappana").new_state(seed=1, deals=[["01-1"]])  # type: ignore[list-item]
-
-
-def test_clone_is_independent() -> None:
-    state = cardtable.load("bakappana").new_state(seed=12)
-    copy = state.clone()
-    seat = state.dealer
-    state.apply(seat, state.legal_actions(seat)[0])
-    assert copy.view(seat) != state.view(seat)
-    assert copy.log == [] and len(state.log) == 1
-    copy.apply(seat, copy.legal_actions(seat)[0])
-    assert copy.view(None) == state.view(None)

@@ -54,6 +54,8 @@ class GameInfo:
     #: the state asks front ends to run a clock (``state.timer``); at its end they send
     #: the game's time-up action as seat :data:`cardtable.core.state.CLOCK`
     clock: bool = False
+    #: some moves are free text (7 słów's words): ``legal_actions`` lists only the others
+    free_text: bool = False
     #: how the match scores add up (see :data:`ScoreTotal`)
     score_total: ScoreTotal = no_fixed_total
     #: the ``hard`` bot's search iterations a move: what fits in well under a second

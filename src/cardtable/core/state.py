@@ -189,10 +189,13 @@ class FastPlayout(Protocol):
 class Timed(Protocol):
     """A state of a game whose spec declares a clock: the timer a front end runs now, as
     ``(kind, seconds)`` (None: none runs), the action it sends as :data:`CLOCK` when the
-    timer ends, and the grace seconds it allows a move being typed."""
+    timer ends, the grace seconds it allows a move being typed, and whether play runs in
+    real time now (bots then take their thinking time; no per-move clock runs)."""
 
     @property
     def timer(self) -> tuple[str, int] | None: ...
+    @property
+    def real_time(self) -> bool: ...
     def time_up(self) -> Action: ...
     def grace_seconds(self, kind: str) -> int: ...
 

@@ -69,9 +69,12 @@ class BakappanaState(FishingState):
 
 def settled_total(options: GameOptions) -> int | None:
     """Traditional scoring settles against par (zero-sum); simple scoring hands out every
-    round's 264 card points."""
+    round's 264 card points, unless a two-player round stops with cards uncaptured."""
     assert isinstance(options, BakappanaOptions)
-    return 0 if options.scoring == "traditional" else 264 * options.rounds
+    if options.scoring == "traditional":
+        return 0
+    stops_early = options.two_player_stop_when_hands_empty and options.players == 2
+    return None if stops_early else 264 * options.rounds
 
 
 SPEC = register(

@@ -327,7 +327,7 @@ class FishingState(KeepsRounds, State):
         self.current = 0
         self.dealer = 0
         self.start_table = 0
-        self.misdeals: list[tuple[str, int]] = []
+        self.misdeals: tuple[tuple[str, int], ...] = ()  # a tuple: clones share it safely
         #: cards in hand that may not be played now (a card just kept from the stock)
         self.unplayable = 0
         #: per seat, cards everybody has seen go into that hand (teyaku shown, flips kept)
@@ -372,10 +372,10 @@ class FishingState(KeepsRounds, State):
         else:
             self.dealer_draw = draw_first_dealer(self.rng.draws(range(NUM_CARDS)), self.n)
             self.dealer = self.dealer_draw.dealer
-        self.misdeals = []
+        self.misdeals = ()
         deal = fixed or self._random_deal()
         while deal.piles is None and (reason := self.misdeal_reason(deal)) is not None:
-            self.misdeals.append((reason, deal.table))
+            self.misdeals += ((reason, deal.table),)
             self.on_misdeal(reason)
             deal = self._random_deal()
         self.hands = list(deal.hands)
@@ -490,8 +490,9 @@ class FishingState(KeepsRounds, State):
                 return f"{CODES[card]} can take {said}: say which one with take"
         elif take is not None:
             return f"{CODES[card]} leaves nothing to choose; take is only for a choice of captures"
-        if self.forced_match and not options:
-            capturing = [c for c in iter_cards(self.hands[seat]) if self.capture_options(seat, c)]
+        if self.forced_match and not any(options):  # (0,): the card captures nothing
+            hand = self.hands[seat] & ~self.unplayable
+            capturing = [c for c in iter_cards(hand) if self.capture_options(seat, c)]
             if capturing:
                 can = ", ".join(CODES[c] for c in capturing)
                 return f"you must play a card that captures ({can}); forced hand match"

@@ -86,7 +86,7 @@ SPEC = register(
             "no-hourglass": {"variant": "no-hourglass"},
             "table": {"validation": "challenge"},
         },
-        info=GameInfo(players=(1, 6), simultaneous=True, clock=True),
+        info=GameInfo(players=(1, 6), simultaneous=True, clock=True, free_text=True),
         family="siedem-slow",
         capabilities={
             Capability.BOTS: "cardtable.games.siedem_slow.bots:BOTS",

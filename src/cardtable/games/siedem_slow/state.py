@@ -212,6 +212,19 @@ class SiedemSlowState(KeepsRounds, Challenges):
             return ("cap", options.flip_cap_seconds)
         return None
 
+    def time_up(self) -> TimeUp:
+        """What the clock sends (as seat CLOCK) when the timer runs out."""
+        return TimeUp()
+
+    def grace_seconds(self, kind: str) -> int:
+        """Seconds a front end waits after the sand runs out for a word being typed."""
+        return self.options.grace_seconds if kind == "hourglass" else 0
+
+    @property
+    def real_time(self) -> bool:
+        """Words are being written: bots write on their own clock, not the move clock."""
+        return self.phase in (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
+
     @property
     def field_name(self) -> str:
         return self.solo_fields[self.field]
