@@ -189,6 +189,11 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+def unregister(game_id: str) -> None:
+    """Forget a registered game (tests that register a game of their own put it back)."""
+    _REGISTRY.pop(game_id, None)
+
+
 def game_ids() -> list[str]:
     """Ids of every registered game, in registration order."""
     return list(_REGISTRY)

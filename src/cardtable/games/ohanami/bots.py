@@ -18,7 +18,6 @@ from cardtable.core.state import State
 from cardtable.games.ohanami.deck import COLOUR_OF, COLOUR_POINTS, PINK_CAP
 from cardtable.games.ohanami.game import (
     MAX_ROWS,
-    STAGES,
     Keep,
     OhanamiState,
     Place,
@@ -28,6 +27,7 @@ from cardtable.games.ohanami.game import (
     targets,
     with_card,
 )
+from cardtable.games.ohanami.scoring import STAGES
 
 ROOM_WEIGHT = 0.06  # points per number of row room used up
 #: keeps whose placements are searched (of up to 45), the best by their cards' own worth

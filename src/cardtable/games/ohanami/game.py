@@ -31,21 +31,14 @@ from cardtable.core.actions import Action, action_type
 from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
-from cardtable.core.results import MatchResult, RoundResult, ScoreLine
+from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, draw_below
 from cardtable.core.state import KeepsRounds, State
-from cardtable.games.ohanami.deck import (
-    COLOUR_OF,
-    COLOUR_POINTS,
-    COLOURS,
-    NUMBERS,
-    PINK_CAP,
-    stage_points,
-)
-from cardtable.locales import Term
+from cardtable.games.ohanami.deck import COLOUR_OF, COLOURS, NUMBERS
+from cardtable.games.ohanami.scoring import STAGES, Garden, pink_tiebreak, score_stage
 
 JSON = dict[str, Any]
-STAGES, PICKS, HAND = 3, 5, 10
+PICKS, HAND = 5, 10
 MAX_ROWS = 3
 #: stage -> seat offset the hand passes to: left (clockwise, +1), right, left (§4.2)
 PASS_STEP = {1: 1, 2: -1, 3: 1}
@@ -397,42 +390,14 @@ class OhanamiState(KeepsRounds, State):
                 counts[COLOUR_OF[card]] += 1
         return counts
 
-    def stage_lines(self, seat: int, stage: int) -> list[ScoreLine]:
-        """What the garden scores after ``stage`` (§5), one line per colour that scores."""
-        by_colour: dict[str, list[int]] = {c: [] for c in COLOURS}
-        for row in self.rows[seat]:
-            for card in row:
-                by_colour[COLOUR_OF[card]].append(card)
-        points = stage_points({c: len(cards) for c, cards in by_colour.items()}, stage)
-        lines = []
-        for colour in COLOURS:
-            cards = sorted(by_colour[colour])
-            if not points[colour]:
-                continue
-            codes = tuple(str(c) for c in cards)
-            name = Term(f"line.colour.{colour}")
-            if colour == "pink":
-                said = "line.pink_capped" if len(cards) > PINK_CAP else "line.pink"
-                values = {"colour": name, "count": len(cards), "cap": PINK_CAP}
-            else:
-                said = "line.colour"
-                values = {
-                    "colour": name,
-                    "count": len(cards),
-                    "each": COLOUR_POINTS[colour][stage - 1],
-                }
-            line = ScoreLine.of(seat, f"colour:{colour}", points[colour], said, codes, **values)
-            lines.append(line)
-        return lines
+    def garden_facts(self, seat: int) -> Garden:
+        return Garden(cards=tuple(card for row in self.rows[seat] for card in row))
 
     def _end_stage(self) -> None:
-        lines = [line for seat in range(self.n) for line in self.stage_lines(seat, self.stage)]
-        scores = [0] * self.n
-        for line in lines:
-            scores[line.seat] += line.points
-        self.results.append(RoundResult(self.stage, 0, tuple(scores), tuple(lines), "stage"))
+        result = score_stage(self.stage, [self.garden_facts(s) for s in range(self.n)])
+        self.results.append(result)
         for seat in range(self.n):
-            self.totals[seat] += scores[seat]
+            self.totals[seat] += result.scores[seat]
         if self.stage == STAGES:
             self.phase = Phase.OVER
             return
@@ -440,8 +405,8 @@ class OhanamiState(KeepsRounds, State):
         self._deal_stage()
 
     def pink_count(self, seat: int) -> int:
-        count = self.colour_counts(seat)["pink"]
-        return min(count, 15) if self.options.pink_tiebreak == "capped" else count
+        capped = self.options.pink_tiebreak == "capped"
+        return pink_tiebreak(self.colour_counts(seat)["pink"], capped)
 
     def result(self) -> MatchResult:
         tiebreak = tuple(self.pink_count(s) for s in range(self.n))
