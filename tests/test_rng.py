@@ -1,10 +1,9 @@
 """The seeded generator: a published test vector, determinism, uniformity."""
 
+import random
 from collections import Counter
 
 import pytest
-
-import random
 
 from cardtable.core.rng import Rng, draw_below, seed_to_u64
 
