@@ -172,7 +172,7 @@ def test_play_with_house_rules_and_presets() -> None:
     assert done.returncode == 0, done.stderr
     assert "Game over" in done.stdout
     bad = cardtable(
-        "play", "koi-koi", "--rule", "lucky_hands_win=yes", "--rule", "lucky_hands_void=yes"
+        "play", "koi-koi", "--rule", "draw_passes_deal=yes", "--rule", "oya_ken_points=2"
     )
     assert bad.returncode == 2 and "exclude each other" in bad.stdout
 

@@ -29,7 +29,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     (
         "koi-koi",
         {
-            "lucky_hands_win": True, "weather_ruins_viewing": True, "draw_last_yaku_scores": True,
+            "lucky_hands": "win", "weather_ruins_viewing": True, "draw_last_yaku_scores": True,
             "table_lights_multiplier": "count", "score_opponent_yaku": True,
             "double_if_seven_plus": True,
         },
@@ -165,10 +165,10 @@ def test_a_running_match_and_its_settlement() -> None:
 def test_koikoi_teyaku_needs_the_dealt_hand() -> None:
     hand = ("01-3", "01-4", "01-1", "01-2", "03-3", "03-4", "05-3", "05-4")  # four of a month
     facts = RoundFacts(piles=((), ()), hands=(hand, ()), shobu=0)
-    result = score_round("koi-koi", {"lucky_hands_win": True}, facts)
+    result = score_round("koi-koi", {"lucky_hands": "win"}, facts)
     assert result.outcome == "lucky_hand"
     assert result.lines[0].rule == "lucky:teshi"
     assert (
-        score_round("koi-koi", {"lucky_hands_win": True}, RoundFacts(piles=((), ()))).outcome
+        score_round("koi-koi", {"lucky_hands": "win"}, RoundFacts(piles=((), ()))).outcome
         != "lucky_hand"
     )

@@ -3,12 +3,15 @@ draws, lucky hands, the weather, the wild lightning and every turn variant."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import cardtable
 from cardtable import IllegalAction, OptionError
+from cardtable.core.record import GameRecord
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, Play
 from cardtable.games.hanafuda.deck import card_index
 from cardtable.games.hanafuda.fishing import Phase
@@ -239,7 +242,7 @@ def test_edge_5_koikoi_misdeals() -> None:
 
 def test_lucky_hand_wins_six() -> None:
     teshi_hand = ["05-1", "05-2", "05-3", "05-4"]
-    state = koikoi(make_deal(2, hands=[[], teshi_hand], dealer=0), lucky_hands_win=True)
+    state = koikoi(make_deal(2, hands=[[], teshi_hand], dealer=0), lucky_hands="win")
     result = state.result().rounds[0]
     assert result.outcome == "lucky_hand" and result.scores == (-6, 6)
     assert state.is_over and state.next_dealer == 1
@@ -251,7 +254,7 @@ def test_edge_6_both_lucky_hands_redeal_and_redraw_the_dealer() -> None:
         hands=[["05-1", "05-2", "05-3", "05-4"], ["06-1", "06-2", "06-3", "06-4"]],
         dealer=1,
     )
-    state = koikoi(deal, lucky_hands_win=True, rounds=3)
+    state = koikoi(deal, lucky_hands="win", rounds=3)
     assert state.misdeals[0][0] == "both players hold lucky hands"
     assert state.dealer_draw is not None
     assert state.view(None)["dealer_draw"]["dealer"] == state.dealer
@@ -270,7 +273,7 @@ def test_edge_21_wild_lightning() -> None:
     deal = make_position(
         2, hands=[["11-4"], ["03-2"]], table=["03-1", "01-3"], stock=["03-3", "03-4"]
     )
-    state = koikoi(deal, lightning_wild=True)
+    state = koikoi(deal, lightning="wild")
     choices = {a.take for a in state.legal_actions(0) if isinstance(a, Play)}
     assert choices == {card_index("03-1"), card_index("01-3")}
     play(state, "11-4", take="03-1")  # another month's light
@@ -282,15 +285,15 @@ def test_edge_21_wild_lightning() -> None:
 
 def test_a_card_may_take_a_wild_lightning_on_the_table() -> None:
     deal = make_position(2, hands=[["05-4", "07-3"], ["02-3"]], table=["11-4", "05-3"])
-    state = koikoi(deal, lightning_wild=True)
+    state = koikoi(deal, lightning="wild")
     takes = {(a.card, a.take) for a in state.legal_actions(0) if isinstance(a, Play)}
     assert (card_index("05-4"), card_index("05-3")) in takes
     assert (card_index("05-4"), card_index("11-4")) in takes
     assert (card_index("07-3"), None) in takes  # only the lightning: taken at once
     play(state, "07-3")
     assert state.piles[0] == mask("07-3", "11-4")
-    grass = koikoi(make_deal(2, table=["08-3"], hands=[["11-4"]]), lightning_wild_if_grass=True)
-    no_grass = koikoi(make_deal(2, hands=[["11-4"]]), lightning_wild_if_grass=True)
+    grass = koikoi(make_deal(2, table=["08-3"], hands=[["11-4"]]), lightning="wild_if_grass")
+    no_grass = koikoi(make_deal(2, hands=[["11-4"]]), lightning="wild_if_grass")
     assert grass.custom_captures and not no_grass.custom_captures
 
 
@@ -298,7 +301,7 @@ def test_turn_variants() -> None:
     ten = koikoi(make_deal(2, sizes=(10, 8)), deal_ten_cards=True)
     assert ten.view(0)["hand_sizes"] == [10, 10] and ten.view(0)["stock_size"] == 20
 
-    two = koikoi(make_deal(2), draw_then_two_hand_plays=True)
+    two = koikoi(make_deal(2), turn_variant="draw_then_two_hand_plays")
     assert two.view(0)["hand_sizes"][two.dealer] == 9  # drew the top stock card
     seat = two.current
     two.apply(seat, two.legal_actions(seat)[0])
@@ -307,7 +310,7 @@ def test_turn_variants() -> None:
     assert two.current == 1 - seat and two.view(0)["hand_sizes"][seat] == 7
 
     deal = make_position(2, hands=[["09-3", "10-3"], ["02-3"]], table=["01-3"], stock=["05-3"])
-    keep = koikoi(deal, keep_unmatched_draw=True)
+    keep = koikoi(deal, turn_variant="keep_unmatched_draw")
     play(keep, "09-3")  # the flipped 05-3 matches nothing: it goes to hand
     assert keep.hands[0] == mask("10-3", "05-3") and keep.current == 0
     with pytest.raises(IllegalAction, match="05-3 was just drawn"):
@@ -341,13 +344,12 @@ def test_presets() -> None:
 
 
 def test_exclusive_options() -> None:
-    with pytest.raises(OptionError, match="lucky_hands_win and lucky_hands_void exclude"):
-        cardtable.load("koi-koi", lucky_hands_win=True, lucky_hands_void=True)
-    with pytest.raises(OptionError, match="lightning_wild and lightning_wild_if_grass"):
-        cardtable.load("koi-koi", lightning_wild=True, lightning_wild_if_grass=True)
+    with pytest.raises(OptionError, match=r"lucky_hands='both' is not valid.*void, win, off"):
+        cardtable.load("koi-koi", lucky_hands="both")
     with pytest.raises(OptionError, match="draw_passes_deal and oya_ken_points"):
         cardtable.load("koi-koi", draw_passes_deal=True, oya_ken_points=1)
-    assert cardtable.load("koi-koi", lucky_hands_win=True).options.lucky_hands_void is False  # type: ignore[attr-defined]
+    with pytest.raises(OptionError, match="draw_last_yaku_scores and oya_ken_points"):
+        cardtable.load("koi-koi", draw_last_yaku_scores=True, oya_ken_points=1)
     with pytest.raises(OptionError, match="zero_sum_start needs zero_sum"):
         cardtable.load("koi-koi", zero_sum=False, zero_sum_start=20)
     with pytest.raises(OptionError, match="players"):
@@ -367,3 +369,86 @@ def test_best_yaku_only_keeps_the_best_one() -> None:
         play(state, "12-4")
         state.apply(0, SHOBU)
         assert state.result().rounds[0].scores[0] == score
+
+
+# -- options saved before the exclusive flags became one option each -------------------------
+# The three presets as they were written with the former flags.
+FORMER_PRESETS: dict[str, dict[str, Any]] = {
+    "nintendo": {
+        "zero_sum": False, "weather_ruins_viewing": False, "table_lucky_void": False,
+        "lucky_hands_void": False, "lucky_hands_win": True, "double_if_seven_plus": True,
+        "koikoi_multiplier": "opponent_x2", "koikoi_once_per_round": True,
+        "draw_passes_deal": True,
+    },
+    "koikoi_japan": {
+        "rounds": 8, "zero_sum": True, "zero_sum_start": 30, "weather_ruins_viewing": False,
+        "table_lucky_void": False, "lucky_hands_void": True, "kuttsuki_enabled": False,
+        "viewing_value": "low", "chofuku_mode": "add", "koikoi_multiplier": "japan_bonus",
+        "oya_ken_points": 1,
+    },
+    "battle_hanafuda": {
+        "zero_sum": False, "weather_ruins_viewing": False, "set_yaku_extra_bonus": True,
+        "double_if_seven_plus": True, "koikoi_multiplier": "opponent_x2",
+        "koikoi_once_per_round": True, "draw_passes_deal": True, "lucky_hands_void": True,
+        "table_lucky_void": True, "table_triple_void": True,
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("former", "chosen"),
+    [
+        ({}, {"lucky_hands": "void", "lightning": "plain", "turn_variant": "standard"}),
+        ({"lucky_hands_win": True}, {"lucky_hands": "win"}),  # displaces the ★ void
+        ({"lucky_hands_win": True, "lucky_hands_void": False}, {"lucky_hands": "win"}),
+        ({"lucky_hands_void": True}, {"lucky_hands": "void"}),
+        ({"lucky_hands_void": False}, {"lucky_hands": "off"}),
+        ({"lucky_hands_win": False}, {"lucky_hands": "void"}),
+        ({"lucky_hands_win": False, "lucky_hands_void": False}, {"lucky_hands": "off"}),
+        ({"lightning_wild": True}, {"lightning": "wild"}),
+        ({"lightning_wild_if_grass": True}, {"lightning": "wild_if_grass"}),
+        ({"lightning_wild": False, "lightning_wild_if_grass": False}, {"lightning": "plain"}),
+        ({"draw_then_two_hand_plays": True}, {"turn_variant": "draw_then_two_hand_plays"}),
+        ({"keep_unmatched_draw": True}, {"turn_variant": "keep_unmatched_draw"}),
+        ({"keep_unmatched_draw": False}, {"turn_variant": "standard"}),
+    ],
+)
+def test_former_flags_choose_the_same_rule(former: dict[str, Any], chosen: dict[str, str]) -> None:
+    options = cardtable.load("koi-koi", **former).options
+    assert {name: getattr(options, name) for name in chosen} == chosen
+    assert not set(options.model_dump()) & {"lucky_hands_win", "lightning_wild"}
+
+
+def test_former_flags_that_excluded_each_other_are_still_refused() -> None:
+    with pytest.raises(OptionError, match="lucky_hands_void and lucky_hands_win exclude"):
+        cardtable.load("koi-koi", lucky_hands_win=True, lucky_hands_void=True)
+    with pytest.raises(OptionError, match="lightning_wild and lightning_wild_if_grass exclude"):
+        cardtable.load("koi-koi", lightning_wild=True, lightning_wild_if_grass=True)
+    with pytest.raises(OptionError, match="older name of lucky_hands"):
+        cardtable.load("koi-koi", lucky_hands="win", lucky_hands_win=True)
+
+
+@pytest.mark.parametrize("preset", sorted(FORMER_PRESETS))
+def test_every_preset_means_what_it_meant(preset: str) -> None:
+    before = cardtable.load("koi-koi", **FORMER_PRESETS[preset]).options
+    assert before == cardtable.load("koi-koi", preset=preset).options
+
+
+def test_records_saved_with_the_former_flags_load_and_replay() -> None:
+    # Made by random legal moves with the code before the change (main at 6804ffc); the
+    # scores and outcomes are what that code's replay gave.
+    saved = json.loads(
+        (Path(__file__).parent / "data/koikoi_records_with_former_flags.json").read_text()
+    )
+    assert {case["name"] for case in saved} == {"lucky-win-wild-keep", "no-lucky-grass-two-plays"}
+    for case in saved:
+        assert "lucky_hands_win" in case["record"]["options"]  # saved with the former flags
+        record = GameRecord.from_json(case["record"])
+        state = record.replay()
+        assert state.is_over and list(state.scores()) == case["scores"], case["name"]
+        assert [r.outcome for r in state.result().rounds] == case["outcomes"]
+        again = GameRecord.from_json(json.loads(json.dumps(state.record().to_json())))
+        assert (
+            again.options["lucky_hands"] in ("win", "off")
+            and again.replay().scores() == state.scores()
+        )

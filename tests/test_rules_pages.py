@@ -27,7 +27,7 @@ def page_source(game_id: str) -> str:
 
 GAMES = [
     ("bakappana", {"players": 3}),
-    ("koi-koi", {"lucky_hands_win": True, "oya_ken_points": 6}),
+    ("koi-koi", {"lucky_hands": "win", "oya_ken_points": 6}),
     (
         "hana-awase",
         {"players": 3, "teyaku": True, "special_payments": True, "willow_row_cancels_yaku": True},

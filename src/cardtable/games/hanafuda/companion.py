@@ -119,7 +119,7 @@ def state_for(game_id: str, options: Mapping[str, Any], facts: RoundFacts) -> Fi
         state.on_round_start()  # teyaku are read from the dealt hands
     if isinstance(state, KoiKoiState):
         state.table_lights = (state.start_table & LIGHTS).bit_count()
-        if state.options.lucky_hands_win:
+        if state.options.lucky_hands == "win":
             for seat, hand in enumerate(state.hands):
                 kind = state.lucky_kind(hand) if hand else None
                 if kind:

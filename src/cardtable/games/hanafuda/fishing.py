@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import Any, Literal, Self
+from enum import StrEnum
+from typing import Any, Literal, NamedTuple, Self
 
 from pydantic import Field, model_validator
 
@@ -53,16 +53,52 @@ _SEAT_SETS = tuple(frozenset({seat}) for seat in range(8))
 _NOBODY: frozenset[int] = frozenset()
 
 
-class Phase(IntEnum):
-    PLAY = 0  # the player to move plays a hand card
-    TAKE = 1  # the flipped stock card matches two table cards: the player picks one
-    DECIDE = 2  # koi-koi: go on or stop
-    OVER = 3
+class Phase(StrEnum):
+    """Where a turn stands; the values are what views, records and the browser show."""
+
+    PLAY = "play"  # the player to move plays a hand card
+    TAKE = "take"  # the flipped stock card matches two table cards: the player picks one
+    DECIDE = "decide"  # koi-koi: go on or stop
+    OVER = "over"
 
 
-PHASE_NAMES = {Phase.PLAY: "play", Phase.TAKE: "take", Phase.DECIDE: "decide", Phase.OVER: "over"}
-# Module-level aliases: a global look-up is cheaper than Phase.X on the engine's hot path.
+# Module-level aliases: a global look-up is cheaper than Phase.X on the engine's hot path
+# (members are singletons, so the hot path compares them with `is`).
 _PLAY, _TAKE, _DECIDE, _OVER = Phase.PLAY, Phase.TAKE, Phase.DECIDE, Phase.OVER
+
+
+class Source(StrEnum):
+    """Where a resolved card came from; the values are what views show."""
+
+    HAND = "hand"
+    STOCK = "stock"
+    STOCK_KEPT = "stock-kept"  # flipped, matched nothing, and went to hand (koi-koi variant)
+
+
+class CaptureEvent(NamedTuple):
+    """A card resolved against the table: who, from where, which card, what it captured
+    (a card mask; 0: the card joined the table).
+
+    A NamedTuple built with ``tuple.__new__`` rather than a frozen dataclass: every card
+    of every playout records one, and this costs a tenth of the dataclass's constructor.
+    """
+
+    seat: int
+    source: Source
+    card: int
+    captured: int
+
+    def to_json(self) -> JSON:
+        return {
+            "seat": self.seat,
+            "from": self.source,
+            "card": CODES[self.card],
+            "captured": codes(self.captured),
+        }
+
+
+_new_tuple = tuple.__new__
+_FROM = (Source.HAND, Source.STOCK)  # by from_stock
 
 
 class FishingOptions(GameOptions):
@@ -313,8 +349,8 @@ class FishingState(KeepsRounds, State):
         self.round_no = 1
         self.totals = [0] * self.n
         self.results: list[RoundResult] = []
-        self.events: list[tuple[int, int, int, int]] = []
-        self.previous_events: tuple[tuple[int, int, int, int], ...] = ()
+        self.events: list[CaptureEvent] = []
+        self.previous_events: tuple[CaptureEvent, ...] = ()
         self.dealer_draw: DealerDraw | None = None
         self.next_dealer: int | None = None
         self.hands = [0] * self.n
@@ -541,7 +577,7 @@ class FishingState(KeepsRounds, State):
             self.piles[seat] |= captured | 1 << card
         else:
             self.table |= 1 << card
-        self.events.append((seat, int(from_stock), card, captured))
+        self.events.append(_new_tuple(CaptureEvent, (seat, _FROM[from_stock], card, captured)))
 
     def take_cards(self, seat: int, captured: int) -> None:
         """Remove captured cards from where they lie (the table; piles for steals)."""
@@ -771,7 +807,7 @@ class FishingState(KeepsRounds, State):
             "round": self.round_no,
             "rounds": int(getattr(self.game.options, "rounds", 1)),
             "dealer": self.dealer,
-            "phase": PHASE_NAMES[self.phase],
+            "phase": self.phase,
             "to_move": sorted(self.to_move),
             "table": codes(self.table),
             "piles": [codes(p) for p in self.piles],
@@ -786,8 +822,8 @@ class FishingState(KeepsRounds, State):
             data["hand"] = codes(self.hands[seat])
         if brief:
             return data
-        data["events"] = [self._event_json(e) for e in self.events]
-        data["previous_events"] = [self._event_json(e) for e in self.previous_events]
+        data["events"] = [e.to_json() for e in self.events]
+        data["previous_events"] = [e.to_json() for e in self.previous_events]
         data["misdeals"] = [{"reason": r, "table": codes(t)} for r, t in self.misdeals]
         data["last_round"] = self.results[-1].to_json() if self.results else None
         if self.dealer_draw is not None:
@@ -795,13 +831,3 @@ class FishingState(KeepsRounds, State):
         if seat is not None:
             data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
         return data
-
-    @staticmethod
-    def _event_json(event: tuple[int, int, int, int]) -> JSON:
-        seat, from_stock, card, captured = event
-        return {
-            "seat": seat,
-            "from": ("hand", "stock", "stock-kept")[from_stock],
-            "card": CODES[card],
-            "captured": codes(captured),
-        }

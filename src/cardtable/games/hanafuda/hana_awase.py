@@ -17,9 +17,10 @@ switched on. Every Russian rule is an option of both.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Self, cast
+from typing import Any, Literal, Self, cast
 
-from pydantic import Field, model_validator
+from pydantic import Field, create_model, model_validator
+from pydantic.fields import FieldInfo
 
 from cardtable.core.game import GameInfo, GameSpec, register
 from cardtable.core.results import RoundResult, ScoreLine
@@ -118,31 +119,33 @@ class HanaAwaseOptions(CardValueOptions):
         return self
 
 
-class HanaAwase88Options(HanaAwaseOptions):
-    players: Literal[3] = Field(3, description="Exactly 3 players (par 88).")
-    scoring: Literal["traditional"] = Field(
-        "traditional",
-        description="(cards - 88) + own yaku x 2 - the others' yaku + teyaku and specials.",
-    )
-    forced_hand_match: bool = Field(
-        True, description="A player who can capture with a hand card must play such a card."
-    )
-    capture_from_opponent_piles: bool = Field(
-        True,
-        description="A played card may also take a card of its month from an opponent's pile.",
-    )
-    teyaku: bool = Field(
-        True,
-        description="Hands dealt with 7 plains collect 30 from each player, with 6 plains 20.",
-    )
-    special_payments: bool = Field(
-        True,
-        description=(
-            "A deal where someone captured under 20 in card values is drawn; otherwise the "
-            "dealer or the player after him with at most 8 captured cards, and the third "
-            "player with at most 10, collect 30 from each."
+#: the Russian rules that Hana-awase 88 plays by default (each an option of both games)
+RUSSIAN_RULES = {
+    "forced_hand_match": True,
+    "capture_from_opponent_piles": True,
+    "teyaku": True,
+    "special_payments": True,
+}
+
+_PAR_88_FIELDS: dict[str, Any] = {
+    "players": (Literal[3], Field(3, description="Exactly 3 players (par 88).")),
+    "scoring": (
+        Literal["traditional"],
+        Field(
+            "traditional",
+            description="(cards - 88) + own yaku x 2 - the others' yaku + teyaku and specials.",
         ),
-    )
+    ),
+    **{
+        name: (bool, FieldInfo.merge_field_infos(HanaAwaseOptions.model_fields[name], default=on))
+        for name, on in RUSSIAN_RULES.items()
+    },
+}
+#: Hana-awase 88's options: the same fields with the Russian rules on by default, for
+#: exactly 3 players and the zero-sum par of 88 (the rules keep the base's descriptions).
+HanaAwase88Options = create_model(
+    "HanaAwase88Options", __base__=HanaAwaseOptions, __module__=__name__, **_PAR_88_FIELDS
+)
 
 
 class HanaAwaseState(FishingState):

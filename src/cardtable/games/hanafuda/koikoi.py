@@ -13,6 +13,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal, Self, cast
 
 from pydantic import Field, field_validator, model_validator
@@ -33,10 +35,12 @@ from cardtable.games.hanafuda.deck import (
 )
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import (
+    CaptureEvent,
     Deal,
     FishingOptions,
     FishingState,
     Phase,
+    Source,
     draw_first_dealer,
     rounds_field,
 )
@@ -67,14 +71,74 @@ def kuttsuki(hand: int) -> bool:
     return pairs >= 4
 
 
-#: rules that cannot both be on
+LuckyHands = Literal["void", "win", "off"]
+Lightning = Literal["plain", "wild", "wild_if_grass"]
+TurnVariant = Literal["standard", "draw_then_two_hand_plays", "keep_unmatched_draw"]
+
+#: draw rules that cannot both be on (the dealer's oya-ken keeps the deal and scores
+#: alone); the other exclusive rules are one option each
 EXCLUSIVE = (
-    ("lucky_hands_win", "lucky_hands_void"),
-    ("lightning_wild", "lightning_wild_if_grass"),
-    ("draw_then_two_hand_plays", "keep_unmatched_draw"),
     ("draw_passes_deal", "oya_ken_points"),
     ("draw_last_yaku_scores", "oya_ken_points"),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class FormerFlags:
+    """Two exclusive flags of records saved before they became one option: each flag
+    that is on chooses its value; neither on chooses ``neither``."""
+
+    option: str
+    flags: Mapping[str, str]  # flag -> the value it chose
+    neither: str
+
+
+#: records and house rules from before the choices were options still load
+FORMER_FLAGS = (
+    FormerFlags("lucky_hands", {"lucky_hands_void": "void", "lucky_hands_win": "win"}, "off"),
+    FormerFlags(
+        "lightning", {"lightning_wild": "wild", "lightning_wild_if_grass": "wild_if_grass"}, "plain"
+    ),
+    FormerFlags(
+        "turn_variant",
+        {
+            "draw_then_two_hand_plays": "draw_then_two_hand_plays",
+            "keep_unmatched_draw": "keep_unmatched_draw",
+        },
+        "standard",
+    ),
+)
+
+
+def from_former_flags(data: dict[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with each pair of former flags replaced by the option that replaced it.
+
+    A flag left out had its old default: on only for the choice that is the option's
+    default (``lucky_hands_void``), and then off when the other flag was asked for.
+
+    >>> from_former_flags({"lucky_hands_win": True}, {"lucky_hands": "void"})
+    {'lucky_hands': 'win'}
+    >>> from_former_flags({"lucky_hands_void": False}, {"lucky_hands": "void"})
+    {'lucky_hands': 'off'}
+    """
+    data = dict(data)
+    for former in FORMER_FLAGS:
+        given = {flag: data.pop(flag) for flag in former.flags if flag in data}
+        if not given:
+            continue
+        if former.option in data:
+            raise ValueError(f"{', '.join(given)}: an older name of {former.option}; give one")
+        on = [flag for flag, value in given.items() if value]
+        if len(on) > 1:
+            raise ValueError(f"{' and '.join(on)} exclude each other: choose one")
+        default = defaults[former.option]
+        if on:
+            data[former.option] = former.flags[on[0]]
+        elif any(former.flags[flag] == default for flag in given):
+            data[former.option] = former.neither  # the default's own flag was switched off
+        else:
+            data[former.option] = default
+    return data
 
 
 class KoiKoiOptions(FishingOptions):
@@ -85,11 +149,12 @@ class KoiKoiOptions(FishingOptions):
     )
     zero_sum_start: int = Field(30, ge=1, le=1000, description="Starting points (zero-sum).")
     # deal
-    lucky_hands_win: bool = Field(
-        False, description="Teshi or kuttsuki in a hand wins the round at once (6 points)."
-    )
-    lucky_hands_void: bool = Field(
-        True, description="★ Teshi or kuttsuki in a hand: the cards are dealt again."
+    lucky_hands: LuckyHands = Field(
+        "void",
+        description=(
+            "★ void: teshi or kuttsuki in a hand and the cards are dealt again; win: it wins "
+            "the round at once (6 points); off: nothing happens."
+        ),
     )
     kuttsuki_enabled: bool = Field(
         True, description="Kuttsuki (four pairs) counts as a lucky hand besides teshi."
@@ -135,20 +200,24 @@ class KoiKoiOptions(FishingOptions):
         (), description="Cards that count as two plains for Kasu (comma separated)."
     )
     # extra card properties
-    lightning_wild: bool = Field(False, description="The lightning (11-4) matches any card.")
-    lightning_wild_if_grass: bool = Field(
-        False, description="The lightning is wild when an August plain is on the first table."
+    lightning: Lightning = Field(
+        "plain",
+        description=(
+            "The lightning (11-4): a plain card, wild (matches any card), or wild_if_grass "
+            "(wild when an August plain is on the first table)."
+        ),
     )
     # turn variants
     continue_with_stock_after_hands: bool = Field(
         False, description="After the hands are empty, play stock-only turns."
     )
-    draw_then_two_hand_plays: bool = Field(
-        False, description="A turn takes the top stock card into hand, then plays two cards."
-    )
-    keep_unmatched_draw: bool = Field(
-        False,
-        description="A flipped card that matches nothing goes to hand; play another card.",
+    turn_variant: TurnVariant = Field(
+        "standard",
+        description=(
+            "draw_then_two_hand_plays: a turn takes the top stock card into hand, then plays "
+            "two cards; keep_unmatched_draw: a flipped card that matches nothing goes to "
+            "hand, and another card is played."
+        ),
     )
     # draws
     oya_ken_points: int = Field(
@@ -196,19 +265,13 @@ class KoiKoiOptions(FishingOptions):
 
     @model_validator(mode="before")
     @classmethod
-    def _chosen_rule_displaces_a_default(cls, data: Any) -> Any:
-        """Asking for one of two exclusive rules switches off the other when that one was
-        only on by default (``lucky_hands_win=true`` turns the ★ ``lucky_hands_void`` off)."""
+    def _former_flags(cls, data: Any) -> Any:
+        """Options saved before an exclusive pair of flags became one option still load."""
         if not isinstance(data, dict):
             return data
-        data = dict(data)
-        for first, second in EXCLUSIVE:
-            for chosen, other in ((first, second), (second, first)):
-                if data.get(chosen) and other not in data:
-                    default = cls.model_fields[other].default
-                    if default:
-                        data[other] = type(default)()
-        return data
+        return from_former_flags(
+            data, {f.option: cls.model_fields[f.option].default for f in FORMER_FLAGS}
+        )
 
     @model_validator(mode="after")
     def _exclusive(self) -> Self:
@@ -227,8 +290,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "zero_sum": False,
         "weather_ruins_viewing": False,
         "table_lucky_void": False,
-        "lucky_hands_void": False,
-        "lucky_hands_win": True,
+        "lucky_hands": "win",
         "double_if_seven_plus": True,
         "koikoi_multiplier": "opponent_x2",
         "koikoi_once_per_round": True,
@@ -240,7 +302,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "zero_sum_start": 30,
         "weather_ruins_viewing": False,
         "table_lucky_void": False,
-        "lucky_hands_void": True,
+        "lucky_hands": "void",
         "kuttsuki_enabled": False,
         "viewing_value": "low",
         "chofuku_mode": "add",
@@ -255,7 +317,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "koikoi_multiplier": "opponent_x2",
         "koikoi_once_per_round": True,
         "draw_passes_deal": True,
-        "lucky_hands_void": True,
+        "lucky_hands": "void",
         "table_lucky_void": True,
         "table_triple_void": True,
     },
@@ -345,9 +407,9 @@ class KoiKoiState(FishingState):
         ):
             return "three cards of one month on the table"
         kinds = [self.lucky_kind(hand) for hand in deal.hands]
-        if options.lucky_hands_void and any(kinds):
+        if options.lucky_hands == "void" and any(kinds):
             return f"{next(k for k in kinds if k)} in a hand"
-        if options.lucky_hands_win and all(kinds):
+        if options.lucky_hands == "win" and all(kinds):
             return "both players hold lucky hands"
         return None
 
@@ -360,11 +422,11 @@ class KoiKoiState(FishingState):
         self._reset_round()
         options = self.options
         self.table_lights = (self.start_table & LIGHTS).bit_count()
-        wild = options.lightning_wild or (
-            options.lightning_wild_if_grass and bool(self.start_table & AUGUST_GRASS)
+        wild = options.lightning == "wild" or (
+            options.lightning == "wild_if_grass" and bool(self.start_table & AUGUST_GRASS)
         )
         self.custom_captures = wild
-        if options.lucky_hands_win:
+        if options.lucky_hands == "win":
             for seat, hand in enumerate(self.hands):
                 kind = self.lucky_kind(hand)
                 if kind:
@@ -409,7 +471,7 @@ class KoiKoiState(FishingState):
     def begin_turn(self, seat: int) -> None:
         super().begin_turn(seat)
         self._note_turn_start(seat)
-        if self.options.draw_then_two_hand_plays:
+        if self.options.turn_variant == "draw_then_two_hand_plays":
             if self.stock_pos < len(self.stock):
                 self.hands[seat] |= 1 << self.stock[self.stock_pos]
                 self.stock_pos += 1
@@ -420,7 +482,7 @@ class KoiKoiState(FishingState):
 
     def after_hand_play(self, seat: int) -> bool:
         options = self.options
-        if options.draw_then_two_hand_plays:
+        if options.turn_variant == "draw_then_two_hand_plays":
             self.plays_left -= 1
             return self.plays_left > 0 and bool(self.hands[seat])
         if self.second_play:
@@ -431,7 +493,7 @@ class KoiKoiState(FishingState):
 
     def after_flip(self, seat: int, card: int) -> bool:
         if (
-            self.options.keep_unmatched_draw
+            self.options.turn_variant == "keep_unmatched_draw"
             and self.table >> card & 1
             and self.phase is Phase.PLAY
             and self.hands[seat]
@@ -442,7 +504,7 @@ class KoiKoiState(FishingState):
             self.unplayable = 1 << card
             self.revealed[seat] |= 1 << card  # everybody saw it turned over
             self.second_play = True
-            self.events[-1] = (seat, 2, card, 0)
+            self.events[-1] = CaptureEvent(seat, Source.STOCK_KEPT, card, 0)
             return True
         return False
 

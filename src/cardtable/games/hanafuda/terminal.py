@@ -23,7 +23,7 @@ from cardtable.games.hanafuda.deck import (
     iter_cards,
     value_of,
 )
-from cardtable.games.hanafuda.fishing import FishingState, Phase
+from cardtable.games.hanafuda.fishing import FishingState, Phase, Source
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.yaku import Yaku
@@ -35,6 +35,11 @@ KIND_STYLE = {
     Kind.PLAIN: "black on bright_green",
 }
 KIND_MARK = {Kind.LIGHT: "★", Kind.ANIMAL: "◆", Kind.RIBBON: "▮", Kind.PLAIN: "·"}
+_SOURCE_VERBS = {
+    Source.HAND: "plays ",
+    Source.STOCK: "flips ",
+    Source.STOCK_KEPT: "flips and keeps ",
+}
 
 
 def card_chip(index: int, lang: str = "en") -> Text:
@@ -218,13 +223,13 @@ class HanafudaRenderer:
         # A finished round's events move to previous_events when the next round is dealt.
         events = state.events if state.round_no == round_before else state.previous_events
         lines = []
-        for seat, from_stock, card, captured in events[count:]:
-            text = Text(f"{self.names[seat]}: ", "bold")
-            text.append(("plays ", "flips ", "flips and keeps ")[from_stock])
-            text.append_text(card_chip(card, self.lang))
-            if captured:
+        for event in events[count:]:
+            text = Text(f"{self.names[event.seat]}: ", "bold")
+            text.append(_SOURCE_VERBS[event.source])
+            text.append_text(card_chip(event.card, self.lang))
+            if event.captured:
                 text.append(" → takes ", "green")
-                text.append_text(chips(captured, self.lang))
+                text.append_text(chips(event.captured, self.lang))
             else:
                 text.append(" → table", "dim")
             lines.append(text)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import combinations
 from typing import Any, Literal, cast
 
@@ -182,10 +183,20 @@ class OhanamiOptions(GameOptions):
     )
 
 
-class Phase:
-    SELECT = "select"
-    PLACE = "place"
+class Phase(StrEnum):
+    """Where a pick stands; the values are what views, records and the browser show."""
+
+    SELECT = "select"  # everyone keeps two cards of the hand in secret
+    PLACE = "place"  # everyone places the two kept cards; all are revealed together
     OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementEvent:
+    """One seat's placements of the last pick, revealed to everyone at once."""
+
+    seat: int
+    placements: tuple[tuple[int, Target], ...]
 
 
 class OhanamiState(KeepsRounds, State):
@@ -228,7 +239,7 @@ class OhanamiState(KeepsRounds, State):
         self.pending: list[Action | None] = [None] * self.n
         self.totals = [0] * self.n
         self.results: list[RoundResult] = []
-        self.events: list[tuple[int, tuple[tuple[int, Target], ...]]] = []
+        self.events: list[PlacementEvent] = []
         self.phase = Phase.SELECT
         self._deal_stage()
 
@@ -362,7 +373,7 @@ class OhanamiState(KeepsRounds, State):
                 if target == "discard":
                     self.discards[s] |= 1 << card
             self.kept[s] = 0
-            self.events.append((s, choice.placements))
+            self.events.append(PlacementEvent(s, choice.placements))
         self.pending = [None] * self.n
         if self.pick == PICKS:
             self._end_stage()
@@ -488,8 +499,8 @@ class OhanamiState(KeepsRounds, State):
             "stock_size": len(self.stock),
             "scores": list(self.totals),
             "placements": [
-                {"seat": s, "placements": [{"card": c, "to": t} for c, t in placed]}
-                for s, placed in self.events
+                {"seat": e.seat, "placements": [{"card": c, "to": t} for c, t in e.placements]}
+                for e in self.events
             ],
             "last_stage": self.results[-1].to_json() if self.results else None,
             "over": self.is_over,

@@ -132,10 +132,11 @@ class OhanamiRenderer:
         if state.stage * 10 + state.pick == mark[0] and not state.is_over:
             return []
         lines = []
-        for seat, placements in state.events:
-            text = Text(f"{self.names[seat]}: ", "bold")
+        for event in state.events:
+            text = Text(f"{self.names[event.seat]}: ", "bold")
+            placed = event.placements
             text.append_text(
-                self.describe(state, seat, Place(placements)) if placements else Text("—")
+                self.describe(state, event.seat, Place(placed)) if placed else Text("—")
             )
             lines.append(text)
         return lines

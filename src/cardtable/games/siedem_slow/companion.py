@@ -107,10 +107,14 @@ def new_pad(players: int, options: Mapping[str, Any]) -> SiedemSlowState:
     return state
 
 
+def _writing_starts(state: SiedemSlowState) -> bool:
+    return not state.is_over and state.phase == Phase.WRITING
+
+
 def play_round(state: SiedemSlowState, entry: WordRound) -> None:
     """Enter one round into ``state`` (which must be at the start of a round)."""
     number, n = state.round, state.n
-    if state.is_over or state.phase != Phase.WRITING:
+    if not _writing_starts(state):
         raise PadProblem("the game is over: no more rounds", number)
     if len(entry.words) != n:
         raise PadProblem(
