@@ -86,7 +86,7 @@ def test_edge_5_four_of_a_month_on_the_table_is_redealt() -> None:
     deal = make_deal(2, table=["01-1", "01-2", "01-3", "01-4"], dealer=1)
     state = new_state("bakappana", deal)
     assert month_misdeal(mask("01-1", "01-2", "01-3", "01-4")) == 0
-    assert state.misdeals == [("four cards of one month on the table", mask(*deal["table"]))]
+    assert state.misdeals == (("four cards of one month on the table", mask(*deal["table"])),)
     assert month_misdeal(state.table) is None
     assert state.dealer == 1  # same dealer deals again
     view = state.view(None)["misdeals"]

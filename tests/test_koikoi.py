@@ -231,13 +231,13 @@ def test_edge_5_koikoi_misdeals() -> None:
     state = koikoi(make_deal(2, hands=[[], four_pairs]))
     assert [r for r, _ in state.misdeals] == ["kuttsuki in a hand"]
     state = koikoi(make_deal(2, hands=[[], four_pairs]), kuttsuki_enabled=False)
-    assert state.misdeals == []
+    assert state.misdeals == ()
     triple = make_deal(2, table=["05-1", "05-2", "05-3"])
-    assert koikoi(triple).misdeals == []
+    assert koikoi(triple).misdeals == ()
     assert [r for r, _ in koikoi(triple, table_triple_void=True).misdeals] == [
         "three cards of one month on the table"
     ]
-    assert koikoi(make_deal(2, table=pairs_table), table_lucky_void=False).misdeals == []
+    assert koikoi(make_deal(2, table=pairs_table), table_lucky_void=False).misdeals == ()
 
 
 def test_lucky_hand_wins_six() -> None:

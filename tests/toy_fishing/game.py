@@ -24,7 +24,7 @@ HAND, TABLE = 3, 2
 
 
 def month(card: str) -> str:
-    return card.split("-")[0]
+    return card.split("-", maxsplit=1)[0]
 
 
 def value(card: str) -> int:
