@@ -4,13 +4,15 @@ to them, each on an exact deal."""
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
 import cardtable
 from cardtable import IllegalAction, OptionError
-from cardtable.games.hanafuda.actions import Play, Take
-from cardtable.games.hanafuda.deck import card_index, codes
+from cardtable.games.hanafuda.actions import MONTH_PLAYS, Play, Take, plays_of
+from cardtable.games.hanafuda.capture import captures, captures_on, lowest_card
+from cardtable.games.hanafuda.deck import MONTH_MASK_OF, card_index, codes
 from cardtable.games.hanafuda.fishing import (
     Phase,
     draw_first_dealer,
@@ -291,3 +293,50 @@ def test_rounds_beyond_fixed_deals_come_from_the_seed() -> None:
             state.apply(state.current, state.legal_actions(state.current)[0])
     assert a.view(None) == b.view(None)
     assert a.hands == b.hands
+
+
+# -- the capture rule, written once, and the tables built from it ------------------------------
+def test_the_capture_rule_by_number_of_table_cards_of_the_month() -> None:
+    one, two, three = mask("03-1"), mask("03-1", "03-3"), mask("03-1", "03-2", "03-3")
+    assert captures(0) == ()  # nothing: the card joins the table
+    assert captures(one) == (one,)  # one: taken
+    assert captures(two) == (mask("03-1"), mask("03-3"))  # two: the player chooses one
+    assert captures(three) == (three,)  # three: all are taken
+
+
+def test_the_capture_table_agrees_with_the_rule_on_every_table() -> None:
+    rng = random.Random(5)
+    tables = [rng.getrandbits(48) for _ in range(300)]
+    tables += [nibble << 4 * month for month in range(12) for nibble in range(16)]
+    for table in tables:
+        for card in range(48):
+            assert captures_on(table, card) == captures(table & MONTH_MASK_OF[card])
+
+
+def test_the_hand_plays_table_agrees_with_the_rule() -> None:
+    """MONTH_PLAYS (legal_actions' fast path) lists, for every hand and table of a month,
+    one play per hand card and capture option when there is a choice, else one play."""
+    for month, hand, table in itertools.product(range(12), range(16), range(16)):
+        if hand & table:
+            continue
+        options = captures(table << 4 * month)
+        expected = []
+        for card in (4 * month + k for k in range(4) if hand >> k & 1):
+            if len(options) >= 2:
+                expected += [Play(card, lowest_card(option)) for option in options]
+            else:
+                expected.append(Play(card))
+        assert list(MONTH_PLAYS[month][hand][table]) == expected
+
+
+def test_legal_plays_agree_with_the_capture_options_in_dealt_games() -> None:
+    for seed in range(30):
+        state = cardtable.load("hana-awase", players=3, rounds=1).new_state(seed=seed)
+        while not state.is_over:
+            (seat,) = state.to_move
+            actions = state.legal_actions(seat)
+            if state.phase is Phase.PLAY:
+                hand = [c for c in range(48) if state.hands[seat] >> c & 1]
+                expected = [p for c in hand for p in plays_of(c, state.capture_options(seat, c))]
+                assert sorted(actions, key=str) == sorted(expected, key=str)
+            state.apply(seat, actions[seed % len(actions)])

@@ -168,6 +168,11 @@ def test_forced_hand_match() -> None:
     assert forced.legal_actions(0) == [Play(card_index("05-4"))]
     with pytest.raises(IllegalAction, match=r"must play a card that captures \(05-4\)"):
         play(forced, "09-3")
+    # without steals too: the refusal and the legal moves say the same
+    no_steals = ha("hana-awase-88", deal, capture_from_opponent_piles=False)
+    assert no_steals.legal_actions(0) == [Play(card_index("05-4"))]
+    with pytest.raises(IllegalAction, match=r"must play a card that captures \(05-4\)"):
+        play(no_steals, "09-3")
 
 
 def test_edge_15_willow_row_cancels_everyones_yaku() -> None:

@@ -180,3 +180,26 @@ def test_cached_totals_equal_a_fresh_evaluation(
     for pile in (first, second):
         fresh = sum(y.points for y in table.evaluate(pile, on_table, calls))
         assert table.total(pile, on_table, calls) == fresh
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    table=st.sampled_from(TABLES),
+    cup_as=st.sampled_from(["", "animal", "plain"]),
+    cards=st.permutations(range(48)),
+    size=st.integers(0, 30),
+    on_table=st.integers(0, (1 << 48) - 1),
+)
+def test_the_inlined_points_agree_with_the_readable_rule(
+    table: YakuTable, cup_as: str, cards: list[int], size: int, on_table: int
+) -> None:
+    """row_points (the evaluator's inlined scan) gives every row the points that
+    YakuDef.points_for says, with the cup counted either way."""
+    pile = sum(1 << c for c in cards[:size])
+    on_table &= ~pile
+    rows = [row.without_cup(cup_as) if cup_as else row for row in table.rows]
+    readable = {row.key: row.points_for(pile, on_table) for row in rows}
+    inlined = table.row_points(pile, on_table, cup_as)
+    assert {key: points for key, (_, points) in inlined.items()} == {
+        key: points for key, points in readable.items() if points
+    }

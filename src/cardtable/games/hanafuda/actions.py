@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from cardtable.core.actions import action_type
 from cardtable.core.errors import IllegalAction
+from cardtable.games.hanafuda.capture import captures, lowest_card
 from cardtable.games.hanafuda.deck import CODES, MONTH_OF, NUM_CARDS, card_index
 
 
@@ -93,23 +94,33 @@ PLAY_TAKING: tuple[dict[int, Play], ...] = tuple(
 TAKE: tuple[Take, ...] = tuple(Take(i) for i in range(NUM_CARDS))
 
 
+def plays_of(card: int, options: tuple[int, ...]) -> list[Play]:
+    """The plays of a hand card with these capture options: one, or one per choice."""
+    if len(options) < 2:
+        return [PLAY[card]]
+    return [play_taking(card, lowest_card(option)) for option in options]
+
+
+def play_taking(card: int, take: int) -> Play:
+    """``card`` taking ``take``: interned when ``take`` is of its month (a wild card may
+    take any)."""
+    return PLAY_TAKING[card].get(take) or Play(card, take)
+
+
 def _month_plays(month: int, hand_nibble: int, table_nibble: int) -> tuple[Play, ...]:
     """The hand plays of one month, given which of its four cards are in hand / on table."""
     if hand_nibble & table_nibble:
         return ()  # a card cannot be in hand and on the table
+    options = captures(table_nibble << 4 * month)
     plays: list[Play] = []
-    table_cards = [4 * month + k for k in range(4) if table_nibble >> k & 1]
     for k in range(4):
         if hand_nibble >> k & 1:
-            card = 4 * month + k
-            if len(table_cards) == 2:
-                plays.extend(PLAY_TAKING[card][t] for t in table_cards)
-            else:
-                plays.append(PLAY[card])
+            plays.extend(plays_of(4 * month + k, options))
     return tuple(plays)
 
 
-#: MONTH_PLAYS[month][hand nibble][table nibble] -> the legal hand plays of that month
+#: MONTH_PLAYS[month][hand nibble][table nibble] -> the legal hand plays of that month,
+#: by the capture rule (:func:`~.capture.captures`)
 MONTH_PLAYS: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
     tuple(tuple(_month_plays(m, h, t) for t in range(16)) for h in range(16)) for m in range(12)
 )
@@ -136,8 +147,7 @@ def parse_action(data: Mapping[str, Any]) -> HanafudaAction:
         card = _card_field(data, "card")
         if data.get("take") is None:
             return PLAY[card]
-        take = _card_field(data, "take")
-        return PLAY_TAKING[card].get(take) or Play(card, take)
+        return play_taking(card, _card_field(data, "take"))
     if kind == "take":
         return TAKE[_card_field(data, "card")]
     return KOIKOI if kind == "koi-koi" else SHOBU

@@ -28,11 +28,11 @@ from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
 from cardtable.core.state import KeepsRounds, State
-from cardtable.games.hanafuda.actions import MONTH_PLAYS, PLAY, TAKE, Play, Take
+from cardtable.games.hanafuda.actions import MONTH_PLAYS, PLAY, TAKE, Play, Take, plays_of
+from cardtable.games.hanafuda.capture import CAPTURES, captures_on, lowest_card
 from cardtable.games.hanafuda.deck import (
     CODES,
     FULL_DECK,
-    MONTH_MASK_OF,
     MONTH_MASKS,
     NUM_CARDS,
     card_index,
@@ -98,7 +98,7 @@ class CaptureEvent(NamedTuple):
 
 
 _new_tuple = tuple.__new__
-_FROM = (Source.HAND, Source.STOCK)  # by from_stock
+_HAND, _STOCK = Source.HAND, Source.STOCK
 
 
 class FishingOptions(GameOptions):
@@ -196,25 +196,14 @@ def single_options(matches: int) -> tuple[int, ...]:
     return SINGLE_OPTIONS[shift >> 2][matches >> shift & 15]
 
 
-def _option_card(option: int) -> int:
-    """The card that names an option in actions: its lowest card."""
-    return (option & -option).bit_length() - 1
-
-
 def _chosen(options: Sequence[int], take: int | None) -> int | None:
     """The option ``take`` names, if any."""
     if take is None or not 0 <= take < NUM_CARDS:
         return None
     for option in options:
-        if _option_card(option) == take:
+        if lowest_card(option) == take:
             return option
     return None
-
-
-def _plays(card: int, options: Sequence[int]) -> list[Play]:
-    if len(options) < 2:
-        return [PLAY[card]]
-    return [Play(card, _option_card(o)) for o in options]
 
 
 def month_misdeal(table: int) -> int | None:
@@ -476,7 +465,7 @@ class FishingState(KeepsRounds, State):
                 if self.forced_match and any(options for _, options in by_card):
                     by_card = [(c, options) for c, options in by_card if options]
                 for card, options in by_card:
-                    out.extend(_plays(card, options))
+                    out.extend(plays_of(card, options))
                 return out
             # One table look-up per month in hand (see MONTH_PLAYS): this is the hot path.
             table = self.table
@@ -487,7 +476,7 @@ class FishingState(KeepsRounds, State):
             return out
         if self.phase is _TAKE:
             options = self.capture_options(seat, self.pending)
-            return [TAKE[_option_card(option)] for option in options]
+            return [TAKE[lowest_card(option)] for option in options]
         return self.decision_actions(seat)
 
     def illegal_reason(self, seat: int, action: Action) -> str | None:
@@ -504,7 +493,7 @@ class FishingState(KeepsRounds, State):
                 return f"the flipped {flipped} can take several cards: choose one with take"
             options = self.capture_options(seat, self.pending)
             if _chosen(options, action.card) is None:  # type: ignore[attr-defined]
-                said = " or ".join(CODES[_option_card(o)] for o in options)
+                said = " or ".join(CODES[lowest_card(o)] for o in options)
                 return f"the flipped {CODES[self.pending]} can take {said}, not {action}"
             return None
         return self.decision_problem(seat, action)
@@ -517,12 +506,11 @@ class FishingState(KeepsRounds, State):
             return f"{CODES[card]} was just drawn: play another card"
         if self.custom_captures:
             options = self.capture_options(seat, card)
-        else:
-            matches = self.table & MONTH_MASK_OF[card]
-            options = single_options(matches) if matches.bit_count() == 2 else (matches,)
+        else:  # captures_on inlined: apply checks every move
+            options = CAPTURES[card >> 2][self.table >> (card & ~3) & 15]
         if len(options) >= 2:
             if take is None or _chosen(options, take) is None:
-                said = " or ".join(CODES[_option_card(o)] for o in options)
+                said = " or ".join(CODES[lowest_card(o)] for o in options)
                 return f"{CODES[card]} can take {said}: say which one with take"
         elif take is not None:
             return f"{CODES[card]} leaves nothing to choose; take is only for a choice of captures"
@@ -539,11 +527,11 @@ class FishingState(KeepsRounds, State):
         if kind is Play:
             card = action.card  # type: ignore[attr-defined]
             self.hands[seat] ^= 1 << card
-            self.resolve(seat, card, action.take, from_stock=False)  # type: ignore[attr-defined]
+            self.resolve(seat, card, action.take, _HAND)  # type: ignore[attr-defined]
             if self.after_hand_play(seat):
                 return
         elif kind is Take:
-            self.resolve(seat, self.pending, action.card, from_stock=True)  # type: ignore[attr-defined]
+            self.resolve(seat, self.pending, action.card, _STOCK)  # type: ignore[attr-defined]
             self.pending = -1
         else:
             self.perform_decision(seat, action)
@@ -552,32 +540,30 @@ class FishingState(KeepsRounds, State):
 
     # -- the turn ----------------------------------------------------------------------
     def capture_options(self, seat: int, card: int) -> tuple[int, ...]:
-        """What ``card`` may capture, one mask per option (§2.3): none -> it goes to the
-        table; one -> taken without asking; several -> the player chooses. Games with
-        wild cards or steals override this and set ``custom_captures``."""
-        matches = self.table & MONTH_MASK_OF[card]
-        if not matches:
-            return ()
-        if matches.bit_count() == 2:
-            return single_options(matches)
-        return (matches,)
+        """What ``card`` may capture, one mask per option: the capture rule
+        (:func:`~.capture.captures`). Games with wild cards or steals override this and
+        set ``custom_captures``."""
+        return captures_on(self.table, card)
 
-    def resolve(self, seat: int, card: int, take: int | None, *, from_stock: bool) -> None:
+    def resolve(self, seat: int, card: int, take: int | None, source: Source) -> None:
         """Match ``card`` against the table; ``take`` names the chosen option."""
         if self.custom_captures:
             options = self.capture_options(seat, card)
-            captured = (_chosen(options, take) if take is not None else None) or (
-                options[0] if options else 0
-            )
+        else:  # captures_on inlined: every card of every playout comes here
+            options = CAPTURES[card >> 2][self.table >> (card & ~3) & 15]
+        if take is None:
+            self.capture(seat, card, options[0] if options else 0, source)
         else:
-            matches = self.table & MONTH_MASK_OF[card]
-            captured = (1 << take) if take is not None else matches
+            self.capture(seat, card, _chosen(options, take) or 0, source)
+
+    def capture(self, seat: int, card: int, captured: int, source: Source) -> None:
+        """``card`` takes ``captured`` into the seat's pile, or joins the table (0)."""
         if captured:
             self.take_cards(seat, captured)
             self.piles[seat] |= captured | 1 << card
         else:
             self.table |= 1 << card
-        self.events.append(_new_tuple(CaptureEvent, (seat, _FROM[from_stock], card, captured)))
+        self.events.append(_new_tuple(CaptureEvent, (seat, source, card, captured)))
 
     def take_cards(self, seat: int, captured: int) -> None:
         """Remove captured cards from where they lie (the table; piles for steals)."""
@@ -588,15 +574,14 @@ class FishingState(KeepsRounds, State):
         card = self.stock[self.stock_pos]
         self.stock_pos += 1
         if self.custom_captures:
-            if len(self.capture_options(seat, card)) >= 2:
-                self.pending = card
-                self.phase = _TAKE
-                return True
-        elif (self.table & MONTH_MASK_OF[card]).bit_count() == 2:
+            options = self.capture_options(seat, card)
+        else:  # captures_on inlined, as in resolve
+            options = CAPTURES[card >> 2][self.table >> (card & ~3) & 15]
+        if len(options) >= 2:
             self.pending = card
             self.phase = _TAKE
             return True
-        self.resolve(seat, card, None, from_stock=True)
+        self.capture(seat, card, options[0] if options else 0, _STOCK)
         return self.after_flip(seat, card)
 
     # -- turn hooks (koi-koi turn variants) --------------------------------------------
@@ -756,10 +741,10 @@ class FishingState(KeepsRounds, State):
                 if len(options) < 2:
                     self._perform(seat, PLAY[card])
                 else:
-                    self._perform(seat, Play(card, _option_card(options[rng.below(len(options))])))
+                    self._perform(seat, Play(card, lowest_card(options[rng.below(len(options))])))
             elif self.phase is _TAKE:
                 options = self.capture_options(seat, self.pending)
-                self._perform(seat, TAKE[_option_card(options[rng.below(len(options))])])
+                self._perform(seat, TAKE[lowest_card(options[rng.below(len(options))])])
             else:
                 actions = self.decision_actions(seat)
                 self._perform(seat, actions[rng.below(len(actions))])

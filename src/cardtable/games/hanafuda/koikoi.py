@@ -24,6 +24,7 @@ from cardtable.core.game import GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Shobu, parse_action
+from cardtable.games.hanafuda.capture import captures
 from cardtable.games.hanafuda.deck import (
     LIGHTS,
     MONTH_MASK_OF,
@@ -443,15 +444,7 @@ class KoiKoiState(FishingState):
         table = self.table
         if 1 << card == LIGHTNING:  # the lightning takes any one table card
             return tuple(1 << c for c in iter_cards(table))
-        matches = table & MONTH_MASK_OF[card] & ~LIGHTNING
-        count = matches.bit_count()
-        options: tuple[int, ...]
-        if count == 0:
-            options = ()
-        elif count == 2:
-            options = tuple(1 << c for c in iter_cards(matches))
-        else:
-            options = (matches,)
+        options = captures(table & MONTH_MASK_OF[card] & ~LIGHTNING)
         if table & LIGHTNING:
             options = (*options, LIGHTNING)
         return options

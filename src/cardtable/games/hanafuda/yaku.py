@@ -107,17 +107,28 @@ class YakuDef:
         >>> koikoi_table({}).row("tsukimi").missing(cards("08-1"))
         1
         """
-        have = (captured & self.counts).bit_count() + (captured & self.doubles).bit_count()
-        return max(self.need - have, (self.requires & ~captured).bit_count(), 0)
+        return max(self.need - self.count(captured), (self.requires & ~captured).bit_count(), 0)
+
+    def count(self, captured: int) -> int:
+        """How many of the row's cards ``captured`` holds (cards of ``doubles`` twice)."""
+        return (captured & self.counts).bit_count() + (captured & self.doubles).bit_count()
 
     def points_for(self, captured: int, table: int = 0) -> int:
         """Points this row gives ``captured`` on its own (0 when it does not score)."""
         if captured & self.requires != self.requires or table & self.void_if_table:
             return 0
-        count = (captured & self.counts).bit_count() + (captured & self.doubles).bit_count()
+        count = self.count(captured)
         if count < self.need:
             return 0
         return self.points + self.extra * (count - self.need)
+
+    def without_cup(self, cup_as: str) -> YakuDef:
+        """The row with the sake cup left out of the class it is not used for, when the cup
+        counts as an animal or a plain, not both (koi-koi ``sake_cup_mode=one_of``)."""
+        other_class = PLAINS if cup_as == "animal" else ANIMALS & ~SAKE_CUP
+        if self.counts & SAKE_CUP and self.counts & other_class:
+            return replace(self, counts=self.counts & ~SAKE_CUP, doubles=self.doubles & ~SAKE_CUP)
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,8 +260,10 @@ class YakuTable:
 
     #: table cards that can void a yaku (the weather rule)
     void_cards: int = field(default=0, compare=False, repr=False)
-    _compiled: tuple[tuple[YakuDef, int, int, int, int, int, int, int], ...] = field(
-        default=(), compare=False, repr=False
+    #: the rows, by how the sake cup is scored ("": as both; "animal" / "plain" under
+    #: ``cup_one_of``), as flat tuples for :meth:`row_points`' inlined rule
+    _compiled: dict[str, tuple[tuple[YakuDef, int, int, int, int, int, int, int], ...]] = field(
+        default_factory=dict, compare=False, repr=False
     )
     #: each row's name for score lines, by key (a round's scoring is on the playout path)
     _names: dict[str, Localized] = field(default_factory=dict, compare=False, repr=False)
@@ -261,12 +274,11 @@ class YakuTable:
         for row in self.rows:
             mask |= row.void_if_table
         object.__setattr__(self, "void_cards", mask)
-        # The rows as flat tuples: scanning them inline is the evaluator's hot loop.
-        compiled = tuple(
-            (r, r.requires, r.counts, r.doubles, r.need, r.points, r.extra, r.void_if_table)
-            for r in self.rows
-        )
-        object.__setattr__(self, "_compiled", compiled)
+        for cup_as in ("", "animal", "plain"):
+            self._compiled[cup_as] = tuple(
+                (r, r.requires, r.counts, r.doubles, r.need, r.points, r.extra, r.void_if_table)
+                for r in (row.without_cup(cup_as) if cup_as else row for row in self.rows)
+            )
         self._names.update((row.key, row.said()) for row in self.rows)
 
     def name_of(self, key: str) -> Localized:
@@ -311,31 +323,30 @@ class YakuTable:
             return as_animal
         return self._rows_scored(captured, table, koikoi_calls, cup_as="")
 
+    def row_points(
+        self, captured: int, table: int = 0, cup_as: str = ""
+    ) -> dict[str, tuple[YakuDef, int]]:
+        """Every row that scores on its own, by key, with its points: before one yaku
+        replaces another or a group keeps its best.
+
+        :meth:`YakuDef.points_for` inlined over the compiled rows: an uncached total scans
+        every row (test_yaku checks that the two agree).
+        """
+        scored: dict[str, tuple[YakuDef, int]] = {}
+        for row, requires, counts, doubles, need, points, extra, void in self._compiled[cup_as]:
+            if captured & requires != requires or table & void:
+                continue
+            count = (captured & counts).bit_count()
+            if doubles:
+                count += (captured & doubles).bit_count()
+            if count >= need:
+                scored[row.key] = (row, points + extra * (count - need))
+        return scored
+
     def _rows_scored(
         self, captured: int, table: int, koikoi_calls: int, cup_as: str
     ) -> dict[str, tuple[YakuDef, int]]:
-        scored: dict[str, tuple[YakuDef, int]] = {}
-        if cup_as:
-            for row in self.rows:
-                counted = row
-                other_class = PLAINS if cup_as == "animal" else ANIMALS & ~SAKE_CUP
-                if row.counts & SAKE_CUP and row.counts & other_class:
-                    # the cup leaves the class it is not used for
-                    counted = replace(
-                        row, counts=row.counts & ~SAKE_CUP, doubles=row.doubles & ~SAKE_CUP
-                    )
-                points = counted.points_for(captured, table)
-                if points:
-                    scored[row.key] = (counted, points)
-        else:
-            for row, requires, counts, doubles, need, base, extra, void in self._compiled:
-                if captured & requires != requires or table & void:
-                    continue
-                count = (captured & counts).bit_count()
-                if doubles:
-                    count += (captured & doubles).bit_count()
-                if count >= need:
-                    scored[row.key] = (row, base + extra * (count - need))
+        scored = self.row_points(captured, table, cup_as)
         if not scored:
             return scored
         if self.rain_spoils_drinking and captured & RAIN_MAN:
