@@ -1,13 +1,14 @@
 // The replay viewer: step through a finished game and check its fair shuffle in the browser.
 import { api, cards, h } from "./api.js";
 import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { rendererFor } from "./render/index.js";
+import { loadRenderer } from "./render/index.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.startsWith("/replay/") ? location.pathname.split("/").pop() : null;
 let data = null;
 let step = 0;
 let cardInfo = null;
 let games = [];
+const renderers = {}; // game id -> its render function, once loaded
 
 async function sha256(text) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -45,7 +46,15 @@ function render() {
   $("slider").value = String(step);
   $("players").replaceChildren(...(view.scores || []).map((s, n) => h("li", { class: "player" }, h("span", { class: "name" }, seatName(n)), h("span", { class: "score" }, s))));
   const seat = $("seat").value === "" ? null : Number($("seat").value);
-  rendererFor(data.record.game, game?.family)($("board"), {
+  const draw = renderers[data.record.game];
+  if (!draw) {
+    loadRenderer(game.renderer).then((loaded) => {
+      renderers[data.record.game] = loaded;
+      render();
+    });
+    return;
+  }
+  draw($("board"), {
     frame: { table: { id: "replay", seats: [] }, version: step, clock: null, seat },
     view: { ...view, legal_actions: [] },
     seat,

@@ -1,7 +1,7 @@
 // A live table: one WebSocket, the server's view of this seat, a renderer per game family.
 import { api, cards, h } from "./api.js";
 import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { rendererFor } from "./render/index.js";
+import { loadRenderer } from "./render/index.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -10,7 +10,8 @@ let frame = null;
 let clockOffset = 0; // server time - local time
 let retry = 0;
 let cardInfo = null;
-let ruleSections = {}; // game id -> rule prefix -> anchor of its rule page
+let games = {}; // game id -> what /api/games says of it (rule anchors, renderer, hints)
+let draw = null; // the game's render function, once its module has loaded
 const ui = {}; // renderer state that survives re-renders (selections)
 
 function seatCredentials() {
@@ -164,7 +165,7 @@ async function rematch() {
 
 function renderHintPanel() {
   const { view, seat, table } = frame;
-  const canAsk = seat !== null && table.game !== "siedem-slow" && table.status !== "finished" && (view.to_move || []).includes(seat);
+  const canAsk = seat !== null && games[table.game].hints && table.status !== "finished" && (view.to_move || []).includes(seat);
   $("hint-panel").hidden = !canAsk;
   if (!ui.hint || ui.hint.version !== frame.version) $("hint-text").textContent = "";
   showHint();
@@ -227,8 +228,14 @@ function render() {
   board.dataset.status = frame.table.status;
   board.dataset.round = String(frame.view.round ?? frame.view.stage ?? "");
   board.dataset.mine = String(frame.seat !== null && (frame.view.to_move || []).includes(frame.seat));
-  const renderer = rendererFor(frame.table.game, frame.table.family);
-  renderer($("board"), {
+  if (!draw) {
+    loadRenderer(games[frame.table.game].renderer).then((loaded) => {
+      draw = loaded;
+      render();
+    });
+    return;
+  }
+  draw($("board"), {
     frame,
     view: frame.view,
     seat: frame.seat,
@@ -242,7 +249,7 @@ function render() {
     dialog: $("dialog"),
     clockLeft: () => (frame.clock ? frame.clock.deadline - (Date.now() / 1000 + clockOffset) : null),
     gameId: frame.table.game,
-    ruleSections: ruleSections[frame.table.game],
+    ruleSections: games[frame.table.game].rule_sections,
   });
   renderHintPanel();
 }
@@ -250,7 +257,7 @@ function render() {
 async function main() {
   await loadLanguage(pickLanguage());
   cardInfo = await cards();
-  ruleSections = Object.fromEntries((await api("/api/games")).map((g) => [g.id, g.rule_sections]));
+  games = Object.fromEntries((await api("/api/games")).map((g) => [g.id, g]));
   $("lang-slot").append(languageSwitch(render));
   $("hint").addEventListener("click", askHint);
   translatePage();

@@ -1,10 +1,8 @@
-// Which renderer draws a game: 7 słów has its own, the other games draw by family.
-import { renderHanafuda } from "./hanafuda.js";
-import { renderOhanami } from "./ohanami.js";
-import { renderWords } from "./siedem.js";
+// Which renderer draws a game: each game's package serves its own (the WEB capability of
+// its spec); /api/games says where, and the module is loaded once, when first needed.
+const modules = new Map();
 
-const RENDERERS = { hanafuda: renderHanafuda, ohanami: renderOhanami, "siedem-slow": renderWords };
-
-export function rendererFor(gameId, family) {
-  return RENDERERS[gameId === "siedem-slow" ? "siedem-slow" : family];
+export async function loadRenderer(url) {
+  if (!modules.has(url)) modules.set(url, import(url));
+  return (await modules.get(url)).render;
 }

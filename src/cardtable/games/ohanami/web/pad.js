@@ -1,8 +1,8 @@
 // Ohanami score pad for the boxed game: colour counts (or card numbers) per garden and stage.
-import { api, h, svg } from "./api.js";
+import { api, h, svg } from "/static/js/api.js";
 import { ohanamiCard } from "./cards.js";
-import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { breakdown } from "./render/common.js";
+import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
+import { breakdown } from "/static/js/render/common.js";
 
 const COLOURS = ["blue", "green", "grey", "pink"];
 const $ = (id) => document.getElementById(id);

@@ -1,11 +1,11 @@
 // Ohanami: keep two cards, pass the rest, then grow up to three ordered rows.
-import { h, svg } from "../api.js";
-import { ohanamiCard } from "../cards.js";
-import { announceResult, statusLine } from "./common.js";
+import { h, svg } from "/static/js/api.js";
+import { ohanamiCard } from "./cards.js";
+import { announceResult, statusLine } from "/static/js/render/common.js";
 
 const same = (a, b) => a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
 
-export function renderOhanami(root, ctx) {
+export function render(root, ctx) {
   const { view, seat, send, t, cards, ui } = ctx;
   const colours = cards.ohanami.colours;
   const legal = view.legal_actions || [];

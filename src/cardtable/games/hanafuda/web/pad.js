@@ -1,9 +1,9 @@
 // Round calculator for hanafuda played with a real deck: tap captured cards, get the score.
-import { api, cards, h, svg } from "./api.js";
+import { api, cards, h, svg } from "/static/js/api.js";
 import { hanafudaCard } from "./cards.js";
-import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
-import { breakdown } from "./render/common.js";
+import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
+import { optionFields, playerRange, readChangedOptions } from "/static/js/options-form.js";
+import { breakdown } from "/static/js/render/common.js";
 
 const GAMES = ["koi-koi", "hana-awase", "hana-awase-88", "bakappana"];
 const $ = (id) => document.getElementById(id);

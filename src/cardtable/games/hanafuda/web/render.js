@@ -1,11 +1,12 @@
 // Hanafuda tables (Bakappana, Koi-koi, Hana-awase, Hana-awase 88): click or type to play.
-import { h, svg } from "../api.js";
-import { cardBack, hanafudaCard } from "../cards.js";
-import { announceResult, statusLine } from "./common.js";
+import { h, svg } from "/static/js/api.js";
+import { cardBack } from "/static/js/cards.js";
+import { hanafudaCard } from "./cards.js";
+import { announceResult, statusLine } from "/static/js/render/common.js";
 
 const KIND_ORDER = ["light", "animal", "ribbon", "plain"];
 
-export function renderHanafuda(root, ctx) {
+export function render(root, ctx) {
   const { view, seat, send, t, cards, ui } = ctx;
   const info = Object.fromEntries(cards.hanafuda.cards.map((c) => [c.code, c]));
   const legal = view.legal_actions || [];

@@ -1,8 +1,8 @@
 // 7 słów score pad for the boxed game: the area and the words of each round, checked and
 // scored by the engine on the server; a 30-second hourglass for the table.
-import { api, h } from "./api.js";
-import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { breakdown } from "./render/common.js";
+import { api, h } from "/static/js/api.js";
+import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
+import { breakdown } from "/static/js/render/common.js";
 
 const $ = (id) => document.getElementById(id);
 const COLUMNS = [5, 4, 3, 2];

@@ -1,9 +1,9 @@
 // 7 słów: the letter area, the word box, the live hourglass, review and votes.
-import { h, svg } from "../api.js";
-import { letterCard } from "../cards.js";
-import { announceResult, statusLine } from "./common.js";
+import { h, svg } from "/static/js/api.js";
+import { letterCard } from "./cards.js";
+import { announceResult, statusLine } from "/static/js/render/common.js";
 
-export function renderWords(root, ctx) {
+export function render(root, ctx) {
   const { view, seat, send, t, ui, frame } = ctx;
   const legal = view.legal_actions || [];
   const columns = [...new Set(view.area.map((c) => c.column))].sort((a, b) => b - a);
