@@ -13,8 +13,7 @@ Server → client frames: ``{"type": "state", ...}`` after every change (the sea
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 JSON = dict[str, Any]
@@ -33,30 +32,6 @@ def encode(frame: JSON) -> str:
 
 def error(code: str, message: str) -> JSON:
     return {"type": "error", "code": code, "message": message}
-
-
-@dataclass
-class RateLimiter:
-    """A token bucket per connection: ``rate`` messages a second, bursts up to ``burst``."""
-
-    rate: float
-    burst: float
-    tokens: float = field(init=False)
-    stamp: float = field(default_factory=time.monotonic)
-    strikes: int = 0
-
-    def __post_init__(self) -> None:
-        self.tokens = self.burst
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.strikes += 1
-        return False
 
 
 @dataclass(frozen=True)
