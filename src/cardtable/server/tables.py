@@ -304,7 +304,7 @@ class LiveTable:
                     log.warning("table %s: seat %d claimed but not saved", self.id, listener.seat)
         await self._send_all([listener], self.frame)
         if seat_came:
-            await self.broadcast_presence()
+            await self.broadcast_presence(besides=listener)
 
     async def leave(self, listener: Listener) -> None:
         self.listeners.discard(listener)
@@ -319,9 +319,10 @@ class LiveTable:
         """Every listener gets its seat's state."""
         await self._send_all(list(self.listeners), self.frame)
 
-    async def broadcast_presence(self) -> None:
+    async def broadcast_presence(self, besides: Listener | None = None) -> None:
         presence = self.presence()
-        await self._send_all(list(self.listeners), lambda _seat: presence)
+        others = [listener for listener in self.listeners if listener is not besides]
+        await self._send_all(others, lambda _seat: presence)
 
     async def _send_all(
         self, listeners: Sequence[Listener], frame_for: Callable[[int | None], JSON]
