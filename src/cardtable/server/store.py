@@ -37,7 +37,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from cardtable.core.errors import CardtableError
@@ -172,7 +172,7 @@ def _guarded(method: Callable[P, R]) -> Callable[P, R]:
         assert isinstance(store, Store)
         try:
             result = method(*args, **kwargs)
-        except (DBAPIError, OSError) as error:
+        except (OperationalError, InterfaceError, OSError) as error:  # not a refused row
             store.health.failed(error)
             raise StorageUnavailable(
                 "storage unavailable: nothing was saved, try again in a moment"
@@ -244,9 +244,15 @@ class Store:
 
     @_guarded
     def probe(self) -> None:
-        """A write that changes nothing: does the database take writes now?"""
-        with self.engine.begin() as connection:
-            connection.execute(update(TableRow).where(TableRow.id == "").values(status="probe"))
+        """Does the database take writes now? A row about the size of a few moves is
+        written and rolled back, so a full disk is found as well as a read-only file."""
+        with self.engine.connect() as connection, connection.begin() as transaction:
+            row = {
+                "id": "~probe", "game": "", "options": {"probe": "x" * 8192}, "seats": [],
+                "seed": 0, "salt": "", "commitment": "", "created_at": time.time(),
+            }  # fmt: skip
+            connection.execute(insert(TableRow), row)
+            transaction.rollback()
 
     @_guarded
     def recent(self, limit: int, statuses: Sequence[str]) -> list[TableRow]:
