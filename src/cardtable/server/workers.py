@@ -1,13 +1,17 @@
-"""Worker threads for the engine's slow calls: one pool for bots (and the move clock's default
-move), one for players' hints. The pools never share a queue, so a bot's move never waits
-behind hints, and the hint pool is bounded: past its queue a hint is refused, not queued."""
+"""Workers for the engine's slow calls: threads for bots (and the move clock's default move),
+processes for players' hints. The pools never share a queue, so a bot's move never waits
+behind hints; hints run in their own processes, so a flood of them does not hold the
+interpreter lock the bots and the event loop need either (the state is sent pickled, a few
+KB); and the hint pool is bounded: past its queue a hint is refused, not queued."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import multiprocessing
+import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TypeVar
 
 from cardtable.server.settings import Settings
@@ -22,7 +26,12 @@ class HintsBusy(Exception):
 class Workers:
     def __init__(self, settings: Settings) -> None:
         self.bots = ThreadPoolExecutor(settings.bot_workers, thread_name_prefix="bot")
-        self.hints = ThreadPoolExecutor(settings.hint_workers, thread_name_prefix="hint")
+        # spawned, not forked: a fork of a process with threads may copy a lock held mid-way
+        spawn = multiprocessing.get_context("spawn")
+        # and niced: when the cores are busy, a hint gives way to the server and its bots
+        self.hints = ProcessPoolExecutor(
+            settings.hint_workers, mp_context=spawn, initializer=os.nice, initargs=(10,)
+        )
         self.hint_slots = settings.hint_workers + settings.hint_queue
         self.hints_taken = 0
 
