@@ -6,7 +6,8 @@ Client → server frames (JSON text)::
     {"type": "ping"}
     {"type": "hint", "lang": "pl"}                        # what the hard bot would play
 
-Server → client frames: ``{"type": "state", ...}`` after every change (the seat's own view),
+Server → client frames: ``{"type": "state", ...}`` on joining and after every change (the
+seat's own view), ``{"type": "presence", "seats": [...]}`` when a seat comes or goes,
 ``{"type": "error", "code": ..., "message": ...}`` for anything refused, ``{"type": "pong"}``.
 """
 
