@@ -20,10 +20,12 @@ from typing import Any
 import uvicorn
 
 from cardtable.server.app import create_app
-from cardtable.server.tables import Settings
+from cardtable.server.serving import uvicorn_config
+from cardtable.server.settings import Settings
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-FAST = Settings(bot_delay=0.0, think_scale=0.02, rate_per_second=1e6, rate_burst=1e6)
+# the per-address limits are lifted: the tests make hundreds of tables from one address
+FAST = Settings(bot_delay=0.0, think_scale=0.02).relaxed()
 
 
 def free_port() -> int:
@@ -37,11 +39,7 @@ def server_thread(db_url: str, settings: Settings = FAST) -> Iterator[tuple[str,
     """The app under uvicorn in a thread of this process; yields its base URL and the app."""
     port = free_port()
     app = create_app(db_url, settings)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536,
-        ws_per_message_deflate=False,
-    )  # fmt: skip
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app, settings, "127.0.0.1", port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.time() + 20
@@ -59,9 +57,10 @@ def server_thread(db_url: str, settings: Settings = FAST) -> Iterator[tuple[str,
 class ServerProcess:
     """``cardtable serve`` as a separate process (so it can be killed with SIGKILL)."""
 
-    def __init__(self, db_url: str, port: int | None = None) -> None:
+    def __init__(self, db_url: str, port: int | None = None, options: tuple[str, ...] = ()) -> None:
         self.db_url = db_url
         self.port = port or free_port()
+        self.options = options  # more `cardtable serve` options
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -71,7 +70,7 @@ class ServerProcess:
     def start(self) -> None:
         command = [
             sys.executable, "-m", "cardtable", "serve", "--db", self.db_url,
-            "--port", str(self.port), "--bot-delay", "0",
+            "--port", str(self.port), "--bot-delay", "0", *self.options,
         ]  # fmt: skip
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.time() + 60

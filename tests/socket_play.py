@@ -22,12 +22,13 @@ FrameCheck = Callable[[int | None, Frame, Any, LiveTable], None]
 
 
 def next_state(socket: Any, version: int) -> Frame:
-    """The first state frame of at least ``version`` (older duplicates are skipped)."""
+    """The first state frame of at least ``version`` (older duplicates and presence
+    changes are skipped)."""
     while True:
         frame = socket.receive_json()
         if frame["type"] == "state" and frame["version"] >= version:
             return frame
-        assert frame["type"] == "state", frame
+        assert frame["type"] in ("state", "presence"), frame
 
 
 def normal(data: Any) -> Any:
@@ -117,8 +118,8 @@ def hidden_independent(seat: int | None, frame: Frame, replica: Any, table: Live
 
 
 def next_reply(socket: Any) -> Frame:
-    """The next frame that is not a state broadcast (an error or a pong)."""
+    """The next frame that is not a broadcast (an error or a pong)."""
     while True:
         frame = socket.receive_json()
-        if frame["type"] != "state":
+        if frame["type"] not in ("state", "presence"):
             return frame

@@ -23,7 +23,7 @@ from cardtable.games.hanafuda.companion import RoundFacts, score_round, settleme
 from cardtable.games.ohanami.companion import Garden, OhanamiPad
 from cardtable.games.siedem_slow import solve
 from cardtable.games.siedem_slow.companion import play_pad, play_round
-from cardtable.server.tables import Settings
+from cardtable.server.settings import Settings
 
 from .server_helpers import ARTIFACTS, server_thread
 from .test_companion_siedem import engine_game, engine_solo_game
@@ -34,7 +34,7 @@ ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
-SETTINGS = Settings(bot_delay=0.05, think_scale=0.25, rate_per_second=1000, rate_burst=1000)
+SETTINGS = Settings(bot_delay=0.05, think_scale=0.25).relaxed()
 
 
 @pytest.fixture(scope="module")

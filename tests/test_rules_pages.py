@@ -13,9 +13,9 @@ import cardtable
 from cardtable.cli.docs import page_path, render
 from cardtable.locales import TRANSLATED_DOCS, message
 from cardtable.server.rules_pages import (
-    SECTIONS,
     page_html,
     section_for,
+    sections,
     slug,
     translated_sections,
 )
@@ -59,23 +59,23 @@ def test_every_score_line_links_to_an_existing_section(
     ids = set(re.findall(r'id="([^"]+)"', page))
     prefixes = rule_prefixes(game_id, options, games=1 if game_id == "siedem-slow" else 8)
     assert prefixes, "no score lines seen"
-    for prefix in prefixes | set(SECTIONS[game_id]):
+    for prefix in prefixes | set(sections(game_id)):
         anchor = section_for(game_id, f"{prefix}:x")
         assert anchor, f"{game_id}: score lines '{prefix}' link to no section"
         assert anchor in ids, f"{game_id}: section '{anchor}' is not a heading of docs/{game_id}.md"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED_DOCS)
-@pytest.mark.parametrize("game_id", sorted(SECTIONS))
+@pytest.mark.parametrize("game_id", cardtable.game_ids())
 def test_the_sections_score_lines_link_to_are_translated(game_id: str, lang: str) -> None:
     english_headings = set(re.findall(r"^## (.+)$", page_source(game_id), re.MULTILINE))
     translated = translated_sections(game_id, lang)
     assert set(translated) <= english_headings, "a translation names no English section"
-    assert set(SECTIONS[game_id].values()) <= set(translated)
+    assert set(sections(game_id).values()) <= set(translated)
     page = page_html(game_id, lang)
     assert f'<html lang="{lang}">' in page and message("rules.partial", lang) in page
     ids = dict(re.findall(r'<h2 id="([^"]+)">([^<]+)</h2>', page))
-    for heading in SECTIONS[game_id].values():
+    for heading in sections(game_id).values():
         anchor = slug(heading)
         assert anchor in ids, f"{lang}: the link to '{heading}' lands nowhere"
         shown = translated[heading].splitlines()[0].removeprefix("## ")
@@ -85,7 +85,7 @@ def test_the_sections_score_lines_link_to_are_translated(game_id: str, lang: str
 
 @pytest.mark.parametrize("lang", TRANSLATED_DOCS)
 def test_generated_tables_of_the_translations_are_up_to_date(lang: str) -> None:
-    for game_id in SECTIONS:
+    for game_id in cardtable.game_ids():
         path = page_path(game_id, lang)
         text = path.read_text(encoding="utf-8")
         assert render(game_id, text, lang) == text, f"{path} is stale: run make docs"

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable.server.app import create_app
-from cardtable.server.tables import Settings
+from cardtable.server.settings import Settings
 
 from .server_helpers import FAST, seat_keys
 from .socket_play import hidden_independent, next_reply, next_state, play_game

@@ -230,28 +230,34 @@ def serve(
     think_scale: Annotated[
         float, typer.Option(help="Scales the 7 słów word bots' writing time.")
     ] = 1.0,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(help="Change a server limit: NAME=VALUE (docs/web.md lists them)."),
+    ] = None,
+    no_address_limits: Annotated[
+        bool, typer.Option(help="Lift the per-address limits (load tests from one machine).")
+    ] = False,
 ) -> None:
     """Run the web app: lobby, live tables and replays on http://HOST:PORT."""
     try:
         import uvicorn  # noqa: PLC0415 - the web extra is optional
 
         from cardtable.server.app import create_app  # noqa: PLC0415
-        from cardtable.server.tables import Settings  # noqa: PLC0415
+        from cardtable.server.serving import uvicorn_config  # noqa: PLC0415
+        from cardtable.server.settings import Settings, with_overrides  # noqa: PLC0415
     except ImportError as error:
         raise fail(
             OptionError(f"the web app needs: pip install 'cardtable[web]' ({error})")
         ) from None
     settings = Settings(bot_delay=bot_delay, think_scale=think_scale)
+    if no_address_limits:
+        settings = settings.relaxed()
+    try:
+        settings = with_overrides(settings, limit or [])
+    except OptionError as error:
+        raise fail(error) from None
     console.print(f"cardtable web app on [bold]http://{host}:{port}[/] (database: {db})")
-    uvicorn.run(
-        create_app(db, settings),
-        host=host,
-        port=port,
-        ws_max_size=65536,
-        # frames are small JSON: compressing each costs more CPU than the bytes it saves
-        ws_per_message_deflate=False,
-        log_level="warning",
-    )
+    uvicorn.Server(uvicorn_config(create_app(db, settings), settings, host, port)).run()
 
 
 @app.command()

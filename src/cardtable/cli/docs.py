@@ -45,7 +45,7 @@ GENERATORS: dict[str, Callable[[str, str], str]] = {
 
 def generators(game_id: str) -> dict[str, Callable[[str, str], str]]:
     spec = spec_of(game_id)
-    own = spec.capability(Capability.DOCS) if spec.has(Capability.DOCS) else {}
+    own = spec.capability(Capability.DOCS).TABLES if spec.has(Capability.DOCS) else {}
     return {**GENERATORS, **own}
 
 

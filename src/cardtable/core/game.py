@@ -77,7 +77,9 @@ class Capability(StrEnum):
     ``WEB``: the browser renderer: ``{"module": file, "family": name}`` under ``web/``;
     ``CARDS``: the card art data the browser needs (JSON);
     ``FRAME``: ``extras(state, seat) -> JSON`` a server frame adds to the view;
-    ``DOCS``: ``tables(lang) -> {name: markdown}`` that generated docs embed.
+    ``DOCS``: a module with ``TABLES`` (block name -> ``table(game_id, lang)``, the
+    markdown ``make docs`` fills in) and ``SECTIONS`` (game id -> score-line rule prefix ->
+    the heading of the game's page that explains it).
     """
 
     BOTS = "bots"

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
@@ -17,7 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import Body, FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -27,12 +29,21 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.game import game_ids, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.server.cards import card_data
+from cardtable.server.client_options import check_record_options
 from cardtable.server.companion import router as companion_router
 from cardtable.server.fairness import verify
-from cardtable.server.protocol import ClientMessage, RateLimiter, decode, encode, error
+from cardtable.server.http_guards import (
+    BodyLimit,
+    client_address,
+    quiet_client_tracebacks,
+    validation_answer,
+)
+from cardtable.server.limits import ClientLimits
 from cardtable.server.rules_pages import anchors, page_html
-from cardtable.server.store import Store
-from cardtable.server.tables import Hub, LiveTable, Settings, TableError, TableRequest
+from cardtable.server.settings import Settings
+from cardtable.server.sockets import play as play_socket
+from cardtable.server.store import StorageUnavailable, Store
+from cardtable.server.tables import Hub, LiveTable, TableRequest
 
 log = logging.getLogger("cardtable.server")
 
@@ -60,23 +71,28 @@ class SeatKey(BaseModel):
     key: str = Field(max_length=64)
 
 
-STATUS_OF_CODE = {"not_found": 404, "forbidden": 403, "not_finished": 409, "no_seat": 409}
+STATUS_OF_CODE = {
+    "not_found": 404,
+    "forbidden": 403,
+    "not_finished": 409,
+    "no_seat": 409,
+    "rate_limited": 429,
+    "storage_unavailable": 503,
+}
 
 
 def _http_error(exc: CardtableError) -> HTTPException:
-    code = exc.code if isinstance(exc, TableError) else "bad_request"
+    code = str(getattr(exc, "code", "bad_request"))
     return HTTPException(STATUS_OF_CODE.get(code, 400), detail={"code": code, "message": str(exc)})
 
 
-class SocketListener:
-    """A WebSocket as a table listener."""
+def _too_many(message: str) -> HTTPException:
+    return HTTPException(429, detail={"code": "rate_limited", "message": message})
 
-    def __init__(self, socket: WebSocket, seat: int | None) -> None:
-        self.socket = socket
-        self.seat = seat
 
-    async def send(self, frame: dict[str, Any]) -> None:
-        await self.socket.send_text(encode(frame))
+async def _storage_answer(_request: Request, exc: Exception) -> JSONResponse:
+    detail = {"code": "storage_unavailable", "message": str(exc)}
+    return JSONResponse({"detail": detail}, status_code=503)
 
 
 def game_catalogue() -> list[dict[str, Any]]:
@@ -103,6 +119,8 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     """The whole web app on one database."""
     store = Store(db_url)
     hub = Hub(store, settings)
+    limits = ClientLimits(hub.settings)
+    quiet_client_tracebacks()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -113,12 +131,24 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         # and collect the young generation less often (many small frames, few cycles)
         gc.freeze()
         gc.set_threshold(20_000, 20, 100)
+        chores = [
+            asyncio.create_task(hub.sweep(), name="sweep"),
+            asyncio.create_task(watch_storage(store, hub.settings), name="storage"),
+        ]
         yield
+        for chore in chores:
+            chore.cancel()
         await hub.close()
         store.close()
 
     app = FastAPI(title="cardtable", version="0.1.0", lifespan=lifespan)
     app.state.hub = hub
+    app.state.limits = limits
+    app.add_middleware(
+        BodyLimit, max_bytes=hub.settings.max_body_bytes, seconds=hub.settings.request_seconds
+    )
+    app.add_exception_handler(RequestValidationError, validation_answer)
+    app.add_exception_handler(StorageUnavailable, _storage_answer)
     catalogue = game_catalogue()
 
     async def live(table_id: str) -> LiveTable:
@@ -144,8 +174,22 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             )
         return FileResponse(LOCALES / f"{lang}.json", media_type="application/json")
 
+    @app.get("/api/health")
+    def health() -> JSONResponse:
+        """Whether the server can store moves now (503 while its storage is unavailable)."""
+        storage = store.health.to_json()
+        answer = {
+            "status": "ok" if storage["ok"] else "storage_unavailable",
+            "storage": storage,
+            "tables_in_memory": len(hub.tables),
+        }
+        return JSONResponse(answer, status_code=200 if storage["ok"] else 503)
+
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, http: Request) -> dict[str, Any]:
+        address = client_address(http.scope)
+        if not limits.tables.allow(address):
+            raise _too_many("too many tables made from this address: wait a minute")
         request = TableRequest(
             game=body.game,
             seats=tuple(body.seats),
@@ -156,7 +200,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             move_seconds=body.move_seconds,
         )
         try:
-            table, keys = await hub.create(request)
+            table, keys = await hub.create(request, creator=address)
         except CardtableError as exc:
             raise _http_error(exc) from None
         seat = next(n for n, k in enumerate(keys) if k is not None)
@@ -189,13 +233,17 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             seat, key = table.claim(body.seat)
         except CardtableError as exc:
             raise _http_error(exc) from None
-        await table.broadcast()
+        await table.broadcast_presence()
         return {"seat": seat, "key": key, "url": f"/t/{table.id}?seat={seat}&key={key}"}
 
     @app.post("/api/tables/{table_id}/rematch")
-    async def rematch(table_id: str, body: SeatKey) -> dict[str, Any]:
+    async def rematch(table_id: str, body: SeatKey, http: Request) -> dict[str, Any]:
+        address = client_address(http.scope)
+        if limits.bad_keys.exhausted(address):
+            raise _too_many("too many wrong seat keys: wait a minute")
         table = await live(table_id)
         if not table.key_matches(body.seat, body.key):
+            limits.bad_keys.allow(address)  # each wrong key spends one of the address's tries
             raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
         try:
             new = await hub.rematch(table)
@@ -216,8 +264,12 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, seat: Annotated[int | None, Query()] = None) -> dict[str, Any]:
         table = await live(table_id)
+        if seat is not None and not 0 <= seat < len(table.seats):
+            message = f"no seat {seat} at this table (seats 0 to {len(table.seats) - 1})"
+            raise HTTPException(400, detail={"code": "bad_request", "message": message})
         try:
             data = table.record_json()
+            check_record_options(data)
         except CardtableError as exc:
             raise _http_error(exc) from None
         return {
@@ -228,6 +280,14 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
 
     @app.post("/api/verify")
     def verify_upload(data: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+        log_length = len(data.get("log") or ()) if isinstance(data.get("log"), list) else 0
+        if log_length > hub.settings.max_verify_moves:
+            message = f"a game record may have at most {hub.settings.max_verify_moves} moves"
+            raise HTTPException(413, detail={"code": "too_large", "message": message})
+        try:
+            check_record_options(data)
+        except CardtableError as exc:
+            raise _http_error(exc) from None
         return verify(data).to_json()
 
     # -- play ----------------------------------------------------------------------------
@@ -238,71 +298,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         seat: Annotated[int | None, Query()] = None,
         key: Annotated[str | None, Query()] = None,
     ) -> None:
-        await socket.accept()
-        try:
-            table = await hub.table(table_id)
-        except CardtableError as exc:
-            await socket.send_text(encode(error("not_found", str(exc))))
-            await socket.close(code=4404)
-            return
-        if seat is not None and not table.key_matches(seat, key):
-            await socket.send_text(encode(error("forbidden", "wrong or missing seat key")))
-            await socket.close(code=4403)
-            return
-        listener = SocketListener(socket, seat)
-        await table.join(listener)
-        limits = hub.settings
-        limiter = RateLimiter(limits.rate_per_second, limits.rate_burst)
-        try:
-            while True:
-                message = await socket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None:
-                    await socket.send_text(encode(error("bad_message", "send JSON text frames")))
-                    continue
-                if not limiter.allow():
-                    await socket.send_text(
-                        encode(error("rate_limited", "too many messages: slow down"))
-                    )
-                    if limiter.strikes >= limits.rate_strikes:
-                        await socket.close(code=1008)
-                        break
-                    continue
-                reply = await handle(table, seat, decode(text, limits.max_message_bytes))
-                if reply is not None:
-                    await socket.send_text(encode(reply))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            await table.leave(listener)
-
-    async def handle(
-        table: LiveTable, seat: int | None, message: ClientMessage | dict[str, Any]
-    ) -> dict[str, Any] | None:
-        if isinstance(message, dict):
-            return message
-        if message.type == "ping":
-            return {"type": "pong"}
-        if seat is None:
-            return error("spectator", "spectators cannot act")
-        if message.type == "hint":
-            try:
-                return await table.hint(seat, message.lang)
-            except CardtableError as exc:
-                return error("no_hint", str(exc))
-        try:
-            action = table.parse(message.action)
-            await table.act(seat, action, expect_version=message.version)
-        except TableError as exc:
-            return error(exc.code, str(exc))
-        except CardtableError as exc:
-            return error("illegal", str(exc))
-        except Exception:  # a bug must cost one reply, never the server
-            log.exception("table %s: action failed", table.id)
-            return error("internal", "the server could not handle this message")
-        return None
+        await play_socket(socket, hub, limits, table_id, seat, key)
 
     # -- pages ---------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -340,9 +336,19 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     def ohanami_pad() -> FileResponse:
         return FileResponse(WEB_ROOT / "companion-ohanami.html")
 
-    app.include_router(companion_router(store))
+    app.include_router(companion_router(store, limits))
     app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")
     return app
+
+
+async def watch_storage(store: Store, settings: Settings) -> None:
+    """While the store is unavailable, try it now and then, so that health comes back by
+    itself when storage does (writes also try it on their own)."""
+    while True:
+        await asyncio.sleep(settings.storage_retry_seconds)
+        if not store.health.ok:
+            with contextlib.suppress(StorageUnavailable):
+                await asyncio.to_thread(store.probe)
 
 
 def replay_views(data: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:

@@ -8,15 +8,17 @@ import secrets
 import time
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from cardtable.companion import pad_games, results
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import load, spec_of
+from cardtable.server.client_options import game_for_client
+from cardtable.server.http_guards import client_address
+from cardtable.server.limits import ClientLimits
 from cardtable.server.rules_pages import anchors
 from cardtable.server.store import CompanionRow, Store
-from cardtable.server.tables import refuse_local_only
 
 MAX_ROUNDS = 64
 
@@ -37,7 +39,7 @@ def _bad(error: Exception) -> HTTPException:
     return HTTPException(400, detail={"code": "bad_request", "message": str(error)})
 
 
-def router(store: Store) -> APIRouter:
+def router(store: Store, limits: ClientLimits) -> APIRouter:
     api = APIRouter(prefix="/api/companion")
 
     def pad(pad_id: str) -> CompanionRow:
@@ -60,7 +62,10 @@ def router(store: Store) -> APIRouter:
         }
 
     @api.post("", status_code=201)
-    def create(body: NewPad) -> dict[str, Any]:
+    def create(body: NewPad, request: Request) -> dict[str, Any]:
+        if not limits.tables.allow(client_address(request.scope)):
+            message = "too many pads made from this address: wait a minute"
+            raise HTTPException(429, detail={"code": "rate_limited", "message": message})
         known = pad_games(body.kind)
         if not known:
             message = f"there is no {body.kind!r} pad"
@@ -68,8 +73,7 @@ def router(store: Store) -> APIRouter:
         if body.game not in known:
             raise _bad(ValueError(f"the {body.kind} pad knows {', '.join(known)}"))
         try:
-            refuse_local_only(spec_of(body.game), body.options)
-            game = load(body.game, body.preset or None, **body.options)
+            game = game_for_client(body.game, body.preset or None, body.options)
         except CardtableError as error:
             raise _bad(error) from None
         now = time.time()

@@ -6,15 +6,15 @@ Client → server frames (JSON text)::
     {"type": "ping"}
     {"type": "hint", "lang": "pl"}                        # what the hard bot would play
 
-Server → client frames: ``{"type": "state", ...}`` after every change (the seat's own view),
+Server → client frames: ``{"type": "state", ...}`` on joining and after every change (the
+seat's own view), ``{"type": "presence", "seats": [...]}`` when a seat comes or goes,
 ``{"type": "error", "code": ..., "message": ...}`` for anything refused, ``{"type": "pong"}``.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 JSON = dict[str, Any]
@@ -33,30 +33,6 @@ def encode(frame: JSON) -> str:
 
 def error(code: str, message: str) -> JSON:
     return {"type": "error", "code": code, "message": message}
-
-
-@dataclass
-class RateLimiter:
-    """A token bucket per connection: ``rate`` messages a second, bursts up to ``burst``."""
-
-    rate: float
-    burst: float
-    tokens: float = field(init=False)
-    stamp: float = field(default_factory=time.monotonic)
-    strikes: int = 0
-
-    def __post_init__(self) -> None:
-        self.tokens = self.burst
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.strikes += 1
-        return False
 
 
 @dataclass(frozen=True)

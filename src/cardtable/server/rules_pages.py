@@ -1,9 +1,9 @@
 """The games' rule pages as HTML, and which section explains each kind of score line.
 
 Every :class:`~cardtable.core.results.ScoreLine` has a stable ``rule`` key such as
-``"yaku:tsukimi"``; its prefix names the rule that produced it. ``SECTIONS`` says, per game,
-which heading of the game's page (docs/GAME.md) explains that rule, so a score line in the
-browser links straight to the paragraph that justifies it.
+``"yaku:tsukimi"``; its prefix names the rule that produced it. Each game says which
+heading of its page (docs/GAME.md) explains that rule (its spec's DOCS capability), so a
+score line in the browser links straight to the paragraph that justifies it.
 
 >>> section_for("koi-koi", "multiplier:koikoi")
 'scoring'
@@ -22,47 +22,18 @@ from itertools import pairwise
 
 from markdown_it import MarkdownIt
 
+from cardtable.core.game import Capability, spec_of
 from cardtable.locales import TRANSLATED_DOCS, message
 
-#: rule-key prefix -> heading of the game's page (unknown prefixes link to the page's top)
-SECTIONS: dict[str, dict[str, str]] = {
-    "bakappana": {"cards": "Scoring", "par": "Scoring"},
-    "koi-koi": {
-        "yaku": "Yaku",
-        "opponent_yaku": "Yaku",
-        "multiplier": "Scoring",
-        "pays": "Scoring",
-        "koikoi_bonus": "Scoring",
-        "lucky": "Deals, lucky hands and misdeals",
-        "oya_ken": "Draws (exhaustion)",
-    },
-    "hana-awase": {
-        "cards": "Scoring",
-        "par": "Scoring",
-        "yaku": "Scoring",
-        "teyaku": "The Russian rules as options",
-        "few_cards": "The Russian rules as options",
-        "fuke": "The Russian rules as options",
-        "willow_row_cancels": "The Russian rules as options",
-    },
-    "hana-awase-88": {
-        "cards": "Settlement",
-        "par": "Settlement",
-        "yaku": "Settlement",
-        "teyaku": "Before play: teyaku",
-        "few_cards": "Optional rules (off unless the players agree)",
-        "fuke": "Optional rules (off unless the players agree)",
-        "willow_row_cancels": "Optional rules (off unless the players agree)",
-    },
-    "ohanami": {"colour": "Scoring"},
-    "siedem-slow": {
-        "word": "Scoring a word",
-        "bonus": "Bonuses",
-        "challenge": "Words that are not allowed",
-        "struck-out": "End of the round and of the game",
-        "solo": "Solo",
-    },
-}
+
+def sections(game_id: str) -> dict[str, str]:
+    """Rule-key prefix -> heading of the game's page (its DOCS capability); unknown
+    prefixes link to the page's top."""
+    spec = spec_of(game_id)
+    if not spec.has(Capability.DOCS):
+        return {}
+    found: dict[str, str] = spec.capability(Capability.DOCS).SECTIONS.get(game_id, {})
+    return found
 
 
 def slug(heading: str) -> str:
@@ -72,13 +43,13 @@ def slug(heading: str) -> str:
 
 def section_for(game_id: str, rule: str) -> str:
     """The anchor explaining a score line's rule in the game's page ('' for the top)."""
-    heading = SECTIONS.get(game_id, {}).get(rule.split(":", 1)[0])
+    heading = sections(game_id).get(rule.split(":", 1)[0])
     return slug(heading) if heading else ""
 
 
 def anchors(game_id: str) -> dict[str, str]:
     """Rule prefix -> anchor, for the browser."""
-    return {prefix: slug(heading) for prefix, heading in SECTIONS.get(game_id, {}).items()}
+    return {prefix: slug(heading) for prefix, heading in sections(game_id).items()}
 
 
 #: marks a translated section with the English heading it stands for (docs/LANG/GAME.md)

@@ -4,15 +4,22 @@ A move is committed to the database before any client hears of it, so a crash (e
 ``kill -9``) loses nothing that was acknowledged; on start the server replays each
 unfinished table's log to rebuild it exactly. SQLite (the embedded default, in WAL mode)
 and PostgreSQL run the same code through SQLAlchemy 2.
+
+When the database cannot be reached or written (a full disk, a read-only file, a server
+gone), every call raises :class:`StorageUnavailable` instead of the driver's error, and
+:attr:`Store.health` says so until a call succeeds again: nothing is half-saved, because a
+move is applied only after its write returned.
 """
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -24,12 +31,20 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from cardtable.core.errors import CardtableError
+
+log = logging.getLogger("cardtable.server")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Base(DeclarativeBase):
@@ -114,26 +129,84 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+class StorageUnavailable(CardtableError):
+    """The database refused a read or a write; nothing of the request was saved."""
+
+    code = "storage_unavailable"
+
+
+@dataclass
+class StorageHealth:
+    """Whether the last call to the database worked, and since when it has not."""
+
+    ok: bool = True
+    since: float | None = None
+    problem: str = ""
+
+    def failed(self, error: BaseException) -> None:
+        if self.ok:
+            log.error("storage unavailable: %s", _first_line(error))
+            self.ok, self.since = False, time.time()
+        self.problem = _first_line(error)
+
+    def worked(self) -> None:
+        if not self.ok:
+            log.warning("storage is back after %.0f s", time.time() - (self.since or 0))
+            self.ok, self.since, self.problem = True, None, ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "since": self.since, "problem": self.problem}
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(getattr(error, "orig", None) or error)
+    return text.splitlines()[0][:200] if text else type(error).__name__
+
+
+def _guarded(method: Callable[P, R]) -> Callable[P, R]:
+    """A store call whose database errors become StorageUnavailable and mark the health."""
+
+    @wraps(method)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        store = args[0]
+        assert isinstance(store, Store)
+        try:
+            result = method(*args, **kwargs)
+        except (OperationalError, InterfaceError, OSError) as error:  # not a refused row
+            store.health.failed(error)
+            raise StorageUnavailable(
+                "storage unavailable: nothing was saved, try again in a moment"
+            ) from None
+        store.health.worked()
+        return result
+
+    return call
+
+
 class Store:
     """The server's only way to the database."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.health = StorageHealth()
 
     @contextmanager
     def session(self) -> Iterator[Session]:
         with Session(self.engine, expire_on_commit=False) as session, session.begin():
             yield session
 
+    @_guarded
     def add_table(self, row: TableRow) -> None:
         with self.session() as session:
             session.add(row)
 
+    @_guarded
     def table(self, table_id: str) -> TableRow | None:
         with self.session() as session:
             return session.get(TableRow, table_id)
 
+    @_guarded
     def moves(self, table_id: str) -> list[StoredMove]:
         with self.session() as session:
             rows = session.scalars(
@@ -141,6 +214,7 @@ class Store:
             )
             return [StoredMove(r.seat, dict(r.action), r.at) for r in rows]
 
+    @_guarded
     def append_move(self, table_id: str, number: int, seat: int, action: dict[str, Any]) -> float:
         """Write one move durably; returns its time. A duplicate number raises."""
         at = time.time()
@@ -151,14 +225,36 @@ class Store:
             )
         return at
 
+    @_guarded
     def set_fields(self, table_id: str, **fields: Any) -> None:
         with self.session() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(**fields))
 
+    @_guarded
     def unfinished(self) -> list[TableRow]:
+        """Tables being played (not finished, not abandoned)."""
         with self.session() as session:
-            return list(session.scalars(select(TableRow).where(TableRow.status != "finished")))
+            return list(session.scalars(select(TableRow).where(TableRow.status == "playing")))
 
+    @_guarded
+    def count(self, status: str) -> int:
+        with self.session() as session:
+            query = select(func.count()).select_from(TableRow).where(TableRow.status == status)
+            return int(session.scalar(query) or 0)
+
+    @_guarded
+    def probe(self) -> None:
+        """Does the database take writes now? A row about the size of a few moves is
+        written and rolled back, so a full disk is found as well as a read-only file."""
+        with self.engine.connect() as connection, connection.begin() as transaction:
+            row = {
+                "id": "~probe", "game": "", "options": {"probe": "x" * 8192}, "seats": [],
+                "seed": 0, "salt": "", "commitment": "", "created_at": time.time(),
+            }  # fmt: skip
+            connection.execute(insert(TableRow), row)
+            transaction.rollback()
+
+    @_guarded
     def recent(self, limit: int, statuses: Sequence[str]) -> list[TableRow]:
         with self.session() as session:
             query = (
@@ -169,14 +265,17 @@ class Store:
             )
             return list(session.scalars(query))
 
+    @_guarded
     def add_companion(self, row: CompanionRow) -> None:
         with self.session() as session:
             session.add(row)
 
+    @_guarded
     def companion(self, pad_id: str) -> CompanionRow | None:
         with self.session() as session:
             return session.get(CompanionRow, pad_id)
 
+    @_guarded
     def save_companion(self, pad_id: str, data: dict[str, Any]) -> None:
         with self.session() as session:
             session.execute(

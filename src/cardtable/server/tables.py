@@ -25,12 +25,16 @@ from cardtable.agents.base import Agent, Thinking
 from cardtable.agents.hints import hint
 from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError, IllegalAction, OptionError
-from cardtable.core.game import Game, GameSpec, load, spec_of
+from cardtable.core.game import Game, load, spec_of
 from cardtable.core.state import State
 from cardtable.games.siedem_slow import CLOCK, Area, SiedemSlowState, TimeUp, solve
 from cardtable.games.siedem_slow.game import Phase
+from cardtable.server.client_options import game_for_client
 from cardtable.server.fairness import Commitment
-from cardtable.server.store import Store, StoredMove, TableRow
+from cardtable.server.protocol import encode
+from cardtable.server.settings import Settings
+from cardtable.server.store import StorageUnavailable, Store, StoredMove, TableRow
+from cardtable.server.workers import HintsBusy, Workers
 
 log = logging.getLogger("cardtable.server")
 
@@ -39,25 +43,12 @@ WORD_GAME = "siedem-slow"
 WRITING_PHASES = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Server knobs; tests shorten the delays."""
-
-    bot_delay: float = 0.7  # seconds a bot waits before moving, so people can follow
-    think_scale: float = 1.0  # scales the 7 słów word bots' writing time
-    max_message_bytes: int = 4096
-    rate_per_second: float = 20.0
-    rate_burst: float = 40.0
-    rate_strikes: int = 200  # messages refused for rate before the socket is closed
-    lobby_size: int = 50
-
-
 class Listener(Protocol):
     """A connected client (a seat or a spectator)."""
 
     seat: int | None
 
-    async def send(self, frame: JSON) -> None: ...
+    async def send_text(self, text: str) -> None: ...
 
 
 class TableError(CardtableError):
@@ -113,30 +104,13 @@ class TableRequest:
     move_seconds: int = 0
 
 
-def local_only_options(spec: GameSpec) -> set[str]:
-    """Options that name things on the local machine (files): not settable over the web."""
-    properties = spec.options_model.model_json_schema().get("properties", {})
-    return {name for name, schema in properties.items() if schema.get("x-local-only")}
-
-
-def refuse_local_only(spec: GameSpec, options: Mapping[str, Any]) -> None:
-    """A web client may not set options that name files on the server."""
-    for name in local_only_options(spec) & set(options):
-        default = spec.options_model.model_fields[name].default
-        if options[name] != default:
-            raise OptionError(
-                f"option {name} can only be changed on the command line, not over the web"
-            )
-
-
 def build_game(request: TableRequest) -> Game:
     """The game a request describes; the number of seats sets ``players`` when it has one."""
     spec = spec_of(request.game)
     options = dict(request.options)
-    refuse_local_only(spec, options)
     if "players" in spec.options_model.model_fields and "players" not in options:
         options["players"] = len(request.seats)
-    game = load(request.game, request.preset, **options)
+    game = game_for_client(request.game, request.preset, options)
     if game.num_players and game.num_players != len(request.seats):
         raise OptionError(
             f"{game.id} with these options has {game.num_players} seats, not {len(request.seats)}"
@@ -176,6 +150,8 @@ class LiveTable:
         self.version = len(moves)
         self.seats = [SeatInfo.from_row(s) for s in row.seats]
         self.last_change = moves[-1].at if moves else row.created_at
+        self.last_seen = time.time()  # when the last listener left (eviction counts from it)
+        self.human_moved = any(m.seat >= 0 and not self.seats[m.seat].is_bot for m in moves)
         self.listeners: set[Listener] = set()
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
@@ -190,6 +166,7 @@ class LiveTable:
         self.bot_ready: dict[int, float] = {}
         self.round_key: Any = None
         self.task: asyncio.Task[None] | None = None
+        self.creator: str | None = None  # the client address that made it (in memory only)
         self.hinting: set[int] = set()
         self.best_cache: dict[int, list[JSON]] = {}
 
@@ -297,34 +274,66 @@ class LiveTable:
         if seat not in free:
             raise TableError(f"seat {seat + 1} is not free", "no_seat")
         key = new_key()
+        rows = [s.to_row() for s in self.seats]
+        rows[seat] = {**rows[seat], "key": hash_key(key), "claimed": True}
+        self.hub.store.set_fields(self.id, seats=rows)  # saved first: a refused write gives no key
         self.seats[seat].key_hash, self.seats[seat].claimed = hash_key(key), True
-        self.hub.store.set_fields(self.id, seats=[s.to_row() for s in self.seats])
         return seat, key
 
+    def presence(self) -> JSON:
+        """Who sits at the table now: what changes when a seat joins or leaves (a small
+        frame instead of the whole state, so many spectators cost linear, not quadratic)."""
+        return {
+            "type": "presence",
+            "seats": [{"connected": s.connected > 0, "claimed": s.claimed} for s in self.seats],
+        }
+
     async def join(self, listener: Listener) -> None:
+        """The new listener gets the whole state; the others hear only of a seat that came."""
         self.listeners.add(listener)
+        seat_came = False
         if listener.seat is not None:
             info = self.seats[listener.seat]
             info.connected += 1
+            seat_came = info.connected == 1
             if not info.claimed:
                 info.claimed = True
-                self.hub.store.set_fields(self.id, seats=[s.to_row() for s in self.seats])
-        await self.broadcast()
+                try:
+                    self.hub.store.set_fields(self.id, seats=[s.to_row() for s in self.seats])
+                except StorageUnavailable:  # taken in memory; saved with the next seat write
+                    log.warning("table %s: seat %d claimed but not saved", self.id, listener.seat)
+        await self._send_all([listener], self.frame)
+        if seat_came:
+            await self.broadcast_presence(besides=listener)
 
     async def leave(self, listener: Listener) -> None:
         self.listeners.discard(listener)
+        if not self.listeners:
+            self.last_seen = time.time()
         if listener.seat is not None:
             self.seats[listener.seat].connected -= 1
-        with contextlib.suppress(Exception):
-            await self.broadcast()
+            if self.seats[listener.seat].connected == 0:
+                await self.broadcast_presence()
 
     async def broadcast(self) -> None:
-        views: dict[int | None, JSON] = {}
+        """Every listener gets its seat's state."""
+        await self._send_all(list(self.listeners), self.frame)
+
+    async def broadcast_presence(self, besides: Listener | None = None) -> None:
+        presence = self.presence()
+        others = [listener for listener in self.listeners if listener is not besides]
+        await self._send_all(others, lambda _seat: presence)
+
+    async def _send_all(
+        self, listeners: Sequence[Listener], frame_for: Callable[[int | None], JSON]
+    ) -> None:
+        """One encoding per seat's view, shared by every listener of that seat."""
+        texts: dict[int | None, str] = {}
         sends: list[Awaitable[None]] = []
-        for listener in list(self.listeners):
-            if listener.seat not in views:
-                views[listener.seat] = self.frame(listener.seat)
-            sends.append(listener.send(views[listener.seat]))
+        for listener in listeners:
+            if listener.seat not in texts:
+                texts[listener.seat] = encode(frame_for(listener.seat))
+            sends.append(listener.send_text(texts[listener.seat]))
         results = await asyncio.gather(*sends, return_exceptions=True)
         for result in results:
             if isinstance(result, Exception):
@@ -354,6 +363,7 @@ class LiveTable:
             )
             self.state.apply(seat, action)
             self.version += 1
+            self.human_moved = self.human_moved or (seat >= 0 and not self.seats[seat].is_bot)
             if self.finished:
                 self.row.status, self.row.finished_at = "finished", self.last_change
                 self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
@@ -365,13 +375,16 @@ class LiveTable:
         if seat not in self.state.to_move or self.finished:
             raise TableError("a hint is for the seat to move", "no_hint")
         if self.row.game == WORD_GAME:
-            raise TableError("7 słów shows the best words after the round, not during it")
+            message = "7 słów shows the best words after the round, not during it"
+            raise TableError(message, "no_hint")
         if seat in self.hinting:
             raise TableError("a hint is already being worked out", "busy")
         self.hinting.add(seat)
         try:
             version, snapshot = self.version, self.state.clone()
-            found = await asyncio.to_thread(hint, snapshot, seat, seed=version)
+            found = await self.hub.workers.hint(hint, snapshot, seat, seed=version)
+        except HintsBusy:
+            raise TableError("every hint worker is busy: ask again in a moment", "busy") from None
         finally:
             self.hinting.discard(seat)
         names = [s.name for s in self.seats]
@@ -405,6 +418,8 @@ class LiveTable:
                 assert due is not None
                 try:
                     await due()
+                except StorageUnavailable:  # the move was not made: try again a little later
+                    await asyncio.sleep(self.hub.settings.storage_retry_seconds)
                 except CardtableError as error:  # the game moved on meanwhile: look again
                     log.debug("table %s: %s", self.id, error)
                 except Exception:  # a bot bug must not stop the table
@@ -485,7 +500,7 @@ class LiveTable:
             # a word bot writes, then flips or locks in the same breath
             while True:
                 version, snapshot = self.version, self.state.clone()
-                action = await asyncio.to_thread(agent.choose, snapshot, seat)
+                action = await self.hub.workers.bot(agent.choose, snapshot, seat)
                 await self.act(seat, action, expect_version=version)
                 if not (writing and seat in self.state.to_move and self._words_being_written()):
                     return
@@ -495,7 +510,7 @@ class LiveTable:
     def _default_move_for(self, seat: int) -> Callable[[], Awaitable[None]]:
         async def move() -> None:
             version, snapshot = self.version, self.state.clone()
-            action = await asyncio.to_thread(self.default_agent.choose, snapshot, seat)
+            action = await self.hub.workers.bot(self.default_agent.choose, snapshot, seat)
             await self.act(seat, action, expect_version=version)
 
         return move
@@ -508,6 +523,7 @@ class Hub:
         self.store = store
         self.settings = settings or Settings()
         self.tables: dict[str, LiveTable] = {}
+        self.workers = Workers(self.settings)
 
     async def restore(self) -> int:
         """Rebuild every unfinished table from its log (after a restart or a crash)."""
@@ -526,11 +542,66 @@ class Hub:
     async def close(self) -> None:
         for table in list(self.tables.values()):
             await table.stop()
+        self.workers.close()
+
+    def unstarted_by(self, creator: str) -> int:
+        """Tables ``creator`` made where no person has moved yet: a deal looked at and left."""
+        return sum(
+            1
+            for t in self.tables.values()
+            if t.creator == creator and not t.human_moved and not t.finished
+        )
+
+    async def evict_abandoned(self, now: float | None = None) -> list[str]:
+        """Tables nobody watched and nobody moved at for ``evict_after_seconds`` leave memory
+        (a request for one rebuilds it from the store); an unfinished one is stored as
+        abandoned, so tables made only to look at their deal show."""
+        now = time.time() if now is None else now
+        limit = self.settings.evict_after_seconds
+        gone = [
+            t
+            for t in self.tables.values()
+            if not t.listeners and now - max(t.last_change, t.last_seen) >= limit
+        ]
+        for table in gone:
+            if not table.finished:
+                try:
+                    self.store.set_fields(table.id, status="abandoned")
+                except StorageUnavailable:
+                    continue  # kept in memory until the store can say it was abandoned
+                table.row.status = "abandoned"
+                log.info(
+                    "table %s abandoned after %d moves (a person moved: %s)",
+                    table.id, table.version, table.human_moved,
+                )  # fmt: skip
+            await table.stop()
+            self.tables.pop(table.id, None)
+        return [t.id for t in gone if t.id not in self.tables]
+
+    async def sweep(self) -> None:
+        """Evict abandoned tables now and then, for as long as the server runs."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.evict_abandoned()
+            except Exception:  # the sweeper must outlive any one bad table
+                log.exception("sweeping tables failed")
 
     async def create(
-        self, request: TableRequest, *, rematch_of: LiveTable | None = None
+        self,
+        request: TableRequest,
+        *,
+        rematch_of: LiveTable | None = None,
+        creator: str | None = None,
     ) -> tuple[LiveTable, list[str | None]]:
-        """A new table with a committed CSPRNG seed; returns it and each human seat's key."""
+        """A new table with a committed CSPRNG seed; returns it and each human seat's key.
+        ``creator`` (a client address) may hold only so many tables nobody has moved at."""
+        if creator is not None and self.unstarted_by(creator) >= self.settings.unstarted_tables:
+            raise TableError(
+                f"you have {self.settings.unstarted_tables} tables where nobody has moved yet: "
+                "play or leave one before making another",
+                "rate_limited",
+            )
         game = build_game(request)
         seats = seat_infos(request, game.id)
         keys: list[str | None] = [None] * len(seats)
@@ -562,6 +633,7 @@ class Hub:
         )
         table = await asyncio.to_thread(LiveTable, row, (), self)
         self.store.add_table(row)
+        table.creator = creator
         self.tables[row.id] = table
         table.start()
         return table, keys
@@ -587,15 +659,18 @@ class Hub:
         return new
 
     async def table(self, table_id: str) -> LiveTable:
-        """A live table, or a finished one rebuilt from the store."""
+        """A live table, or one rebuilt from the store (finished, or left and come back to)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         row = self.store.table(table_id) if len(table_id) <= 32 else None
         if row is None:
             raise TableError(f"no table {table_id!r}", "not_found")
-        table = await asyncio.to_thread(LiveTable, row, self.store.moves(row.id), self)
-        self.tables[table_id] = table
+        if row.status == "abandoned":
+            self.store.set_fields(row.id, status="playing")
+            row.status = "playing"
+        built = await asyncio.to_thread(LiveTable, row, self.store.moves(row.id), self)
+        table = self.tables.setdefault(table_id, built)  # another request may have built it
         table.start()
         return table
 

@@ -38,6 +38,38 @@ def yaku_table(rows_data: tuple[YakuDef, ...], lang: str = "en") -> str:
     return markdown_table(words["yaku"], rows)
 
 
+#: rule-key prefix of a score line -> the heading of the game's page that explains it
+SECTIONS: dict[str, dict[str, str]] = {
+    "bakappana": {"cards": "Scoring", "par": "Scoring"},
+    "koi-koi": {
+        "yaku": "Yaku",
+        "opponent_yaku": "Yaku",
+        "multiplier": "Scoring",
+        "pays": "Scoring",
+        "koikoi_bonus": "Scoring",
+        "lucky": "Deals, lucky hands and misdeals",
+        "oya_ken": "Draws (exhaustion)",
+    },
+    "hana-awase": {
+        "cards": "Scoring",
+        "par": "Scoring",
+        "yaku": "Scoring",
+        "teyaku": "The Russian rules as options",
+        "few_cards": "The Russian rules as options",
+        "fuke": "The Russian rules as options",
+        "willow_row_cancels": "The Russian rules as options",
+    },
+    "hana-awase-88": {
+        "cards": "Settlement",
+        "par": "Settlement",
+        "yaku": "Settlement",
+        "teyaku": "Before play: teyaku",
+        "few_cards": "Optional rules (off unless the players agree)",
+        "fuke": "Optional rules (off unless the players agree)",
+        "willow_row_cancels": "Optional rules (off unless the players agree)",
+    },
+}
+
 TABLES: dict[str, Callable[[str, str], str]] = {
     "koikoi_yaku": lambda game_id, lang: yaku_table(KOIKOI_ROWS, lang),
     "hana_awase_yaku": lambda game_id, lang: yaku_table(HANA_AWASE_ROWS, lang),

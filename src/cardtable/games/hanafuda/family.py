@@ -10,7 +10,7 @@ CAPABILITIES = {
     Capability.TERMINAL: "cardtable.games.hanafuda.terminal:FRONT_END",
     Capability.COMMANDS: "cardtable.games.hanafuda.commands:COMMANDS",
     Capability.COMPANION: "cardtable.games.hanafuda.companion",
-    Capability.DOCS: "cardtable.games.hanafuda.docs:TABLES",
+    Capability.DOCS: "cardtable.games.hanafuda.docs",
 }
 #: ISMCTS iterations of the ``hard`` bot: hanafuda playouts are cheap
 SEARCH_ITERATIONS = 3000

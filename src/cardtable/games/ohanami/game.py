@@ -545,6 +545,7 @@ SPEC = register(
             Capability.TERMINAL: "cardtable.games.ohanami.terminal:FRONT_END",
             Capability.COMMANDS: "cardtable.games.ohanami.commands:COMMANDS",
             Capability.COMPANION: "cardtable.games.ohanami.companion",
+            Capability.DOCS: "cardtable.games.ohanami.docs",
         },
     )
 )

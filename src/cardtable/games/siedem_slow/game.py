@@ -94,7 +94,7 @@ SPEC = register(
             Capability.TERMINAL: "cardtable.games.siedem_slow.terminal:FRONT_END",
             Capability.COMMANDS: "cardtable.games.siedem_slow.commands:COMMANDS",
             Capability.COMPANION: "cardtable.games.siedem_slow.companion",
-            Capability.DOCS: "cardtable.games.siedem_slow.docs:TABLES",
+            Capability.DOCS: "cardtable.games.siedem_slow.docs",
         },
     )
 )

@@ -51,6 +51,12 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 0;
   });
+  // the server closes connections that stay silent (socket_idle_seconds); a tab left open
+  // to watch says it is still there
+  const keepAlive = setInterval(() => {
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+  }, 240000);
+  socket.addEventListener("close", () => clearInterval(keepAlive));
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
@@ -59,6 +65,10 @@ function connect() {
       showBanner("");
       render();
       sendFollowUp();
+    } else if (message.type === "presence" && frame) {
+      // a seat came or went: only who is connected changed, not the game
+      message.seats.forEach((seat, n) => Object.assign(frame.table.seats[n] || {}, seat));
+      render();
     } else if (message.type === "hint") {
       ui.hint = message;
       showHint();

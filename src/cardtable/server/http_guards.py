@@ -1,0 +1,144 @@
+"""What stands between the network and the app: a cap on request bodies, a deadline for a
+request to arrive, and error answers that never echo what a client sent back at it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("cardtable.server")
+
+
+def client_address(scope: Scope) -> str:
+    """The peer's address (behind a proxy: what uvicorn's proxy headers made of it)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+async def validation_answer(_request: Request, exc: Exception) -> JSONResponse:
+    """422 naming where a request is wrong, without the input itself: the input may be bytes
+    that are not text (and echoing a client's bytes back is never needed)."""
+    assert isinstance(exc, RequestValidationError)
+    problems = [
+        {"loc": [str(part) for part in problem.get("loc", ())], "msg": str(problem.get("msg"))}
+        for problem in exc.errors()[:20]
+    ]
+    return JSONResponse({"detail": problems}, status_code=422)
+
+
+async def _answer(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"detail": {"code": code, "message": message}}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """Reads each HTTP request's body before the app sees it: at most ``max_bytes``, all of
+    it within ``seconds`` (a body sent a byte at a time would hold a connection forever)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, seconds: float) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await _answer(send, 413, "too_large", f"a request body may have {self.max_bytes} bytes")
+            return
+        try:
+            async with asyncio.timeout(self.seconds):
+                body = await self._read(receive)
+        except TimeoutError:
+            log.info("request from %s: body too slow", client_address(scope))
+            await _answer(send, 408, "too_slow", "the request body took too long to arrive")
+            return
+        if body is None:
+            await _answer(send, 413, "too_large", f"a request body may have {self.max_bytes} bytes")
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+    async def _read(self, receive: Receive) -> bytes | None:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return b"".join(chunks)  # the client went away: the app finds out by itself
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+def with_request_deadline(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol, plus: a connection that has not sent a whole request head
+    within ``seconds`` of opening is closed (uvicorn times out idle keep-alive connections
+    only after a first request; a fresh or half-sent one would stay open for ever)."""
+
+    class RequestDeadline(base):  # type: ignore[misc, valid-type]
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self.loop.call_later(seconds, self._close_if_no_request, transport)
+
+        def _close_if_no_request(self, transport: Any) -> None:
+            upgraded = transport.get_protocol() is not self  # a WebSocket has it now
+            if self.cycle is None and not upgraded and not transport.is_closing():
+                log.info("connection from %s closed: no request within %ss", self.client, seconds)
+                transport.close()
+
+    return RequestDeadline
+
+
+class OneLineForUndecodableInput(logging.Filter):
+    """uvicorn logs a client's text frame that is not UTF-8 with a whole traceback; it is
+    bad input, not a server fault, so one line says enough."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], UnicodeDecodeError):
+            record.msg = f"{record.getMessage()} ({record.exc_info[1].reason})"
+            record.args = ()
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_client_tracebacks() -> None:
+    server_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, OneLineForUndecodableInput) for f in server_log.filters):
+        server_log.addFilter(OneLineForUndecodableInput())

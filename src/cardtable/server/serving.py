@@ -1,0 +1,26 @@
+"""The app under uvicorn, configured the same way by ``cardtable serve``, the tests and the
+benchmarks: small WebSocket frames, no per-frame compression, and request deadlines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+from cardtable.server.http_guards import with_request_deadline
+from cardtable.server.settings import Settings
+
+
+def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicorn.Config:
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=with_request_deadline(AutoHTTPProtocol, settings.request_seconds),
+        ws_max_size=65536,
+        # frames are small JSON: compressing each costs more CPU than the bytes it saves
+        ws_per_message_deflate=False,
+        timeout_keep_alive=5,
+        log_level="warning",
+    )

@@ -1,0 +1,87 @@
+"""The server's knobs: delays, limits and worker pools (``cardtable serve`` sets them;
+tests shorten the delays and widen the limits). docs/web.md lists every limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from cardtable.core.errors import OptionError
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Server knobs; every limit is per server process."""
+
+    bot_delay: float = 0.7  # seconds a bot waits before moving, so people can follow
+    think_scale: float = 1.0  # scales the 7 słów word bots' writing time
+    lobby_size: int = 50
+    # one WebSocket: message size and rate (a token bucket), and how long it may stay silent
+    max_message_bytes: int = 4096
+    rate_per_second: float = 20.0
+    rate_burst: float = 40.0
+    rate_strikes: int = 200  # messages refused for rate before the socket is closed
+    socket_idle_seconds: float = 900.0
+    # HTTP: body size, how long a request may take to arrive, how many moves a verified log has
+    max_body_bytes: int = 1 << 20
+    request_seconds: float = 10.0
+    max_verify_moves: int = 20_000
+    # per client address: token buckets (a burst, then so many a minute) and open sockets
+    tables_burst: int = 10
+    tables_per_minute: float = 10.0
+    unstarted_tables: int = 5  # tables made by one address where nobody has moved yet
+    hints_burst: int = 5
+    hints_per_minute: float = 30.0
+    bad_keys_burst: int = 10
+    bad_keys_per_minute: float = 5.0
+    sockets_per_address: int = 64
+    listeners_per_table: int = 500
+    # worker threads: bots and hints never share a queue, so a bot never waits behind hints
+    bot_workers: int = 4
+    hint_workers: int = 1
+    hint_queue: int = 4  # hints waiting for a worker beyond this are refused as busy
+    # a table nobody watches and nobody moved at for this long leaves memory (it stays stored)
+    evict_after_seconds: float = 1800.0
+    sweep_seconds: float = 60.0
+    storage_retry_seconds: float = 2.0
+
+    def relaxed(self) -> Settings:
+        """The same settings without the per-address limits (benchmarks and tests that make
+        hundreds of tables from one address)."""
+        huge = 10**9
+        return replace(
+            self,
+            rate_per_second=1e6,
+            rate_burst=1e6,
+            tables_burst=huge,
+            tables_per_minute=1e9,
+            unstarted_tables=huge,
+            hints_burst=huge,
+            hints_per_minute=1e9,
+            bad_keys_burst=huge,
+            bad_keys_per_minute=1e9,
+            sockets_per_address=huge,
+            listeners_per_table=huge,
+            hint_queue=huge,
+        )
+
+
+def with_overrides(settings: Settings, assignments: list[str]) -> Settings:
+    """``settings`` with ``NAME=VALUE`` overrides (``cardtable serve --limit``).
+
+    >>> with_overrides(Settings(), ["tables_per_minute=3", "hint_workers=2"]).tables_per_minute
+    3.0
+    """
+    names = {f.name: f for f in fields(Settings)}
+    changes: dict[str, float | int] = {}
+    for assignment in assignments:
+        name, _, text = assignment.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in names or not text:
+            valid = ", ".join(names)
+            raise OptionError(f"--limit takes NAME=VALUE; NAME is one of: {valid}")
+        kind = int if isinstance(getattr(settings, name), int) else float
+        try:
+            changes[name] = kind(text)
+        except ValueError:
+            raise OptionError(f"--limit {name} needs a number, not {text!r}") from None
+    return replace(settings, **changes)  # type: ignore[arg-type]

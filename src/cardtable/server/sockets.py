@@ -1,0 +1,187 @@
+"""WebSocket play: a connection is one listener (a seat or a spectator) of one table.
+
+Everything a client sends is checked here before a table sees it: the per-address socket
+cap, wrong seat keys (counted per address), the per-table spectator cap, each message's
+size and rate, hints against the address's hint budget, and silence (an idle connection
+is closed). A reply to a client that has gone is dropped, never raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from cardtable.core.errors import CardtableError
+from cardtable.server.http_guards import client_address
+from cardtable.server.limits import ClientLimits, TokenBucket
+from cardtable.server.protocol import ClientMessage, decode, encode, error
+from cardtable.server.tables import Hub, LiveTable
+
+log = logging.getLogger("cardtable.server")
+
+JSON = dict[str, Any]
+GONE = (WebSocketDisconnect, RuntimeError, OSError)  # what sending to a closed socket raises
+CLOSE_CODES = {"not_found": 4404, "forbidden": 4403, "rate_limited": 4429}
+
+
+class SocketListener:
+    """A WebSocket as a table listener."""
+
+    def __init__(self, socket: WebSocket, seat: int | None) -> None:
+        self.socket = socket
+        self.seat = seat
+
+    async def send_text(self, text: str) -> None:
+        await self.socket.send_text(text)
+
+
+async def reply(socket: WebSocket, frame: JSON) -> bool:
+    """Send one frame; False (and no exception) when the client has already gone."""
+    try:
+        await socket.send_text(encode(frame))
+    except GONE:
+        return False
+    return True
+
+
+async def refuse(socket: WebSocket, code: str, message: str) -> None:
+    """Say why, then close (4xxx codes tell the browser whether retrying can help)."""
+    if await reply(socket, error(code, message)):
+        with contextlib.suppress(*GONE):
+            await socket.close(code=CLOSE_CODES.get(code, 1011))
+
+
+def code_of(exc: CardtableError, default: str) -> str:
+    return str(getattr(exc, "code", default))
+
+
+async def play(
+    socket: WebSocket,
+    hub: Hub,
+    limits: ClientLimits,
+    table_id: str,
+    seat: int | None,
+    key: str | None,
+) -> None:
+    address = client_address(socket.scope)
+    await socket.accept()
+    if not limits.sockets.take(address):
+        cap = limits.sockets.cap
+        await refuse(socket, "rate_limited", f"at most {cap} connections from one address")
+        return
+    try:
+        table = await _admit(socket, hub, limits, address, table_id, seat, key)
+        if table is None:
+            return
+        listener = SocketListener(socket, seat)
+        await table.join(listener)
+        try:
+            await _listen(socket, hub, limits, address, table, seat)
+        finally:
+            await table.leave(listener)
+    finally:
+        limits.sockets.give_back(address)
+
+
+async def _admit(
+    socket: WebSocket,
+    hub: Hub,
+    limits: ClientLimits,
+    address: str,
+    table_id: str,
+    seat: int | None,
+    key: str | None,
+) -> LiveTable | None:
+    """The table this connection may listen to, or None once it has been told why not."""
+    try:
+        table = await hub.table(table_id)
+    except CardtableError as exc:
+        await refuse(socket, code_of(exc, "not_found"), str(exc))
+        return None
+    if seat is not None:
+        if limits.bad_keys.exhausted(address):
+            await refuse(socket, "rate_limited", "too many wrong seat keys: wait a minute")
+            return None
+        if not table.key_matches(seat, key):
+            limits.bad_keys.allow(address)  # each wrong key spends one of the address's tries
+            log.info("wrong seat key for table %s seat %s from %s", table.id, seat, address)
+            await refuse(socket, "forbidden", "wrong or missing seat key")
+            return None
+    elif len(table.listeners) >= hub.settings.listeners_per_table:
+        await refuse(socket, "rate_limited", "this table has as many spectators as it can take")
+        return None
+    return table
+
+
+async def _listen(
+    socket: WebSocket,
+    hub: Hub,
+    limits: ClientLimits,
+    address: str,
+    table: LiveTable,
+    seat: int | None,
+) -> None:
+    settings = hub.settings
+    limiter = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    while True:
+        try:
+            message = await asyncio.wait_for(socket.receive(), settings.socket_idle_seconds)
+        except TimeoutError:
+            log.info("socket from %s closed: silent for %ss", address, settings.socket_idle_seconds)
+            with contextlib.suppress(*GONE):
+                await socket.close(code=1001)
+            return
+        except GONE:
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            answer: JSON | None = error("bad_message", "send JSON text frames")
+        elif not limiter.allow():
+            if limiter.strikes >= settings.rate_strikes:
+                log.info("socket from %s closed: kept flooding", address)
+                with contextlib.suppress(*GONE):
+                    await socket.close(code=1008)
+                return
+            answer = error("rate_limited", "too many messages: slow down")
+        else:
+            decoded = decode(text, settings.max_message_bytes)
+            answer = await _handle(table, seat, decoded, limits, address)
+        if answer is not None and not await reply(socket, answer):
+            return
+
+
+async def _handle(
+    table: LiveTable,
+    seat: int | None,
+    message: ClientMessage | JSON,
+    limits: ClientLimits,
+    address: str,
+) -> JSON | None:
+    if isinstance(message, dict):
+        return message
+    if message.type == "ping":
+        return {"type": "pong"}
+    if seat is None:
+        return error("spectator", "spectators cannot act")
+    if message.type == "hint":
+        if not limits.hints.allow(address):
+            return error("rate_limited", "too many hints from this address: wait a little")
+        try:
+            return await table.hint(seat, message.lang)
+        except CardtableError as exc:
+            return error(code_of(exc, "no_hint"), str(exc))
+    try:
+        action = table.parse(message.action)
+        await table.act(seat, action, expect_version=message.version)
+    except CardtableError as exc:
+        return error(code_of(exc, "illegal"), str(exc))
+    except Exception:  # a bug must cost one reply, never the server
+        log.exception("table %s: action failed", table.id)
+        return error("internal", "the server could not handle this message")
+    return None

@@ -1,0 +1,54 @@
+"""Workers for the engine's slow calls: threads for bots (and the move clock's default move),
+processes for players' hints. The pools never share a queue, so a bot's move never waits
+behind hints; hints run in their own processes, so a flood of them does not hold the
+interpreter lock the bots and the event loop need either (the state is sent pickled, a few
+KB); and the hint pool is bounded: past its queue a hint is refused, not queued."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import TypeVar
+
+from cardtable.server.settings import Settings
+
+R = TypeVar("R")
+
+
+class HintsBusy(Exception):
+    """Every hint worker is busy and the queue is full."""
+
+
+class Workers:
+    def __init__(self, settings: Settings) -> None:
+        self.bots = ThreadPoolExecutor(settings.bot_workers, thread_name_prefix="bot")
+        # spawned, not forked: a fork of a process with threads may copy a lock held mid-way
+        spawn = multiprocessing.get_context("spawn")
+        # and niced: when the cores are busy, a hint gives way to the server and its bots
+        self.hints = ProcessPoolExecutor(
+            settings.hint_workers, mp_context=spawn, initializer=os.nice, initargs=(10,)
+        )
+        self.hint_slots = settings.hint_workers + settings.hint_queue
+        self.hints_taken = 0
+
+    async def bot(self, work: Callable[..., R], *args: object) -> R:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.bots, functools.partial(work, *args))
+
+    async def hint(self, work: Callable[..., R], *args: object, **kwargs: object) -> R:
+        if self.hints_taken >= self.hint_slots:
+            raise HintsBusy
+        self.hints_taken += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.hints, functools.partial(work, *args, **kwargs))
+        finally:
+            self.hints_taken -= 1
+
+    def close(self) -> None:
+        for pool in (self.bots, self.hints):
+            pool.shutdown(wait=False, cancel_futures=True)
