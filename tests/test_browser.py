@@ -437,7 +437,7 @@ def test_koikoi_round_calculator_with_koikoi_calls(
     url, _app = server
     page = new_page(browser, width=1100)
     page.goto(f"{url}/")
-    page.click("#companion-link")
+    page.click("#pad-link-hanafuda")
     page.select_option("#pad-game", "koi-koi")
     page.click("#pad-new")
     piles = [["01-1", "03-1", "02-1"], ["06-1", "07-1", "10-1", "08-2", "09-1", "11-2", "04-1"]]
@@ -488,7 +488,7 @@ def test_ohanami_score_pad_over_three_stages(server: tuple[str, Any], browser: B
     url, _app = server
     page = new_page(browser, width=1000)
     page.goto(f"{url}/")
-    page.click("#ohanami-pad-link")
+    page.click("#pad-link-ohanami")
     page.select_option("#pad-players", "3")
     page.click("#pad-new")
     counts = [
@@ -551,7 +551,7 @@ def test_seven_words_score_pad_for_three_players_over_seven_rounds(
     engine, entries = engine_game(3, {"deck": "en"}, seed=7)
     page = new_page(browser, width=1000)
     page.goto(f"{url}/")
-    page.click("#words-pad-link")
+    page.click("#pad-link-siedem-slow")
     page.select_option("#pad-players", "3")
     page.select_option("#pad-deck", "en")
     page.click("#pad-new")

@@ -74,9 +74,10 @@ class Capability(StrEnum):
     and ``show(value, lang)`` (``cardtable.agents.hints``);
     ``COMPANION``: a module scoring a game played with the box: ``PAD`` (the browser pad)
     and ``results(game_id, options, data)`` (``cardtable.companion``);
-    ``WEB``: the browser renderer: ``{"module": file, "family": name}`` under ``web/``;
-    ``CARDS``: the card art data the browser needs (JSON);
-    ``FRAME``: ``extras(state, seat) -> JSON`` a server frame adds to the view;
+    ``WEB``: the browser client, a ``WebClient`` (``cardtable.core.web``): the package's
+    ``web/`` folder with its renderer and score pad, and the card data its art draws from;
+    ``FRAME``: ``extras(state) -> JSON``, what a server frame adds for everyone at the
+    table (public: 7 słów's best words after a round);
     ``DOCS``: a module with ``TABLES`` (block name -> ``table(game_id, lang)``, the
     markdown ``make docs`` fills in) and ``SECTIONS`` (game id -> score-line rule prefix ->
     the heading of the game's page that explains it).
@@ -89,7 +90,6 @@ class Capability(StrEnum):
     HINTS = "hints"
     COMPANION = "companion"
     WEB = "web"
-    CARDS = "cards"
     FRAME = "frame"
     DOCS = "docs"
 

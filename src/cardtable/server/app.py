@@ -26,9 +26,9 @@ from pydantic import BaseModel, Field
 
 from cardtable.agents import agent_names, describe_agents
 from cardtable.core.errors import CardtableError
-from cardtable.core.game import game_ids, spec_of
+from cardtable.core.game import Capability, game_ids, load, spec_of
 from cardtable.core.record import GameRecord
-from cardtable.server.cards import card_data
+from cardtable.server.cards import card_data, web_clients
 from cardtable.server.client_options import check_record_options
 from cardtable.server.companion import router as companion_router
 from cardtable.server.fairness import verify
@@ -96,22 +96,36 @@ async def _storage_answer(_request: Request, exc: Exception) -> JSONResponse:
 
 
 def game_catalogue() -> list[dict[str, Any]]:
+    """Every game as the browser needs it: options, bots, where its client lives, its pad."""
+    clients = web_clients()
     out = []
     for game_id in game_ids():
         spec = spec_of(game_id)
-        out.append(
-            {
-                "id": game_id,
-                "title": spec.title,
-                "summary": spec.summary,
-                "family": spec.family,
-                "presets": list(spec.presets),
-                "schema": spec.options_model.model_json_schema(),
-                "bots": agent_names(game_id),
-                "bot_descriptions": describe_agents(game_id),
-                "rule_sections": anchors(game_id),
+        entry: dict[str, Any] = {
+            "id": game_id,
+            "title": spec.title,
+            "summary": spec.summary,
+            "family": spec.family,
+            "players": list(spec.info.players),
+            "default_players": load(game_id).num_players,
+            "presets": list(spec.presets),
+            "schema": spec.options_model.model_json_schema(),
+            "bots": agent_names(game_id),
+            "bot_descriptions": describe_agents(game_id),
+            "rule_sections": anchors(game_id),
+            "hints": spec.has(Capability.HINTS),
+        }
+        client = clients.get(game_id)
+        if client is not None:
+            entry["renderer"] = client.url(client.renderer)
+        if spec.has(Capability.COMPANION) and client is not None and client.pad:
+            scorer = spec.capability(Capability.COMPANION)
+            entry["pad"] = {
+                "kind": scorer.PAD,
+                "url": f"/companion/{scorer.PAD}",
+                "label": scorer.LINK,
             }
-        )
+        out.append(entry)
     return out
 
 
@@ -324,20 +338,23 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             raise HTTPException(404, detail={"code": "not_found", "message": message})
         return HTMLResponse(page_html(game_id, lang))
 
-    @app.get("/companion/hanafuda", include_in_schema=False)
-    def hanafuda_pad() -> FileResponse:
-        return FileResponse(WEB_ROOT / "companion-hanafuda.html")
+    pads = {
+        entry["pad"]["kind"]: web_clients()[entry["id"]]
+        for entry in game_catalogue()
+        if "pad" in entry
+    }
 
-    @app.get("/companion/siedem-slow", include_in_schema=False)
-    def words_pad() -> FileResponse:
-        return FileResponse(WEB_ROOT / "companion-siedem.html")
-
-    @app.get("/companion/ohanami", include_in_schema=False)
-    def ohanami_pad() -> FileResponse:
-        return FileResponse(WEB_ROOT / "companion-ohanami.html")
+    @app.get("/companion/{kind}", include_in_schema=False)
+    def pad_page(kind: str) -> FileResponse:
+        client = pads.get(kind)
+        if client is None or client.pad is None:
+            raise HTTPException(404, detail={"code": "not_found", "message": f"no pad {kind!r}"})
+        return FileResponse(client.root / client.pad)
 
     app.include_router(companion_router(store, limits))
     app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")
+    for client in {c.folder: c for c in web_clients().values()}.values():
+        app.mount(f"/games/{client.folder}", StaticFiles(directory=client.root))
     return app
 
 

@@ -1,43 +1,27 @@
-"""The card data the browser draws from: declared once in the games, served as JSON."""
+"""The card data the browser draws from: declared once in each game, served as JSON under
+the folder of its browser client."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cardtable.games.hanafuda.deck import CARDS, KIND_NAMES, MONTHS
-from cardtable.games.ohanami.deck import COLOUR_OF
-from cardtable.games.siedem_slow.tables import COLUMN_VALUES, DECKS
+from cardtable.core.game import Capability, game_ids, spec_of
+from cardtable.core.web import WebClient
+
+
+def web_clients() -> dict[str, WebClient]:
+    """Every game's browser client, by game id (games of a family share one)."""
+    clients = {}
+    for game_id in game_ids():
+        spec = spec_of(game_id)
+        if spec.has(Capability.WEB):
+            clients[game_id] = spec.capability(Capability.WEB)
+    return clients
 
 
 def card_data() -> dict[str, Any]:
     return {
-        "hanafuda": {
-            "cards": [
-                {
-                    "code": c.code,
-                    "month": c.month,
-                    "kind": c.kind.name.lower(),
-                    "value": c.value,
-                    "tags": sorted(c.tags),
-                    "name": {"en": c.name_en, "pl": c.name_pl},
-                }
-                for c in CARDS
-            ],
-            "months": [
-                {"number": m.number, "ja": m.plant_ja, "en": m.plant_en, "pl": m.plant_pl}
-                for m in MONTHS
-            ],
-            "kinds": {
-                lang: {k.name.lower(): v for k, v in names.items()}
-                for lang, names in KIND_NAMES.items()
-            },
-        },
-        "ohanami": {"colours": {str(n): colour for n, colour in sorted(COLOUR_OF.items())}},
-        "siedem-slow": {
-            "column_values": list(COLUMN_VALUES),
-            "decks": {
-                lang: {"vowels": sorted(spec.vowels), "provisional": spec.provisional}
-                for lang, spec in DECKS.items()
-            },
-        },
+        client.folder: client.card_data()
+        for client in web_clients().values()
+        if client.card_data is not None
     }

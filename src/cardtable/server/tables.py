@@ -25,10 +25,8 @@ from cardtable.agents.base import Agent, Thinking
 from cardtable.agents.hints import hint
 from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError, IllegalAction, OptionError
-from cardtable.core.game import Game, load, spec_of
-from cardtable.core.state import State
-from cardtable.games.siedem_slow import CLOCK, Area, SiedemSlowState, TimeUp, solve
-from cardtable.games.siedem_slow.game import Phase
+from cardtable.core.game import Capability, Game, load, spec_of
+from cardtable.core.state import CLOCK, State, Timed
 from cardtable.server.client_options import game_for_client
 from cardtable.server.fairness import Commitment
 from cardtable.server.protocol import encode
@@ -39,8 +37,6 @@ from cardtable.server.workers import HintsBusy, Workers
 log = logging.getLogger("cardtable.server")
 
 JSON = dict[str, Any]
-WORD_GAME = "siedem-slow"
-WRITING_PHASES = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
 
 
 class Listener(Protocol):
@@ -168,7 +164,6 @@ class LiveTable:
         self.task: asyncio.Task[None] | None = None
         self.creator: str | None = None  # the client address that made it (in memory only)
         self.hinting: set[int] = set()
-        self.best_cache: dict[int, list[JSON]] = {}
 
     # -- what clients see ----------------------------------------------------------------
     @property
@@ -223,19 +218,10 @@ class LiveTable:
             "clock": self.clock(),
             "now": time.time(),
         }
-        if isinstance(self.state, SiedemSlowState) and self.state.areas:
-            frame["best_words"] = self.best_words(len(self.state.areas))
+        spec = self.game.spec
+        if spec.has(Capability.FRAME):  # what the game adds for everyone at the table
+            frame.update(spec.capability(Capability.FRAME)(self.state))
         return frame
-
-    def best_words(self, round_number: int) -> list[JSON]:
-        """The solver's best words for a finished round's area (shown after the round)."""
-        if round_number not in self.best_cache:
-            state = self.state
-            assert isinstance(state, SiedemSlowState)
-            area = Area.parse(state.areas[round_number - 1], state.options.deck)
-            found = solve(area, state.dictionary, top=5, better=state.options.better_card)
-            self.best_cache[round_number] = [{"word": s.word, "points": s.points} for s in found]
-        return self.best_cache[round_number]
 
     def record_json(self) -> JSON:
         """The finished game as a downloadable file (seed and salt revealed)."""
@@ -374,9 +360,8 @@ class LiveTable:
         """What the hard bot would play for ``seat`` now, with its reasons (one at a time)."""
         if seat not in self.state.to_move or self.finished:
             raise TableError("a hint is for the seat to move", "no_hint")
-        if self.row.game == WORD_GAME:
-            message = "7 słów shows the best words after the round, not during it"
-            raise TableError(message, "no_hint")
+        if not self.game.spec.has(Capability.HINTS):
+            raise TableError(f"{self.game.spec.title} gives no hints during play", "no_hint")
         if seat in self.hinting:
             raise TableError("a hint is already being worked out", "busy")
         self.hinting.add(seat)
@@ -432,27 +417,26 @@ class LiveTable:
         return [s for s in sorted(self.state.to_move) if s >= 0 and not self.seats[s].is_bot]
 
     def _timer(self) -> tuple[str, int] | None:
-        """The 7 słów clock that runs now (the other games have none)."""
-        return self.state.timer if isinstance(self.state, SiedemSlowState) else None
+        """The clock that runs now, in a game whose spec declares one."""
+        return self.state.timer if isinstance(self.state, Timed) else None
 
-    def _words_being_written(self) -> bool:
-        """7 słów writing: bots write on their own clock, the move clock stays off."""
-        state = self.state
-        return isinstance(state, SiedemSlowState) and state.phase in WRITING_PHASES
+    def _real_time(self) -> bool:
+        """Play runs in real time (7 słów's writing): bots take their own time, and the
+        move clock stays off."""
+        return isinstance(self.state, Timed) and self.state.real_time
 
     def _timer_deadline(self) -> float | None:
         timer = self._timer()
         if timer is None:
             self.timer_key = None
             return None
-        assert isinstance(self.state, SiedemSlowState)
-        key = (self.state.rounds_finished, self.state.phase, timer)
+        assert isinstance(self.state, Timed)
+        key = (self.state.rounds_finished, timer)  # a new round or a new kind: a new timer
         if key != self.timer_key:
             self.timer_key, self.timer_started = key, self.last_change
-        grace = getattr(self.game.options, "grace_seconds", 0) if timer[0] == "hourglass" else 0
-        return self.timer_started + timer[1] + grace
+        return self.timer_started + timer[1] + self.state.grace_seconds(timer[0])
 
-    def _word_bot_ready(self, seat: int, deadline: float | None) -> float:
+    def _real_time_bot_ready(self, seat: int, deadline: float | None) -> float:
         round_key = self.state.rounds_finished
         if round_key != self.round_key:
             self.round_key, self.bot_ready = round_key, {}
@@ -461,8 +445,7 @@ class LiveTable:
             think = agent.think_seconds() if isinstance(agent, Thinking) else 1.0
             self.bot_ready[seat] = self.last_change + think * self.hub.settings.think_scale
         ready = self.bot_ready[seat]
-        hourglass = isinstance(self.state, SiedemSlowState) and self.state.phase == Phase.HOURGLASS
-        if hourglass and deadline is not None:
+        if deadline is not None:  # a bot finishes before the clock runs out
             ready = min(ready, deadline - 2 * self.hub.settings.think_scale)
         return ready
 
@@ -472,12 +455,12 @@ class LiveTable:
         deadline = self._timer_deadline()
         if deadline is not None:
             events.append((deadline, self._time_up))
-        writing = self._words_being_written()
+        writing = self._real_time()
         for seat in sorted(self.state.to_move):
             if seat < 0 or not self.seats[seat].is_bot:
                 continue
             if writing:
-                when = self._word_bot_ready(seat, deadline)
+                when = self._real_time_bot_ready(seat, deadline)
             else:
                 when = self.last_change + self.hub.settings.bot_delay
             events.append((when, self._bot_move_for(seat)))
@@ -491,18 +474,19 @@ class LiveTable:
         return due, when
 
     async def _time_up(self) -> None:
-        await self.act(CLOCK, TimeUp(), expect_version=self.version)
+        assert isinstance(self.state, Timed)
+        await self.act(CLOCK, self.state.time_up(), expect_version=self.version)
 
     def _bot_move_for(self, seat: int) -> Callable[[], Awaitable[None]]:
         async def move() -> None:
             agent = self.agents[seat]
-            writing = self._words_being_written()
+            writing = self._real_time()
             # a word bot writes, then flips or locks in the same breath
             while True:
                 version, snapshot = self.version, self.state.clone()
                 action = await self.hub.workers.bot(agent.choose, snapshot, seat)
                 await self.act(seat, action, expect_version=version)
-                if not (writing and seat in self.state.to_move and self._words_being_written()):
+                if not (writing and seat in self.state.to_move and self._real_time()):
                     return
 
         return move

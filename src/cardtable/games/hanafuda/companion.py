@@ -162,6 +162,8 @@ class Match:
 
 #: the browser pad that enters these rounds
 PAD = "hanafuda"
+#: the catalogue key of the lobby's link to the pad
+LINK = "lobby.companion"
 
 
 def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ CAPABILITIES = {
     Capability.COMMANDS: "cardtable.games.hanafuda.commands:COMMANDS",
     Capability.COMPANION: "cardtable.games.hanafuda.companion",
     Capability.DOCS: "cardtable.games.hanafuda.docs",
+    Capability.WEB: "cardtable.games.hanafuda.web:CLIENT",
 }
 #: ISMCTS iterations of the ``hard`` bot: hanafuda playouts are cheap
 SEARCH_ITERATIONS = 3000

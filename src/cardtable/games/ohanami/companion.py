@@ -64,6 +64,8 @@ class OhanamiPad:
 
 #: the browser pad that enters these stages
 PAD = "ohanami"
+#: the catalogue key of the lobby's link to the pad
+LINK = "pad.ohanami_link"
 
 
 def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:

@@ -546,6 +546,7 @@ SPEC = register(
             Capability.COMMANDS: "cardtable.games.ohanami.commands:COMMANDS",
             Capability.COMPANION: "cardtable.games.ohanami.companion",
             Capability.DOCS: "cardtable.games.ohanami.docs",
+            Capability.WEB: "cardtable.games.ohanami.web:CLIENT",
         },
     )
 )

@@ -187,6 +187,8 @@ def play_pad(
 
 #: the browser pad that enters these rounds
 PAD = "siedem-slow"
+#: the catalogue key of the lobby's link to the pad
+LINK = "pad.words_link"
 
 
 def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:

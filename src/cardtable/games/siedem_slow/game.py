@@ -95,6 +95,8 @@ SPEC = register(
             Capability.COMMANDS: "cardtable.games.siedem_slow.commands:COMMANDS",
             Capability.COMPANION: "cardtable.games.siedem_slow.companion",
             Capability.DOCS: "cardtable.games.siedem_slow.docs",
+            Capability.FRAME: "cardtable.games.siedem_slow.frames:frame_extras",
+            Capability.WEB: "cardtable.games.siedem_slow.web:CLIENT",
         },
     )
 )

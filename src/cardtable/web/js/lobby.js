@@ -20,7 +20,7 @@ function renderSeats() {
   const fieldset = $("seats");
   const previous = fieldset.querySelector("#players")?.value;
   fieldset.replaceChildren(h("legend", {}, t("lobby.seats")));
-  const count = Math.min(high, Math.max(low, Number(previous) || (game.id === "siedem-slow" ? 2 : low)));
+  const count = Math.min(high, Math.max(low, Number(previous) || game.default_players));
   if (high > low) {
     const select = h("select", { id: "players" });
     for (let n = low; n <= high; n++) select.append(new Option(String(n), String(n), false, n === count));
@@ -130,9 +130,17 @@ function translate() {
   refreshTables();
 }
 
+/** A link to each game's score pad for games played with the box (games share pads). */
+function renderPadLinks() {
+  const pads = new Map(games.filter((g) => g.pad).map((g) => [g.pad.kind, g.pad]));
+  const links = [...pads.values()].map((pad) => h("a", { href: pad.url, id: `pad-link-${pad.kind}`, "data-i18n": pad.label }));
+  $("pad-links").replaceChildren(...links.flatMap((link, n) => (n ? [" · ", link] : [link])));
+}
+
 async function main() {
   await loadLanguage(pickLanguage());
   games = await api("/api/games");
+  renderPadLinks();
   const select = $("game");
   for (const game of games) select.append(new Option(game.title, game.id));
   const wanted = new URLSearchParams(location.search).get("game");

@@ -72,14 +72,14 @@ export function render(root, ctx) {
       send(options[0]);
     } else {
       ui.selected = code;
-      renderHanafuda(root, ctx);
+      render(root, ctx);
     }
   }
 
   const prompt = [];
   if (pending.length > 1) {
     prompt.push(h("div", { class: "prompt" }, t("table.choose_take"), " ",
-      h("button", { onclick: () => { ui.selected = null; renderHanafuda(root, ctx); } }, t("table.cancel"))));
+      h("button", { onclick: () => { ui.selected = null; render(root, ctx); } }, t("table.cancel"))));
   } else if (takes.length) {
     prompt.push(h("div", { class: "prompt" }, t("table.choose_take")));
   }
@@ -105,7 +105,7 @@ export function render(root, ctx) {
     const index = Number(event.key) - 1;
     const codes = view.hand || [];
     if (index >= 0 && index < codes.length && plays.some((p) => p.card === codes[index])) choose(codes[index]);
-    else if (event.key === "Escape" && ui.selected) { ui.selected = null; renderHanafuda(root, ctx); }
+    else if (event.key === "Escape" && ui.selected) { ui.selected = null; render(root, ctx); }
     else if (event.key === "k") decisions.find((a) => a.type === "koi-koi") && send({ type: "koi-koi" });
     else if (event.key === "s") decisions.find((a) => a.type === "shobu") && send({ type: "shobu" });
     else if (event.key === "?") document.getElementById("hint")?.click();

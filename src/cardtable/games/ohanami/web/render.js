@@ -49,7 +49,7 @@ export function render(root, ctx) {
           tabindex: 0,
           onclick: () => {
             ui.picked = ui.picked.includes(n) ? ui.picked.filter((x) => x !== n) : [...ui.picked, n].slice(-2);
-            renderOhanami(root, ctx);
+            render(root, ctx);
           },
         }))));
       parts.push(h("button", { class: "primary", id: "keep", disabled: !chosen, onclick: () => chosen && send(chosen) }, t("ohanami.keep")));
@@ -71,7 +71,7 @@ export function render(root, ctx) {
             "data-to": String(to),
             onclick: () => {
               ui.targets[card] = to;
-              renderOhanami(root, ctx);
+              render(root, ctx);
             },
           }, labelOf(to)))));
       }

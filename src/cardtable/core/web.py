@@ -1,0 +1,28 @@
+"""A game's browser client as its spec hands it out (the ``WEB`` capability): the folder of
+its package that holds the client, served at ``/games/FOLDER/``; its renderer module there
+(exporting ``render(root, ctx)``); its score pad page, if it has one; and the card data
+its card art draws from."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class WebClient:
+    package: str  # the game package whose web/ folder is served
+    folder: str  # the URL folder: /games/FOLDER/
+    renderer: str = "render.js"
+    pad: str | None = None  # the score pad page, when the game has a COMPANION scorer
+    card_data: Callable[[], dict[str, Any]] | None = None
+
+    @property
+    def root(self) -> Path:
+        return Path(str(resources.files(self.package) / "web"))
+
+    def url(self, name: str) -> str:
+        return f"/games/{self.folder}/{name}"
