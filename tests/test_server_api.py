@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+import cardtable
 from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment, digest_of, verify
 
@@ -249,3 +250,17 @@ def test_companion_pads_keep_their_rounds_and_refuse_garbage(client: TestClient)
         == 400
     )
     assert client.get("/api/companion/nope").status_code == 404
+
+
+def test_a_finished_table_names_its_winners_with_the_games_tie_break(client: TestClient) -> None:
+    # seed 43 played at random ends 68-68; seat 0 has more pink cards (Ohanami's tie-break)
+    state = cardtable.load("ohanami", players=2).new_state(seed=43)
+    policy = random.Random(43)
+    while not state.is_over:
+        for seat in sorted(state.to_move):
+            state.apply(seat, policy.choice(state.legal_actions(seat)))
+    assert state.scores() == (68, 68)
+    table_id = create(client, game="ohanami", seats=["human", "bot:random"])["id"]
+    live = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    live.state = state
+    assert live.frame(None)["table"]["winners"] == [0]

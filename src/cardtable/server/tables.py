@@ -193,6 +193,8 @@ class LiveTable:
         }
         if self.finished:
             meta["reveal"] = {"seed": row.seed, "salt": row.salt}
+            # the game's own tie-break decides (an Ohanami points tie goes to more pinks)
+            meta["winners"] = list(self.state.result().winners)
         return meta
 
     def clock(self) -> JSON | None:

@@ -147,9 +147,7 @@ function renderOver() {
   $("commitment").textContent = table.commitment;
   $("reveal").textContent = table.reveal ? `${t("table.reveal")}: ${table.reveal.seed} (salt ${table.reveal.salt})` : "";
   if (panel.hidden) return;
-  const scores = view.scores || [];
-  const best = Math.max(...scores);
-  const winners = table.seats.filter((_, n) => scores[n] === best).map((s) => s.name);
+  const winners = (table.winners || []).map((n) => table.seats[n].name);
   panel.replaceChildren(
     h("h3", {}, t("table.over")),
     h("p", { class: "winner" }, t("table.winner", { names: winners.join(", ") })),
