@@ -626,6 +626,7 @@ class SiedemSlowState(KeepsRounds, Challenges):
                 data["vote"] = {
                     "challenger": self.vote.challenger,
                     "target": self.vote.target,
+                    "word": self.entries[self.vote.target],  # the browser's vote prompt names it
                     "why": self.vote.why,
                     "voted": sorted(self.vote.voted),
                 }
