@@ -96,5 +96,9 @@ def test_koikoi_yaku_lines_name_the_yaku_in_each_language() -> None:
     (line,) = [line for line in lines if line.rule == "yaku:tsukimi"]
     row = state.yaku_table.row("tsukimi")
     assert line.text("en") == row.name
-    assert line.text("pl") == f"{row.name} ({row.pl})"
-    assert line.text("ru") == f"{row.name} ({row.ru})"
+    assert (
+        line.text("pl")
+        == f"{row.name} ({row.meaning('pl')})"
+        == "Tsukimi-zake (Sake pod księżycem)"
+    )
+    assert line.text("ru") == f"{row.name} ({row.meaning('ru')})"

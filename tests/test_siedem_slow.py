@@ -387,6 +387,9 @@ def test_word_family_rule_blocks_lemmas_and_warns_on_roots(tmp_path: Path) -> No
     assert state.challengeable(0) == [1] and state.challengeable(1) == []
     state.apply(0, Challenge(1))
     assert state.phase == "vote" and state.to_move == frozenset({2})
+    assert state.view(2)["vote"] == {
+        "challenger": 0, "target": 1, "word": "przydomowy", "why": state.warnings[1], "voted": []
+    }  # fmt: skip
     state.apply(2, cardtable.games.siedem_slow.Vote(True))
     words = {w.seat: w for w in state.played[1]}
     assert words[1].struck and words[1].points == 0

@@ -28,10 +28,12 @@ def test_tables_are_complete_and_named() -> None:
         [200, 60, 40, 40, 40, 30, 30, 30, 20, 20, 20, 20, 20, 20, 20, 20]
     )
     for row in (*KOIKOI_ROWS, *HANA_AWASE_ROWS):
-        assert row.name and row.en and row.pl and row.ja
+        assert row.name and row.meaning("en") and row.meaning("pl") and row.native
         assert row.describe_cards()
     assert all(
-        row.ru for row in HANA_AWASE_ROWS if row.key not in {"inoshikacho", "tsukimi", "hanami"}
+        row.meaning("ru")
+        for row in HANA_AWASE_ROWS
+        if row.key not in {"inoshikacho", "tsukimi", "hanami"}
     )
 
 

@@ -32,8 +32,8 @@ def yaku_table(rows_data: tuple[YakuDef, ...], lang: str = "en") -> str:
     for row in rows_data:
         extra = ", " + words["extra"].format(extra=row.extra) if row.extra else ""
         points = f"{row.points}{extra}"
-        native = f" ({row.ja})" if row.ja else ""
-        names = [row.en, row.pl] if lang == "en" else [getattr(row, lang)]
+        native = f" ({row.native})" if row.native else ""
+        names = [row.meaning("en"), row.meaning("pl")] if lang == "en" else [row.meaning(lang)]
         rows.append([f"{row.name}{native}", *names, row.describe_cards(lang), points])
     return markdown_table(words["yaku"], rows)
 

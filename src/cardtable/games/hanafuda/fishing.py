@@ -559,7 +559,10 @@ class FishingState(KeepsRounds, State):
     def capture(self, seat: int, card: int, captured: int, source: Source) -> None:
         """``card`` takes ``captured`` into the seat's pile, or joins the table (0)."""
         if captured:
-            self.take_cards(seat, captured)
+            if self.custom_captures:  # a steal takes from piles too
+                self.take_cards(seat, captured)
+            else:
+                self.table &= ~captured
             self.piles[seat] |= captured | 1 << card
         else:
             self.table |= 1 << card

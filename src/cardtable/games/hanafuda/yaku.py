@@ -32,7 +32,7 @@ from cardtable.games.hanafuda.deck import (
     codes,
     tagged,
 )
-from cardtable.locales import Localized
+from cardtable.locales import Localized, catalogue, message
 
 RAIN_MAN = cards("11-1")
 SAKE_CUP = cards("09-1")
@@ -63,17 +63,17 @@ class YakuDef:
     Scores when every card of ``requires`` is held and at least ``need`` cards of
     ``counts`` are held (cards of ``doubles`` count twice); then it is worth
     ``points + extra * (count - need)``.
+
+    Its names live in the message catalogues (locales/*.json), under
+    ``yaku.GAME.KEY``: the romaji players say in every language, ``.native`` the
+    Japanese, ``.meaning`` a translation (empty where the rules give none).
     """
 
+    game: str  # the table's catalogue section: "koi-koi" or "hana-awase"
     key: str
-    name: str  # romaji, as players say it
-    en: str
-    pl: str
     counts: int
     need: int
     points: int
-    ja: str = ""
-    ru: str = ""
     extra: int = 0
     requires: int = 0
     doubles: int = 0
@@ -81,14 +81,29 @@ class YakuDef:
     replaces: tuple[str, ...] = ()
     void_if_table: int = 0  # not scored while any of these cards lies on the table
 
+    @property
+    def message_key(self) -> str:
+        return f"yaku.{self.game}.{self.key}"
+
+    @property
+    def name(self) -> str:
+        """The romaji, as players say it in every language."""
+        return message(self.message_key)
+
+    @property
+    def native(self) -> str:
+        """The name in Japanese."""
+        return message(f"{self.message_key}.native")
+
+    def meaning(self, lang: str) -> str:
+        """The name translated into ``lang`` ("" where the rules give none)."""
+        return catalogue(lang).get(f"{self.message_key}.meaning", "")
+
     def said(self) -> Localized:
         """The name for score lines: the romaji every player uses, and in Polish and
         Russian with the translation beside it."""
-        return Localized(
-            self.name,
-            f"{self.name} ({self.pl})" if self.pl else self.name,
-            f"{self.name} ({self.ru})" if self.ru else self.name,
-        )
+        name, pl, ru = self.name, self.meaning("pl"), self.meaning("ru")
+        return Localized(name, f"{name} ({pl})" if pl else name, f"{name} ({ru})" if ru else name)
 
     def describe_cards(self, lang: str = "en") -> str:
         """What the yaku needs, in words, for the docs and the CLI."""
@@ -150,88 +165,54 @@ class Yaku:
 
 
 # -- the koi-koi table (§6.2) --------------------------------------------------------------
-def _row(key: str, **fields: Any) -> YakuDef:
-    return YakuDef(key=key, **fields)
+def _koikoi(key: str, **fields: Any) -> YakuDef:
+    return YakuDef(game="koi-koi", key=key, **fields)
+
+
+def _hana_awase(key: str, **fields: Any) -> YakuDef:
+    return YakuDef(game="hana-awase", key=key, **fields)
 
 
 KOIKOI_ROWS: tuple[YakuDef, ...] = (
-    _row("goko", name="Gokō", en="Five lights", pl="Pięć jasnych", ja="五光", ru="пять ярких",
-         counts=LIGHTS, need=5, points=10, group="lights"),
-    _row("shiko", name="Shikō", en="Four lights", pl="Cztery jasne", ja="四光", ru="четыре ярких",
-         counts=DRY_LIGHTS, need=4, points=8, group="lights"),
-    _row("ame_shiko", name="Ame-shikō", en="Rainy four lights", pl="Cztery jasne z deszczem",
-         ja="雨四光", ru="четыре ярких с дождём",
-         counts=LIGHTS, need=4, requires=RAIN_MAN, points=7, group="lights"),
-    _row("sanko", name="Sankō", en="Three lights", pl="Trzy jasne", ja="三光", ru="три ярких",
-         counts=DRY_LIGHTS, need=3, points=5, group="lights"),
-    _row("hanami", name="Hanami-zake", en="Flower-viewing sake", pl="Sake pod wiśnią",
-         ja="花見酒", ru="сакэ под вишней",
-         counts=CURTAIN | SAKE_CUP, requires=CURTAIN | SAKE_CUP, need=2, points=5),
-    _row("tsukimi", name="Tsukimi-zake", en="Moon-viewing sake", pl="Sake pod księżycem",
-         ja="月見酒", ru="сакэ под луной",
-         counts=MOON | SAKE_CUP, requires=MOON | SAKE_CUP, need=2, points=5),
-    _row("inoshikacho", name="Ino-shika-chō", en="Boar, deer and butterflies",
-         pl="Dzik, jeleń i motyle", ja="猪鹿蝶", ru="кабан, олень и бабочки",
-         counts=INOSHIKACHO, requires=INOSHIKACHO,
-         need=3, points=5),
-    _row("tane", name="Tane", en="Animals", pl="Zwierzęta", ja="タネ", ru="животные",
-         counts=ANIMALS, need=5, points=1, extra=1),
-    _row("akatan", name="Akatan", en="Poetry ribbons", pl="Wstęgi z wierszem", ja="赤短",
-         ru="ленты со стихами", counts=POETRY, requires=POETRY, need=3, points=5),
-    _row("aotan", name="Aotan", en="Blue ribbons", pl="Niebieskie wstęgi", ja="青短",
-         ru="синие ленты", counts=BLUE, requires=BLUE, need=3, points=5),
-    _row("chofuku", name="Akatan-aotan", en="Poetry and blue ribbons",
-         pl="Wstęgi z wierszem i niebieskie", ja="赤短青短", ru="ленты со стихами и синие",
-         counts=POETRY | BLUE,
-         requires=POETRY | BLUE, need=6, points=10, replaces=("akatan", "aotan")),
-    _row("tanzaku", name="Tanzaku", en="Ribbons", pl="Wstęgi", ja="短冊", ru="ленты",
-         counts=RIBBONS, need=5, points=1, extra=1),
-    _row("kasu", name="Kasu", en="Plains", pl="Zwykłe", ja="カス", ru="простые",
-         counts=PLAINS | SAKE_CUP, need=10, points=1, extra=1),
+    _koikoi("goko", counts=LIGHTS, need=5, points=10, group="lights"),
+    _koikoi("shiko", counts=DRY_LIGHTS, need=4, points=8, group="lights"),
+    _koikoi("ame_shiko", counts=LIGHTS, need=4, requires=RAIN_MAN, points=7, group="lights"),
+    _koikoi("sanko", counts=DRY_LIGHTS, need=3, points=5, group="lights"),
+    _koikoi("hanami", counts=CURTAIN | SAKE_CUP, requires=CURTAIN | SAKE_CUP, need=2, points=5),
+    _koikoi("tsukimi", counts=MOON | SAKE_CUP, requires=MOON | SAKE_CUP, need=2, points=5),
+    _koikoi("inoshikacho", counts=INOSHIKACHO, requires=INOSHIKACHO, need=3, points=5),
+    _koikoi("tane", counts=ANIMALS, need=5, points=1, extra=1),
+    _koikoi("akatan", counts=POETRY, requires=POETRY, need=3, points=5),
+    _koikoi("aotan", counts=BLUE, requires=BLUE, need=3, points=5),
+    _koikoi("chofuku", counts=POETRY | BLUE, requires=POETRY | BLUE, need=6, points=10,
+            replaces=("akatan", "aotan")),
+    _koikoi("tanzaku", counts=RIBBONS, need=5, points=1, extra=1),
+    _koikoi("kasu", counts=PLAINS | SAKE_CUP, need=10, points=1, extra=1),
 )  # fmt: skip
 
 # -- the hana-awase dekiyaku table (§5.5) ----------------------------------------------------
 HANA_AWASE_ROWS: tuple[YakuDef, ...] = (
-    _row("goko", name="Gokō", en="Five lights", pl="Pięć jasnych", ja="五光", ru="пять ярких",
-         counts=LIGHTS, need=5, points=200, replaces=("shiko",)),
-    _row("shiko", name="Shikō", en="Four lights", pl="Cztery jasne", ja="四光",
-         ru="четыре ярких", counts=DRY_LIGHTS, need=4, points=60),
-    _row("nanatan", name="Nanatan", en="Seven ribbons", pl="Siedem wstęg", ja="七短",
-         ru="семь лент", counts=RIBBONS & ~WILLOW_RIBBON, need=7, points=40,
-         replaces=("rokutan",)),
-    _row("aotan", name="Aotan", en="Blue ribbons", pl="Niebieskie wstęgi", ja="青短",
-         ru="синие ленты", counts=BLUE, requires=BLUE, need=3, points=40),
-    _row("akatan", name="Akatan", en="Poetry ribbons", pl="Wstęgi z wierszem", ja="赤短",
-         ru="поэтические ленты", counts=POETRY, requires=POETRY, need=3, points=40),
-    _row("rokutan", name="Rokutan", en="Six ribbons", pl="Sześć wstęg", ja="六短",
-         ru="шесть лент", counts=RIBBONS & ~WILLOW_RIBBON, need=6, points=30),
-    _row("nomi", name="Nomi", en="Drinking", pl="Picie", ja="飲み", ru="выпивка",
-         counts=CURTAIN | MOON | SAKE_CUP, requires=CURTAIN | MOON | SAKE_CUP, need=3,
-         points=30, replaces=("hanami", "tsukimi")),
-    _row("omote_sugawara", name="Omote-sugawara", en="Spring", pl="Wiosna", ja="表菅原",
-         ru="весна", counts=cards("01-1 02-1 03-1"), requires=cards("01-1 02-1 03-1"),
-         need=3, points=30),
-    _row("matsu_kiri_bozu", name="Matsu-kiri-bōzu", en="Pine, paulownia and moon",
-         pl="Sosna, pawłownia i księżyc", ja="松桐坊主", ru="сосна-павлония-луна",
-         counts=cards("01-1 08-1 12-1"), requires=cards("01-1 08-1 12-1"), need=3, points=20),
-    _row("inoshikacho", name="Ino-shika-chō", en="Boar, deer and butterflies",
-         pl="Dzik, jeleń i motyle", ja="猪鹿蝶", counts=INOSHIKACHO, requires=INOSHIKACHO,
-         need=3, points=20),
-    _row("tsukimi", name="Tsukimi", en="Sake under the moon", pl="Sake pod księżycem",
-         ja="月見で一杯", counts=MOON | SAKE_CUP, requires=MOON | SAKE_CUP, need=2, points=20),
-    _row("hanami", name="Hanami", en="Sake under the cherry", pl="Sake pod wiśnią",
-         ja="花見で一杯", counts=CURTAIN | SAKE_CUP, requires=CURTAIN | SAKE_CUP, need=2,
-         points=20),
-    _row("kusa", name="Kusa", en="Grass ribbons", pl="Trawy", ja="草", ru="трава",
-         counts=GRASS, requires=GRASS, need=3, points=20),
-    _row("fuji_shima", name="Fuji-shima", en="Wisteria row", pl="Rząd glicynii", ja="藤シマ",
-         ru="глициниевый ряд", counts=MONTH_MASKS[3], requires=MONTH_MASKS[3], need=4,
-         points=20),
-    _row("yanagi_shima", name="Yanagi-shima", en="Willow row", pl="Rząd wierzby",
-         ja="柳シマ", ru="ивовый ряд", counts=NOVEMBER, requires=NOVEMBER, need=4, points=20),
-    _row("kiri_shima", name="Kiri-shima", en="Paulownia row", pl="Rząd pawłowni",
-         ja="桐シマ", ru="павлониевый ряд", counts=DECEMBER, requires=DECEMBER, need=4,
-         points=20),
+    _hana_awase("goko", counts=LIGHTS, need=5, points=200, replaces=("shiko",)),
+    _hana_awase("shiko", counts=DRY_LIGHTS, need=4, points=60),
+    _hana_awase("nanatan", counts=RIBBONS & ~WILLOW_RIBBON, need=7, points=40,
+                replaces=("rokutan",)),
+    _hana_awase("aotan", counts=BLUE, requires=BLUE, need=3, points=40),
+    _hana_awase("akatan", counts=POETRY, requires=POETRY, need=3, points=40),
+    _hana_awase("rokutan", counts=RIBBONS & ~WILLOW_RIBBON, need=6, points=30),
+    _hana_awase("nomi", counts=CURTAIN | MOON | SAKE_CUP, requires=CURTAIN | MOON | SAKE_CUP,
+                need=3, points=30, replaces=("hanami", "tsukimi")),
+    _hana_awase("omote_sugawara", counts=cards("01-1 02-1 03-1"),
+                requires=cards("01-1 02-1 03-1"), need=3, points=30),
+    _hana_awase("matsu_kiri_bozu", counts=cards("01-1 08-1 12-1"),
+                requires=cards("01-1 08-1 12-1"), need=3, points=20),
+    _hana_awase("inoshikacho", counts=INOSHIKACHO, requires=INOSHIKACHO, need=3, points=20),
+    _hana_awase("tsukimi", counts=MOON | SAKE_CUP, requires=MOON | SAKE_CUP, need=2, points=20),
+    _hana_awase("hanami", counts=CURTAIN | SAKE_CUP, requires=CURTAIN | SAKE_CUP, need=2,
+                points=20),
+    _hana_awase("kusa", counts=GRASS, requires=GRASS, need=3, points=20),
+    _hana_awase("fuji_shima", counts=MONTH_MASKS[3], requires=MONTH_MASKS[3], need=4, points=20),
+    _hana_awase("yanagi_shima", counts=NOVEMBER, requires=NOVEMBER, need=4, points=20),
+    _hana_awase("kiri_shima", counts=DECEMBER, requires=DECEMBER, need=4, points=20),
 )  # fmt: skip
 
 KOIKOI_KEYS = tuple(row.key for row in KOIKOI_ROWS)
@@ -294,7 +275,12 @@ class YakuTable:
     def evaluate(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> list[Yaku]:
         """Every yaku ``captured`` scores, in table order."""
         return [
-            Yaku(row.name, points, tuple(codes(captured & (row.counts | row.requires))), row.key)
+            Yaku(
+                self._names[row.key].en,
+                points,
+                tuple(codes(captured & (row.counts | row.requires))),
+                row.key,
+            )
             for row, points in self._scored(captured, table, koikoi_calls).values()
         ]
 

@@ -34,8 +34,8 @@ from cardtable.games.siedem_slow.area import (
     deck_cards,
     slide,
 )
-from cardtable.games.siedem_slow.challenges import Challenges, FamilyVote
-from cardtable.games.siedem_slow.dictionary import Dictionary, load_dictionary
+from cardtable.games.siedem_slow.challenges import Challenges
+from cardtable.games.siedem_slow.dictionary import load_dictionary
 from cardtable.games.siedem_slow.families import Families, families_for
 from cardtable.games.siedem_slow.options import SiedemSlowOptions
 from cardtable.games.siedem_slow.scoring import WordScore, normalize, score_word
@@ -119,9 +119,9 @@ class SiedemSlowState(KeepsRounds, Challenges):
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
         self.begin(game, seed, deals)
         self.options = cast(SiedemSlowOptions, game.options)
-        self.n: int = self.options.players
+        self.n = self.options.players
         self.rng = Rng(seed)
-        self.dictionary: Dictionary = load_dictionary(self.options.dictionary, self.options.deck)
+        self.dictionary = load_dictionary(self.options.dictionary, self.options.deck)
         self.families: Families = families_for(self.options.deck)
         self.pile = DrawPile(self._starting_deck())
         self.area = Area()
@@ -163,16 +163,16 @@ class SiedemSlowState(KeepsRounds, Challenges):
 
     def _start_round(self) -> None:
         self.phase = Phase.WRITING
-        self.entries: list[str | None] = [None] * self.n
-        self.warnings: list[str | None] = [None] * self.n
+        self.entries = [None] * self.n
+        self.warnings = [None] * self.n
         self.locked = [False] * self.n
         self.fastest: int | None = None
         self.in_time = False
         self.accepted = [False] * self.n
-        self.challenged: set[int] = set()
-        self.failed: set[int] = set()
-        self.vote: FamilyVote | None = None
-        self.round_lines: list[ScoreLine] = []
+        self.challenged = set()
+        self.failed = set()
+        self.vote = None
+        self.round_lines = []
 
     # -- the protocol ----------------------------------------------------------------------
     @property
@@ -639,6 +639,7 @@ class SiedemSlowState(KeepsRounds, Challenges):
                 data["vote"] = {
                     "challenger": self.vote.challenger,
                     "target": self.vote.target,
+                    "word": self.entries[self.vote.target],  # the browser's vote prompt names it
                     "why": self.vote.why,
                     "voted": sorted(self.vote.voted),
                 }
