@@ -109,9 +109,13 @@ def test_hint_over_the_socket_is_for_the_seat_to_move_only(client: TestClient) -
         client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
         client.websocket_connect(f"/ws/tables/{table_id}") as spectator,
     ):
-        frame = next_state(s0, 0)
-        mover, waiter = (s0, s1) if frame["view"]["legal_actions"] else (s1, s0)
-        view = next_state(mover, 0)["view"]
+        first, second = next_state(s0, 0), next_state(s1, 0)
+        # a join sends the others a presence change, not the state again: each seat's first
+        # frame is its view
+        if first["view"]["legal_actions"]:
+            (mover, view), waiter = (s0, first["view"]), s1
+        else:
+            (mover, view), waiter = (s1, second["view"]), s0
         mover.send_json({"type": "hint", "lang": "pl"})
         reply = next_reply(mover)
         assert reply["type"] == "hint" and reply["action"] in view["legal_actions"]
