@@ -9,12 +9,13 @@ STAMP := $(VENV)/.installed
 # PostgreSQL for the crash test on PostgreSQL.
 APT_PACKAGES ?= wpolish wamerican chromium postgresql
 
-.PHONY: run test bench levels lint format docs system-deps clean help
+.PHONY: run test bench bench-compare levels lint format docs system-deps clean help
 
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
 	@echo "make test    install everything needed and run every test (lint included)"
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/)"
+	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, as ratios"
 	@echo "make levels  the bot levels against each other, every game (about four hours)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
 	@echo "make docs    regenerate the option and yaku tables of docs/ from the code"
@@ -60,6 +61,10 @@ bench: $(STAMP) system-deps
 	$(PY) benchmarks/ismcts_scaling.py
 	$(PY) benchmarks/bench_web.py --seats 200 1000 --duration 45
 	$(PY) benchmarks/bench_server_limits.py --spectators 0 250 1000 --moves 30 --hint-seats 12
+
+bench-compare: $(STAMP)
+	@test -n "$(BEFORE)" || { echo "say which commit to compare with: make bench-compare BEFORE=REV"; exit 2; }
+	$(PY) benchmarks/compare_revisions.py --before $(BEFORE)
 
 levels: $(STAMP)
 	benchmarks/levels.sh
