@@ -95,9 +95,7 @@ def register_agent(name: str, description: str, factory: AgentFactory) -> None:
 def bots_of(game_id: str) -> dict[str, BotSpec]:
     """Every bot of a game by name: the generic ones, overridden by the game's own."""
     spec = spec_of(game_id)
-    own: Mapping[str, BotSpec] = (
-        spec.capability(Capability.BOTS) if spec.has(Capability.BOTS) else {}
-    )
+    own: Mapping[str, BotSpec] = spec.optional(Capability.BOTS, {})
     return {**_GENERIC, **own}
 
 

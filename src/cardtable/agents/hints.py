@@ -70,8 +70,8 @@ class Hint:
 
 def explainer(game_id: str) -> ModuleType | None:
     """The game's hint module (None: the game gives no reasons, only the move)."""
-    spec = spec_of(game_id)
-    return spec.capability(Capability.HINTS) if spec.has(Capability.HINTS) else None
+    module: ModuleType | None = spec_of(game_id).optional(Capability.HINTS)
+    return module
 
 
 def _show(game: ModuleType | None, value: Any, lang: str, names: Sequence[str]) -> str:

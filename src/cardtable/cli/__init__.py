@@ -35,10 +35,8 @@ app = typer.Typer(
 
 
 def front_end(game_id: str) -> TerminalFrontEnd:
-    spec = spec_of(game_id)
-    if not spec.has(Capability.TERMINAL):
-        raise OptionError(f"{game_id} cannot be played in the terminal yet")
-    terminal: TerminalFrontEnd = spec.capability(Capability.TERMINAL)
+    missing = f"{game_id} cannot be played in the terminal yet"
+    terminal: TerminalFrontEnd = spec_of(game_id).capability(Capability.TERMINAL, missing)
     return terminal
 
 
@@ -305,10 +303,7 @@ def add_game_commands() -> None:
     groups = {"companion": companion_app}
     seen: set[tuple[str | None, str]] = set()
     for game_id in cardtable.game_ids():
-        spec = spec_of(game_id)
-        if not spec.has(Capability.COMMANDS):
-            continue
-        commands: tuple[Command, ...] = spec.capability(Capability.COMMANDS)
+        commands: tuple[Command, ...] = spec_of(game_id).optional(Capability.COMMANDS, ())
         for command in commands:
             if (command.group, command.name) in seen:
                 continue

@@ -45,8 +45,8 @@ GENERATORS: dict[str, Callable[[str, str], str]] = {
 
 def generators(game_id: str) -> dict[str, Callable[[str, str], str]]:
     spec = spec_of(game_id)
-    own = spec.capability(Capability.DOCS).TABLES if spec.has(Capability.DOCS) else {}
-    return {**GENERATORS, **own}
+    docs = spec.optional(Capability.DOCS)
+    return {**GENERATORS, **({} if docs is None else docs.TABLES)}
 
 
 def page_path(game_id: str, lang: str = "en") -> Path:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from cardtable.core.errors import OptionError
 from cardtable.core.game import Capability, game_ids, spec_of
 from cardtable.core.results import settlement
 
@@ -20,9 +19,7 @@ __all__ = ["pad_games", "pad_of", "results", "scorer", "settlement"]
 def scorer(game_id: str) -> ModuleType:
     """The game's companion module (OptionError when the game has no pad)."""
     spec = spec_of(game_id)
-    if not spec.has(Capability.COMPANION):
-        raise OptionError(f"{spec.title} has no score pad")
-    module: ModuleType = spec.capability(Capability.COMPANION)
+    module: ModuleType = spec.capability(Capability.COMPANION, f"{spec.title} has no score pad")
     return module
 
 

@@ -112,13 +112,18 @@ class GameSpec:
     def has(self, capability: Capability) -> bool:
         return capability in self.capabilities
 
-    def capability(self, capability: Capability) -> Any:
+    def capability(self, capability: Capability, missing: str | None = None) -> Any:
         """The capability's object, imported on first use; a game without it is an
-        OptionError that says so."""
+        OptionError saying ``missing`` (or that the game has no such capability)."""
         target = self.capabilities.get(capability)
         if target is None:
-            raise OptionError(f"{self.title} has no {capability.value} capability")
+            raise OptionError(missing or f"{self.title} has no {capability.value} capability")
         return _resolve(target)
+
+    def optional(self, capability: Capability, default: Any = None) -> Any:
+        """The capability's object, or ``default`` for a game without it."""
+        target = self.capabilities.get(capability)
+        return default if target is None else _resolve(target)
 
 
 _RESOLVED: dict[str, Any] = {}

@@ -21,9 +21,10 @@ __all__ = ["BaseEncoder", "apply", "encoder_for", "observe"]
 
 def encoder_for(game: Game) -> BaseEncoder:
     """A fresh encoder of the game (IllegalAction when the game has none)."""
-    if not game.spec.has(Capability.ENCODER):
+    make = game.spec.optional(Capability.ENCODER)
+    if make is None:
         raise IllegalAction(f"no RL encoding for {game.id} yet")
-    encoder: BaseEncoder = game.spec.capability(Capability.ENCODER)()
+    encoder: BaseEncoder = make()
     return encoder
 
 

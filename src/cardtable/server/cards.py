@@ -13,9 +13,9 @@ def web_clients() -> dict[str, WebClient]:
     """Every game's browser client, by game id (games of a family share one)."""
     clients = {}
     for game_id in game_ids():
-        spec = spec_of(game_id)
-        if spec.has(Capability.WEB):
-            clients[game_id] = spec.capability(Capability.WEB)
+        client = spec_of(game_id).optional(Capability.WEB)
+        if client is not None:
+            clients[game_id] = client
     return clients
 
 

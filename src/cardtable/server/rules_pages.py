@@ -29,10 +29,8 @@ from cardtable.locales import TRANSLATED_DOCS, message
 def sections(game_id: str) -> dict[str, str]:
     """Rule-key prefix -> heading of the game's page (its DOCS capability); unknown
     prefixes link to the page's top."""
-    spec = spec_of(game_id)
-    if not spec.has(Capability.DOCS):
-        return {}
-    found: dict[str, str] = spec.capability(Capability.DOCS).SECTIONS.get(game_id, {})
+    docs = spec_of(game_id).optional(Capability.DOCS)
+    found: dict[str, str] = {} if docs is None else docs.SECTIONS.get(game_id, {})
     return found
 
 

@@ -220,9 +220,9 @@ class LiveTable:
             "clock": self.clock(),
             "now": time.time(),
         }
-        spec = self.game.spec
-        if spec.has(Capability.FRAME):  # what the game adds for everyone at the table
-            frame.update(spec.capability(Capability.FRAME)(self.state))
+        extras = self.game.spec.optional(Capability.FRAME)
+        if extras is not None:  # what the game adds for everyone at the table
+            frame.update(extras(self.state))
         return frame
 
     def record_json(self) -> JSON:
