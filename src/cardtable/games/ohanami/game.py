@@ -191,6 +191,11 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# Module-level aliases, compared with `is`: Phase.X costs an enum look-up, and search
+# bots ask for the phase at every step.
+_SELECT, _PLACE, _OVER = Phase.SELECT, Phase.PLACE, Phase.OVER
+
+
 @dataclass(frozen=True, slots=True)
 class PlacementEvent:
     """One seat's placements of the last pick, revealed to everyone at once."""
@@ -240,7 +245,7 @@ class OhanamiState(KeepsRounds, State):
         self.totals = [0] * self.n
         self.results: list[RoundResult] = []
         self.events: list[PlacementEvent] = []
-        self.phase = Phase.SELECT
+        self.phase = _SELECT
         self._deal_stage()
 
     @property
@@ -278,23 +283,23 @@ class OhanamiState(KeepsRounds, State):
                 dealt, self.stock = self.stock[:HAND], self.stock[HAND:]
                 self.hands[seat] = card_set(dealt)
         self.pick = 1
-        self.phase = Phase.SELECT
+        self.phase = _SELECT
 
     # -- the protocol ------------------------------------------------------------------
     @property
     def to_move(self) -> frozenset[int]:
-        if self.phase == Phase.OVER:
+        if self.phase is _OVER:
             return frozenset()
         return frozenset(s for s in range(self.n) if self.pending[s] is None)
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase is _OVER
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if not 0 <= seat < self.n or self.phase == Phase.OVER or self.pending[seat] is not None:
+        if not 0 <= seat < self.n or self.phase is _OVER or self.pending[seat] is not None:
             return []
-        if self.phase == Phase.SELECT:
+        if self.phase is _SELECT:
             return [Keep(pair) for pair in combinations(cards_in(self.hands[seat]), 2)]
         return list(self.placements(seat))
 
@@ -319,11 +324,11 @@ class OhanamiState(KeepsRounds, State):
     def illegal_reason(self, seat: int, action: Action) -> str | None:
         if not 0 <= seat < self.n:
             return f"there is no seat {seat}; seats are 0..{self.n - 1}"
-        if self.phase == Phase.OVER:
+        if self.phase is _OVER:
             return "the game is over"
         if self.pending[seat] is not None:
             return f"seat {seat} has already chosen for this pick"
-        if self.phase == Phase.SELECT:
+        if self.phase is _SELECT:
             if not isinstance(action, Keep):
                 return "choose the two cards to keep first (keep)"
             first, second = action.cards
@@ -353,14 +358,14 @@ class OhanamiState(KeepsRounds, State):
         self.pending[seat] = action
         if any(choice is None for choice in self.pending):
             return
-        if self.phase == Phase.SELECT:
+        if self.phase is _SELECT:
             for s, choice in enumerate(self.pending):
                 assert isinstance(choice, Keep)
                 pair = card_set(choice.cards)
                 self.kept[s] = pair
                 self.hands[s] &= ~pair
             self.pending = [None] * self.n
-            self.phase = Phase.PLACE
+            self.phase = _PLACE
             return
         self._reveal_placements()
 
@@ -384,11 +389,11 @@ class OhanamiState(KeepsRounds, State):
             passed[(s + step) % self.n] = self.hands[s]
         self.hands = passed
         self.pick += 1
-        self.phase = Phase.SELECT
+        self.phase = _SELECT
         if self.pick == PICKS:  # two cards left: both are kept without a choice
             self.kept = self.hands
             self.hands = [0] * self.n
-            self.phase = Phase.PLACE
+            self.phase = _PLACE
 
     # -- scoring ------------------------------------------------------------------------
     def garden(self, seat: int) -> int:
@@ -410,7 +415,7 @@ class OhanamiState(KeepsRounds, State):
         for seat in range(self.n):
             self.totals[seat] += result.scores[seat]
         if self.stage == STAGES:
-            self.phase = Phase.OVER
+            self.phase = _OVER
             return
         self.stage += 1
         self._deal_stage()
