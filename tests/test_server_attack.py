@@ -161,22 +161,22 @@ def test_fuzzed_sockets_and_requests_get_answers_not_errors(tmp_path: Path) -> N
             "POST", f"{url}/api/tables", {"game": "koi-koi", "seats": ["human", "human"]}
         )
         table_id, keys = created["id"], seat_keys(created)
-        with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0:
+        seat_url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={{}}&key={{}}"
+        with connect(seat_url.format(0, keys[0])) as s0:
             view = json.loads(s0.recv(timeout=10))["view"]
         idle = 1 if view["legal_actions"] else 0  # the seat not to move sends the fuzz
-        rng = random.Random(17)
-        started = time.monotonic()
-        sent = fuzz_sockets(port, f"/ws/tables/{table_id}?seat={idle}&key={keys[idle]}", rng)
-        requests = fuzz_http(port, table_id, rng)
-        assert sent + requests >= 5000 and time.monotonic() - started < 240
-        # state consistent afterwards: nothing moved, the mover still moves, health is fine
-        status, meta = http("GET", f"{url}/api/tables/{table_id}")
-        assert status == 200 and meta["moves"] == 0
         mover = 1 - idle
-        with connect(
-            f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={mover}&key={keys[mover]}"
-        ) as ws:
+        # the mover stays connected, so a fuzzed claim cannot take its seat (and key) away
+        with connect(seat_url.format(mover, keys[mover])) as ws:
             frame = json.loads(ws.recv(timeout=10))
+            rng = random.Random(17)
+            started = time.monotonic()
+            sent = fuzz_sockets(port, f"/ws/tables/{table_id}?seat={idle}&key={keys[idle]}", rng)
+            requests = fuzz_http(port, table_id, rng)
+            assert sent + requests >= 5000 and time.monotonic() - started < 240
+            # state consistent afterwards: nothing moved, the mover still moves
+            status, meta = http("GET", f"{url}/api/tables/{table_id}")
+            assert status == 200 and meta["moves"] == 0
             ws.send(json.dumps({"type": "action", "action": frame["view"]["legal_actions"][0]}))
             while frame["type"] != "state" or frame["version"] < 1:
                 frame = json.loads(ws.recv(timeout=10))
