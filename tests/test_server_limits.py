@@ -208,6 +208,7 @@ def test_abandoned_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
         gone = client.portal.call(hub.evict_abandoned, time.time() + 120)  # type: ignore[union-attr]
         assert gone == [created["id"]] and created["id"] not in hub.tables
         assert hub.store.table(created["id"]).status == "abandoned"  # it shows
+        assert client.get("/api/health").json()["tables_abandoned"] == 1
         meta = client.get(f"/api/tables/{created['id']}").json()  # someone comes back
         assert meta["moves"] == 1 and meta["status"] == "playing"
         assert hub.store.table(created["id"]).status == "playing"
