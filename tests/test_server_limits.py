@@ -6,6 +6,8 @@ shopping, separate bot and hint workers, presence deltas, and abandoned tables."
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -167,6 +169,23 @@ def test_bots_never_wait_behind_hints() -> None:
         assert await asyncio.wait_for(workers.bot(sum, [1, 2, 3]), 2) == 6
         assert not any(h.done() for h in hints)  # the bot went while both hints waited
         assert await asyncio.gather(*hints) == [None, None]
+        workers.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_killed_hint_worker_is_replaced() -> None:
+    async def scenario() -> None:
+        workers = Workers(replace(FAST, hint_workers=1))
+        running = asyncio.create_task(workers.hint(time.sleep, 30))
+        while not workers.hints._processes:  # the worker is spawned on demand
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        for pid in list(workers.hints._processes):
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(HintsBusy):
+            await asyncio.wait_for(running, 20)
+        assert await asyncio.wait_for(workers.hint(sum, [1, 2]), 30) == 3
         workers.close()
 
     asyncio.run(scenario())
