@@ -175,6 +175,9 @@ def _guarded(method: Callable[P, R], *, writes: bool) -> Callable[P, R]:
             result = method(*args, **kwargs)
         except (OperationalError, InterfaceError, OSError) as error:  # not a refused row
             store.health.failed(error)
+            # the pooled connections may hold the file as it was (SQLite opens a read-only
+            # file read-only for good): the next try opens fresh ones
+            store.engine.dispose()
             raise StorageUnavailable(
                 "storage unavailable: nothing was saved, try again in a moment"
             ) from None
