@@ -60,7 +60,7 @@ bench: $(STAMP) system-deps
 	$(PY) benchmarks/bench_arena.py
 	$(PY) benchmarks/ismcts_scaling.py
 	$(PY) benchmarks/bench_web.py --seats 200 1000 --duration 45
-	$(PY) benchmarks/bench_server_limits.py --spectators 0 250 1000 --moves 30 --hint-seats 12
+	$(PY) benchmarks/bench_server_limits.py --spectators 0 250 1000 --moves 30 --hint-seats 12 --flood-seconds 10
 
 bench-compare: $(STAMP)
 	@test -n "$(BEFORE)" || { echo "say which commit to compare with: make bench-compare BEFORE=REV"; exit 2; }

@@ -94,26 +94,29 @@ async def spectated_moves(url: str, spectators: int, moves: int) -> dict[str, fl
     }
 
 
-async def bot_replies(url: str, moves: int) -> list[float]:
-    """A human against the random bot: seconds from each move to the bot's answer."""
-    body = {"game": "koi-koi", "seats": ["human", "bot:random"]}
-    _, created = http("POST", f"{url}/api/tables", body)
-    ws = url.replace("http", "ws") + f"/ws/tables/{created['id']}?seat=0&key={created['key']}"
+async def bot_replies(url: str, seconds: float) -> list[float]:
+    """A human against the random bot, for ``seconds`` (a new match when one ends): the
+    seconds from each of the human's moves to the bot's answer."""
     rng = random.Random(2)
-    replies = []
-    async with connect(ws, max_size=2**20) as socket:
-        frame = await state_at(socket, 0)
-        while len(replies) < moves and frame["table"]["status"] != "finished":
-            legal = frame["view"]["legal_actions"]
-            if not legal:
+    replies: list[float] = []
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        body = {"game": "koi-koi", "seats": ["human", "bot:random"]}
+        _, created = http("POST", f"{url}/api/tables", body)
+        ws = url.replace("http", "ws") + f"/ws/tables/{created['id']}"
+        async with connect(f"{ws}?seat=0&key={created['key']}", max_size=2**20) as socket:
+            frame = await state_at(socket, 0)
+            while time.monotonic() < stop and frame["table"]["status"] != "finished":
+                legal = frame["view"]["legal_actions"]
+                if not legal:
+                    frame = await state_at(socket, frame["version"] + 1)
+                    continue
+                sent = time.perf_counter()
+                await socket.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
                 frame = await state_at(socket, frame["version"] + 1)
-                continue
-            sent = time.perf_counter()
-            await socket.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
-            frame = await state_at(socket, frame["version"] + 1)
-            while not frame["view"]["legal_actions"] and frame["table"]["status"] != "finished":
-                frame = await state_at(socket, frame["version"] + 1)  # the bot's move(s)
-            replies.append(time.perf_counter() - sent)
+                while not frame["view"]["legal_actions"] and frame["table"]["status"] != "finished":
+                    frame = await state_at(socket, frame["version"] + 1)  # the bot's move(s)
+                replies.append(time.perf_counter() - sent)
     return replies
 
 
@@ -138,19 +141,21 @@ async def ask_hints(url: str, stop: asyncio.Event, answered: list[int]) -> None:
         await socket.close()
 
 
-async def hint_flood(url: str, seats: int, moves: int) -> dict[str, float]:
-    quiet = await bot_replies(url, moves)
+async def hint_flood(url: str, seats: int, seconds: float) -> dict[str, float]:
+    quiet = await bot_replies(url, seconds)
     stop = asyncio.Event()
     answered = [0]
     flood = [asyncio.create_task(ask_hints(url, stop, answered)) for _ in range(seats)]
     await asyncio.sleep(1.0)
-    loaded = await bot_replies(url, moves)
+    loaded = await bot_replies(url, seconds)
     stop.set()
     await asyncio.gather(*flood)
     quiet_ms, loaded_ms = 1000 * statistics.median(quiet), 1000 * statistics.median(loaded)
     return {
         "hint_seats": seats,
+        "seconds": seconds,
         "hints_answered": answered[0],
+        "bot_replies_flood": len(loaded),
         "bot_reply_ms_median_quiet": round(quiet_ms, 2),
         "bot_reply_ms_median_flood": round(loaded_ms, 2),
         "bot_reply_ms_max_flood": round(1000 * max(loaded), 2),
@@ -164,7 +169,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         server.start()
         try:
             spectated = [await spectated_moves(server.url, n, args.moves) for n in args.spectators]
-            flood = await hint_flood(server.url, args.hint_seats, args.moves)
+            flood = await hint_flood(server.url, args.hint_seats, args.flood_seconds)
         finally:
             server.stop()
     return {"spectators": spectated, "hint_flood": flood}
@@ -175,6 +180,7 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, nargs="+", default=[0, 250, 1000])
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--hint-seats", type=int, default=12)
+    parser.add_argument("--flood-seconds", type=float, default=10.0)
     args = parser.parse_args()
     figures = asyncio.run(run(args))
     for row in figures["spectators"]:
@@ -187,7 +193,8 @@ def main() -> None:
     print(
         f"bot reply median {flood['bot_reply_ms_median_quiet']} ms quiet, "
         f"{flood['bot_reply_ms_median_flood']} ms with {flood['hint_seats']} seats asking "
-        f"for hints ({flood['hints_answered']} answered): {flood['ratio']}x"
+        f"for hints ({flood['hints_answered']} answered, {flood['bot_replies_flood']} bot "
+        f"replies, max {flood['bot_reply_ms_max_flood']} ms): {flood['ratio']}x"
     )
     print(f"figures: {save_figures('server_limits', figures)}")
 

@@ -57,10 +57,17 @@ def server_thread(db_url: str, settings: Settings = FAST) -> Iterator[tuple[str,
 class ServerProcess:
     """``cardtable serve`` as a separate process (so it can be killed with SIGKILL)."""
 
-    def __init__(self, db_url: str, port: int | None = None, options: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        port: int | None = None,
+        options: tuple[str, ...] = (),
+        wrapper: tuple[str, ...] = (),
+    ) -> None:
         self.db_url = db_url
         self.port = port or free_port()
         self.options = options  # more `cardtable serve` options
+        self.wrapper = wrapper  # a command that runs the server (setpriv ...)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -69,7 +76,7 @@ class ServerProcess:
 
     def start(self) -> None:
         command = [
-            sys.executable, "-m", "cardtable", "serve", "--db", self.db_url,
+            *self.wrapper, sys.executable, "-m", "cardtable", "serve", "--db", self.db_url,
             "--port", str(self.port), "--bot-delay", "0", *self.options,
         ]  # fmt: skip
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -2,8 +2,8 @@
 fuzzed WebSocket frames and HTTP requests against a real server, names written to inject
 script, and ``kill -9`` while several tables are being played at once.
 
-Counts (asserted below): 3 000 WebSocket messages and 2 500 HTTP requests of fuzz, and
-two kill -9 runs under load."""
+Counts (asserted below): 3 000 WebSocket messages and 2 500 HTTP requests of fuzz, eight
+sockets racing for one move, and two kill -9 runs under load of six tables each."""
 
 from __future__ import annotations
 
@@ -161,22 +161,22 @@ def test_fuzzed_sockets_and_requests_get_answers_not_errors(tmp_path: Path) -> N
             "POST", f"{url}/api/tables", {"game": "koi-koi", "seats": ["human", "human"]}
         )
         table_id, keys = created["id"], seat_keys(created)
-        with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0:
+        seat_url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={{}}&key={{}}"
+        with connect(seat_url.format(0, keys[0])) as s0:
             view = json.loads(s0.recv(timeout=10))["view"]
         idle = 1 if view["legal_actions"] else 0  # the seat not to move sends the fuzz
-        rng = random.Random(17)
-        started = time.monotonic()
-        sent = fuzz_sockets(port, f"/ws/tables/{table_id}?seat={idle}&key={keys[idle]}", rng)
-        requests = fuzz_http(port, table_id, rng)
-        assert sent + requests >= 5000 and time.monotonic() - started < 240
-        # state consistent afterwards: nothing moved, the mover still moves, health is fine
-        status, meta = http("GET", f"{url}/api/tables/{table_id}")
-        assert status == 200 and meta["moves"] == 0
         mover = 1 - idle
-        with connect(
-            f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={mover}&key={keys[mover]}"
-        ) as ws:
+        # the mover stays connected, so a fuzzed claim cannot take its seat (and key) away
+        with connect(seat_url.format(mover, keys[mover])) as ws:
             frame = json.loads(ws.recv(timeout=10))
+            rng = random.Random(17)
+            started = time.monotonic()
+            sent = fuzz_sockets(port, f"/ws/tables/{table_id}?seat={idle}&key={keys[idle]}", rng)
+            requests = fuzz_http(port, table_id, rng)
+            assert sent + requests >= 5000 and time.monotonic() - started < 240
+            # state consistent afterwards: nothing moved, the mover still moves
+            status, meta = http("GET", f"{url}/api/tables/{table_id}")
+            assert status == 200 and meta["moves"] == 0
             ws.send(json.dumps({"type": "action", "action": frame["view"]["legal_actions"][0]}))
             while frame["type"] != "state" or frame["version"] < 1:
                 frame = json.loads(ws.recv(timeout=10))
@@ -287,3 +287,60 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path) -> None:
     finally:
         server.stop()
     assert checked == KILL_RUNS * 6
+
+
+def test_races_and_replayed_moves_count_once(tmp_path: Path) -> None:
+    """The mover's key on eight sockets at once, all sending the same move for the same
+    version: exactly one is played and seven are stale; sent again later it is stale; the
+    other seat cannot play the mover's card."""
+    with server_thread(f"sqlite:///{tmp_path / 'race.db'}") as (url, _app):
+        port = int(url.rsplit(":", 1)[1])
+        status, created = http(
+            "POST", f"{url}/api/tables", {"game": "koi-koi", "seats": ["human", "human"]}
+        )
+        table_id, keys = created["id"], seat_keys(created)
+        address = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={{}}&key={{}}"
+        with connect(address.format(0, keys[0])) as probe:
+            view = json.loads(probe.recv(timeout=10))["view"]
+        mover = 0 if view["legal_actions"] else 1
+        with ExitStack() as stack:
+            sockets = [
+                stack.enter_context(connect(address.format(mover, keys[mover]))) for _ in range(8)
+            ]
+            frames = [json.loads(socket.recv(timeout=10)) for socket in sockets]
+            action = frames[0]["view"]["legal_actions"][0]
+            move = json.dumps({"type": "action", "action": action, "version": 0})
+            go = threading.Barrier(len(sockets))
+
+            def send(socket: Any) -> None:
+                go.wait()
+                socket.send(move)
+
+            senders = [threading.Thread(target=send, args=(s,)) for s in sockets]
+            for sender in senders:
+                sender.start()
+            for sender in senders:
+                sender.join(10)
+            refusals = [code for socket in sockets for code in errors_until_quiet(socket)]
+            assert refusals == ["stale"] * (len(sockets) - 1)
+            sockets[0].send(move)  # the same frame replayed later
+            assert errors_until_quiet(sockets[0]) == ["stale"]
+        other = 1 - mover
+        with connect(address.format(other, keys[other])) as intruder:
+            intruder.recv(timeout=10)
+            intruder.send(json.dumps({"type": "action", "action": action}))
+            assert errors_until_quiet(intruder) == ["illegal"]
+        status, meta = http("GET", f"{url}/api/tables/{table_id}")
+        assert status == 200 and meta["moves"] == 1
+
+
+def errors_until_quiet(socket: Any) -> list[str]:
+    """The codes of the error frames a socket gets until it has been quiet for half a second."""
+    codes = []
+    while True:
+        try:
+            frame = json.loads(socket.recv(timeout=0.5))
+        except TimeoutError:
+            return codes
+        if frame["type"] == "error":
+            codes.append(frame["code"])

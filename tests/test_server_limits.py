@@ -6,6 +6,8 @@ shopping, separate bot and hint workers, presence deltas, and abandoned tables."
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -172,6 +174,23 @@ def test_bots_never_wait_behind_hints() -> None:
     asyncio.run(scenario())
 
 
+def test_a_killed_hint_worker_is_replaced() -> None:
+    async def scenario() -> None:
+        workers = Workers(replace(FAST, hint_workers=1))
+        running = asyncio.create_task(workers.hint(time.sleep, 30))
+        while not workers.hints._processes:  # the worker is spawned on demand
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        for pid in list(workers.hints._processes):
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(HintsBusy):
+            await asyncio.wait_for(running, 20)
+        assert await asyncio.wait_for(workers.hint(sum, [1, 2]), 30) == 3
+        workers.close()
+
+    asyncio.run(scenario())
+
+
 def test_spectators_coming_and_going_send_nobody_the_whole_state(tmp_path: Path) -> None:
     with app_with(tmp_path) as client:
         created = client.post("/api/tables", json=TWO_HUMANS).json()
@@ -208,6 +227,7 @@ def test_abandoned_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
         gone = client.portal.call(hub.evict_abandoned, time.time() + 120)  # type: ignore[union-attr]
         assert gone == [created["id"]] and created["id"] not in hub.tables
         assert hub.store.table(created["id"]).status == "abandoned"  # it shows
+        assert client.get("/api/health").json()["tables_abandoned"] == 1
         meta = client.get(f"/api/tables/{created['id']}").json()  # someone comes back
         assert meta["moves"] == 1 and meta["status"] == "playing"
         assert hub.store.table(created["id"]).status == "playing"

@@ -9,7 +9,11 @@ killing the process)."""
 
 from __future__ import annotations
 
+import json
+import os
+import random
 import resource
+import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -19,12 +23,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
+from websockets.sync.client import connect
 
 from cardtable.server.app import create_app
 from cardtable.server.store import Store
 
-from .server_helpers import FAST, seat_keys
+from .server_helpers import FAST, ServerProcess, http, seat_keys
 from .socket_play import next_reply, next_state
+from .test_server_restart import play_moves, receive_state
 
 SETTINGS = replace(FAST, storage_retry_seconds=0.1)
 
@@ -35,6 +41,10 @@ class Faults:
     def __init__(self, store: Store, path: Path) -> None:
         self._mode: str | None = None
         self.wal = Path(f"{path}-wal")
+        # another connection holds the file open, as a backup or an operator's shell would:
+        # the server reopening its own connections does not checkpoint the log away
+        self.bystander = sqlite3.connect(path)
+        self.bystander.execute("SELECT count(*) FROM tables").fetchone()  # it opens the log
         self.limit = resource.getrlimit(resource.RLIMIT_FSIZE)
         event.listen(store.engine, "checkout", self._apply)
 
@@ -118,8 +128,73 @@ def test_a_storage_fault_refuses_writes_and_heals_by_itself(
             move(2)
             frames = [next_state(s, 3) for s in sockets]
             acknowledged.append(frames[0]["view"])
+        faults.bystander.close()
     # a fresh server on the same file has every acknowledged move, and only those
     with TestClient(create_app(db, SETTINGS)) as client:
         assert client.get(f"/api/tables/{table_id}").json()["moves"] == 3
         with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0:
             assert next_state(s0, 3)["view"] == acknowledged[-1]
+
+
+# root writes to read-only files anyway: the server runs without that capability
+AS_FILE_OWNER = (
+    ("setpriv", "--inh-caps=-dac_override", "--bounding-set=-dac_override", "--")
+    if os.getuid() == 0
+    else ()
+)
+
+
+def test_read_only_database_files_leave_the_server_up_and_heal(tmp_path: Path) -> None:
+    """The database, its WAL and its -shm file made read-only (with no capability to write
+    them anyway) while the server is down; it starts, reads, refuses moves, and takes them
+    again once the files are writable."""
+    path = tmp_path / "ro.db"
+    server = ServerProcess(
+        f"sqlite:///{path}", options=("--limit", "storage_retry_seconds=0.2"), wrapper=AS_FILE_OWNER
+    )
+    files = [path, Path(f"{path}-wal"), Path(f"{path}-shm")]
+    try:
+        server.start()
+        status, created = http(
+            "POST", f"{server.url}/api/tables", {"game": "koi-koi", "seats": ["human"] * 2}
+        )
+        keys = seat_keys(created)
+        assert play_moves(server.url, created["id"], keys, 2, random.Random(1))
+        server.kill9()
+        for file in files:
+            file.chmod(0o444)
+        server.start()
+        refused = refused_move(server.url, created["id"], keys)
+        assert refused["code"] == "storage_unavailable", refused
+        status, health = http("GET", f"{server.url}/api/health")
+        assert status == 503 and "readonly" in health["storage"]["problem"]
+        assert server.process is not None and server.process.poll() is None  # still up
+        for file in files:
+            file.chmod(0o644)
+        deadline = time.monotonic() + 15
+        while http("GET", f"{server.url}/api/health")[0] != 200:
+            assert time.monotonic() < deadline, "storage did not come back by itself"
+            time.sleep(0.1)
+        assert play_moves(server.url, created["id"], keys, 1, random.Random(2))
+        assert http("GET", f"{server.url}/api/tables/{created['id']}")[1]["moves"] == 3
+    finally:
+        for file in files:
+            if file.exists():
+                file.chmod(0o644)
+        server.stop()
+
+
+def refused_move(url: str, table_id: str, keys: dict[int, str]) -> dict[str, Any]:
+    """The answer to the first legal move of the seat to move."""
+    ws_url = url.replace("http", "ws")
+    for seat, key in keys.items():
+        with connect(f"{ws_url}/ws/tables/{table_id}?seat={seat}&key={key}") as socket:
+            frame = receive_state(socket, 0)
+            if frame["view"]["legal_actions"]:
+                action = frame["view"]["legal_actions"][0]
+                socket.send(json.dumps({"type": "action", "action": action}))
+                while True:
+                    reply = json.loads(socket.recv(timeout=30))
+                    if reply["type"] != "presence":
+                        return dict(reply)
+    raise AssertionError("nobody to move")

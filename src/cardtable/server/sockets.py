@@ -169,19 +169,16 @@ async def _handle(
         return {"type": "pong"}
     if seat is None:
         return error("spectator", "spectators cannot act")
-    if message.type == "hint":
-        if not limits.hints.allow(address):
-            return error("rate_limited", "too many hints from this address: wait a little")
-        try:
-            return await table.hint(seat, message.lang)
-        except CardtableError as exc:
-            return error(code_of(exc, "no_hint"), str(exc))
+    if message.type == "hint" and not limits.hints.allow(address):
+        return error("rate_limited", "too many hints from this address: wait a little")
     try:
+        if message.type == "hint":
+            return await table.hint(seat, message.lang)
         action = table.parse(message.action)
         await table.act(seat, action, expect_version=message.version)
     except CardtableError as exc:
-        return error(code_of(exc, "illegal"), str(exc))
+        return error(code_of(exc, "no_hint" if message.type == "hint" else "illegal"), str(exc))
     except Exception:  # a bug must cost one reply, never the server
-        log.exception("table %s: action failed", table.id)
+        log.exception("table %s: %s failed", table.id, message.type)
         return error("internal", "the server could not handle this message")
     return None

@@ -163,8 +163,9 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0][:200] if text else type(error).__name__
 
 
-def _guarded(method: Callable[P, R]) -> Callable[P, R]:
-    """A store call whose database errors become StorageUnavailable and mark the health."""
+def _guarded(method: Callable[P, R], *, writes: bool) -> Callable[P, R]:
+    """A store call whose database errors become StorageUnavailable and mark the health;
+    only a write that worked marks it healthy again (reads work on a read-only file)."""
 
     @wraps(method)
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -174,13 +175,25 @@ def _guarded(method: Callable[P, R]) -> Callable[P, R]:
             result = method(*args, **kwargs)
         except (OperationalError, InterfaceError, OSError) as error:  # not a refused row
             store.health.failed(error)
+            # the pooled connections may hold the file as it was (SQLite opens a read-only
+            # file read-only for good): the next try opens fresh ones
+            store.engine.dispose()
             raise StorageUnavailable(
                 "storage unavailable: nothing was saved, try again in a moment"
             ) from None
-        store.health.worked()
+        if writes:
+            store.health.worked()
         return result
 
     return call
+
+
+def reads(method: Callable[P, R]) -> Callable[P, R]:
+    return _guarded(method, writes=False)
+
+
+def writes(method: Callable[P, R]) -> Callable[P, R]:
+    return _guarded(method, writes=True)
 
 
 class Store:
@@ -196,17 +209,17 @@ class Store:
         with Session(self.engine, expire_on_commit=False) as session, session.begin():
             yield session
 
-    @_guarded
+    @writes
     def add_table(self, row: TableRow) -> None:
         with self.session() as session:
             session.add(row)
 
-    @_guarded
+    @reads
     def table(self, table_id: str) -> TableRow | None:
         with self.session() as session:
             return session.get(TableRow, table_id)
 
-    @_guarded
+    @reads
     def moves(self, table_id: str) -> list[StoredMove]:
         with self.session() as session:
             rows = session.scalars(
@@ -214,7 +227,7 @@ class Store:
             )
             return [StoredMove(r.seat, dict(r.action), r.at) for r in rows]
 
-    @_guarded
+    @writes
     def append_move(self, table_id: str, number: int, seat: int, action: dict[str, Any]) -> float:
         """Write one move durably; returns its time. A duplicate number raises."""
         at = time.time()
@@ -225,24 +238,24 @@ class Store:
             )
         return at
 
-    @_guarded
+    @writes
     def set_fields(self, table_id: str, **fields: Any) -> None:
         with self.session() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(**fields))
 
-    @_guarded
+    @reads
     def unfinished(self) -> list[TableRow]:
         """Tables being played (not finished, not abandoned)."""
         with self.session() as session:
             return list(session.scalars(select(TableRow).where(TableRow.status == "playing")))
 
-    @_guarded
+    @reads
     def count(self, status: str) -> int:
         with self.session() as session:
             query = select(func.count()).select_from(TableRow).where(TableRow.status == status)
             return int(session.scalar(query) or 0)
 
-    @_guarded
+    @writes
     def probe(self) -> None:
         """Does the database take writes now? A row about the size of a few moves is
         written and rolled back, so a full disk is found as well as a read-only file."""
@@ -254,7 +267,7 @@ class Store:
             connection.execute(insert(TableRow), row)
             transaction.rollback()
 
-    @_guarded
+    @reads
     def recent(self, limit: int, statuses: Sequence[str]) -> list[TableRow]:
         with self.session() as session:
             query = (
@@ -265,17 +278,17 @@ class Store:
             )
             return list(session.scalars(query))
 
-    @_guarded
+    @writes
     def add_companion(self, row: CompanionRow) -> None:
         with self.session() as session:
             session.add(row)
 
-    @_guarded
+    @reads
     def companion(self, pad_id: str) -> CompanionRow | None:
         with self.session() as session:
             return session.get(CompanionRow, pad_id)
 
-    @_guarded
+    @writes
     def save_companion(self, pad_id: str, data: dict[str, Any]) -> None:
         with self.session() as session:
             session.execute(

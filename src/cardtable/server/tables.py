@@ -304,8 +304,10 @@ class LiveTable:
                 await self.broadcast_presence()
 
     async def broadcast(self) -> None:
-        """Every listener gets its seat's state."""
-        await self._send_all(list(self.listeners), self.frame)
+        """Every listener gets its seat's state: the players' first, so a crowd of
+        spectators does not stand between a move and the next player's turn."""
+        listeners = sorted(self.listeners, key=lambda listener: listener.seat is None)
+        await self._send_all(listeners, self.frame)
 
     async def broadcast_presence(self, besides: Listener | None = None) -> None:
         presence = self.presence()

@@ -12,6 +12,7 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from cardtable.server.settings import Settings
@@ -26,14 +27,20 @@ class HintsBusy(Exception):
 class Workers:
     def __init__(self, settings: Settings) -> None:
         self.bots = ThreadPoolExecutor(settings.bot_workers, thread_name_prefix="bot")
-        # spawned, not forked: a fork of a process with threads may copy a lock held mid-way
-        spawn = multiprocessing.get_context("spawn")
-        # and niced: when the cores are busy, a hint gives way to the server and its bots
-        self.hints = ProcessPoolExecutor(
-            settings.hint_workers, mp_context=spawn, initializer=os.nice, initargs=(10,)
-        )
+        self.hint_workers = settings.hint_workers
+        self.hints = self._hint_pool()
         self.hint_slots = settings.hint_workers + settings.hint_queue
         self.hints_taken = 0
+
+    def _hint_pool(self) -> ProcessPoolExecutor:
+        # spawned, not forked: a fork of a process with threads may copy a lock held mid-way;
+        # and niced: when the cores are busy, a hint gives way to the server and its bots
+        return ProcessPoolExecutor(
+            self.hint_workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=os.nice,
+            initargs=(10,),
+        )
 
     async def bot(self, work: Callable[..., R], *args: object) -> R:
         loop = asyncio.get_running_loop()
@@ -43,9 +50,14 @@ class Workers:
         if self.hints_taken >= self.hint_slots:
             raise HintsBusy
         self.hints_taken += 1
+        pool = self.hints
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.hints, functools.partial(work, *args, **kwargs))
+            return await loop.run_in_executor(pool, functools.partial(work, *args, **kwargs))
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, once
+            if self.hints is pool:
+                self.hints = self._hint_pool()
+            raise HintsBusy from None
         finally:
             self.hints_taken -= 1
 
