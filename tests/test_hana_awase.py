@@ -12,7 +12,8 @@ import cardtable
 from cardtable import IllegalAction, OptionError
 from cardtable.games.hanafuda.actions import Play
 from cardtable.games.hanafuda.deck import CODES, card_index, value_of
-from cardtable.games.hanafuda.hana_awase import HanaAwaseState, settle
+from cardtable.games.hanafuda.hana_awase import HanaAwaseState
+from cardtable.games.hanafuda.scoring import settle
 from tests.hanafuda_helpers import make_deal, make_position, mask, play
 
 LOOSE_HANDS = [["01-3"], ["02-3"], ["03-3"]]

@@ -15,7 +15,8 @@ from cardtable.core.record import GameRecord
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, Play
 from cardtable.games.hanafuda.deck import card_index
 from cardtable.games.hanafuda.fishing import Phase
-from cardtable.games.hanafuda.koikoi import KoiKoiState, kuttsuki, teshi
+from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.games.hanafuda.scoring import kuttsuki, teshi
 from tests.hanafuda_helpers import make_deal, make_position, mask, play
 
 

@@ -86,15 +86,14 @@ def test_a_messages_own_fields_may_be_named_seat_and_points() -> None:
 
 def test_koikoi_yaku_lines_name_the_yaku_in_each_language() -> None:
     from cardtable.games.hanafuda import cards
-    from cardtable.games.hanafuda.koikoi import KoiKoiState
+    from cardtable.games.hanafuda.koikoi import KoiKoiOptions
+    from cardtable.games.hanafuda.scoring import FinishedRound, score_koikoi_round
 
-    state = cardtable.load("koi-koi", rounds=1).new_state(seed=1)
-    assert isinstance(state, KoiKoiState)
-    lines: list[ScoreLine] = []
-    state.piles[0] = cards("08-1 09-1")  # Tsukimi-zake
-    state._payout(0, lines)
+    options = KoiKoiOptions()
+    won = FinishedRound(piles=(cards("08-1 09-1"), 0), shobu=0)  # Tsukimi-zake
+    lines = score_koikoi_round(options, won).lines
     (line,) = [line for line in lines if line.rule == "yaku:tsukimi"]
-    row = state.yaku_table.row("tsukimi")
+    row = options.yaku_table.row("tsukimi")
     assert line.text("en") == row.name
     assert (
         line.text("pl")

@@ -17,13 +17,11 @@ from typing import cast
 
 from cardtable.core.game import GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
-from cardtable.core.results import RoundResult, ScoreLine
+from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.actions import parse_action
-from cardtable.games.hanafuda.deck import FULL_DECK, codes, value_of
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import CardValueOptions, FishingState
-
-TOTAL_VALUE = value_of(FULL_DECK)  # 264
+from cardtable.games.hanafuda.scoring import TOTAL_VALUE, score_bakappana_round
 
 
 class BakappanaOptions(CardValueOptions):
@@ -38,33 +36,11 @@ PRESETS = {
 
 
 class BakappanaState(FishingState):
-    __slots__ = ("par", "simple")
-
-    def configure(self) -> None:
-        super().configure()
-        options = cast(BakappanaOptions, self.game.options)
-        self.simple = options.scoring == "simple"
-        self.par = 0 if self.simple else TOTAL_VALUE // self.n
-
-    def copy_into(self, new: FishingState) -> None:
-        super().copy_into(new)
-        new.par = self.par  # type: ignore[attr-defined]
-        new.simple = self.simple  # type: ignore[attr-defined]
+    __slots__ = ()
 
     def score_round(self) -> RoundResult:
-        lines: list[ScoreLine] = []
-        scores = []
-        for seat, pile in enumerate(self.piles):
-            captured = value_of(pile)
-            lines.append(ScoreLine.of(seat, "cards", captured, "line.cards", tuple(codes(pile))))
-            if self.par:
-                lines.append(
-                    ScoreLine.of(
-                        seat, "par", -self.par, "line.par", total=TOTAL_VALUE, players=self.n
-                    )
-                )
-            scores.append(captured - self.par)
-        return RoundResult(self.round_no, self.dealer, tuple(scores), tuple(lines))
+        options = cast(BakappanaOptions, self.game.options)
+        return score_bakappana_round(options, self.round_facts(), explain=self.explain_rounds)
 
 
 def settled_total(options: GameOptions) -> int | None:
@@ -74,7 +50,7 @@ def settled_total(options: GameOptions) -> int | None:
     if options.scoring == "traditional":
         return 0
     stops_early = options.two_player_stop_when_hands_empty and options.players == 2
-    return None if stops_early else 264 * options.rounds
+    return None if stops_early else TOTAL_VALUE * options.rounds
 
 
 SPEC = register(

@@ -3,9 +3,9 @@ engine's own scoring says what it is worth.
 
 The facts are what a table can tell after a round — each player's captured cards, the
 dealer, koi-koi calls and who called shōbu, the cards left on the table, and the dealt
-hands when someone claims a hand yaku. They are put into a fresh engine state and scored
-by the same ``score_round`` the engine plays with, so the calculator cannot disagree with
-the engine under any house rule.
+hands when someone claims a hand yaku. Checked, they are scored by the same pure function
+the engine scores its rounds with (:mod:`.scoring`), so the calculator cannot disagree
+with the engine under any house rule.
 
 >>> facts = RoundFacts(piles=(("08-1", "08-2", "09-1"), ()), shobu=0)
 >>> result = score_round("koi-koi", {}, facts)
@@ -24,17 +24,16 @@ from typing import Any
 from cardtable.core.errors import CardtableError, OptionError
 from cardtable.core.game import load
 from cardtable.core.results import RoundResult, settlement
-from cardtable.games.hanafuda.deck import LIGHTS, cards, codes
-from cardtable.games.hanafuda.fishing import FishingState
-from cardtable.games.hanafuda.hana_awase import HanaAwaseState
-from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.games.hanafuda.deck import cards, codes
+from cardtable.games.hanafuda.scoring import ROUND_SCORING, FinishedRound
 
-GAMES = ("bakappana", "koi-koi", "hana-awase", "hana-awase-88")
+GAMES = tuple(ROUND_SCORING)
 
 
 @dataclass(frozen=True)
 class RoundFacts:
-    """What players at a physical table can tell about a finished round."""
+    """What players at a physical table can tell about a finished round, as they enter
+    it (card codes, seats from 0; the JSON the score pad sends)."""
 
     piles: tuple[tuple[str, ...], ...]  # each player's captured cards
     dealer: int = 0
@@ -78,6 +77,46 @@ class RoundFacts:
         except (KeyError, TypeError, ValueError) as error:
             raise OptionError(f"cannot read the round: {error!r}") from None
 
+    def finished(self, players: int) -> FinishedRound:
+        """The facts checked for a game of ``players``, as the scoring reads them; an
+        OptionError says what cannot be so."""
+        n = players
+        if len(self.piles) != n:
+            raise OptionError(f"{n} players play: give {n} piles, not {len(self.piles)}")
+        piles = tuple(_mask(pile, f"player {k + 1}'s cards") for k, pile in enumerate(self.piles))
+        table = _mask(self.table, "table")
+        seen = table
+        for number, pile in enumerate(piles):
+            if seen & pile:
+                twice = ", ".join(codes(seen & pile))
+                raise OptionError(f"{twice} cannot be in two places (player {number + 1} too)")
+            seen |= pile
+        if len(self.hands) > n or len(self.calls) > n:
+            raise OptionError(f"give at most {n} dealt hands and {n} koi-koi calls")
+        if any(c < 0 for c in self.calls):
+            raise OptionError("koi-koi calls cannot be negative")
+        seats = (
+            (self.dealer, "the dealer"),
+            (self.shobu, "who called shōbu"),
+            (self.last_improver, "the last improver"),
+        )
+        for seat, what in seats:
+            if seat is not None and not 0 <= seat < n:
+                raise OptionError(f"{what} must be a player number 1 to {n}")
+        return FinishedRound(
+            piles=piles,
+            table=table,
+            dealer=self.dealer,
+            round_no=self.round_no,
+            hands=tuple(
+                _mask(hand, f"player {k + 1}'s dealt hand") for k, hand in enumerate(self.hands)
+            ),
+            first_table=_mask(self.first_table, "first table"),
+            calls=self.calls,
+            shobu=self.shobu,
+            last_improver=self.last_improver,
+        )
+
 
 def _mask(spec: Iterable[str], what: str) -> int:
     try:
@@ -86,59 +125,13 @@ def _mask(spec: Iterable[str], what: str) -> int:
         raise OptionError(f"{what}: {error}") from None
 
 
-def _seat(value: int | None, players: int, what: str) -> int | None:
-    if value is not None and not 0 <= value < players:
-        raise OptionError(f"{what} must be a player number 1 to {players}")
-    return value
-
-
-def state_for(game_id: str, options: Mapping[str, Any], facts: RoundFacts) -> FishingState:
-    """A fresh engine state holding ``facts`` as the end of a round."""
-    if game_id not in GAMES:
-        raise OptionError(f"the round calculator knows {', '.join(GAMES)}, not {game_id!r}")
-    game = load(game_id, **dict(options))
-    state = game.new_state(seed=0)
-    assert isinstance(state, FishingState)
-    n = state.n
-    if len(facts.piles) != n:
-        raise OptionError(f"{game.id} has {n} players: give {n} piles, not {len(facts.piles)}")
-    piles = [_mask(pile, f"player {k + 1}'s cards") for k, pile in enumerate(facts.piles)]
-    table = _mask(facts.table, "table")
-    seen = table
-    for number, pile in enumerate(piles):
-        if seen & pile:
-            twice = ", ".join(codes(seen & pile))
-            raise OptionError(f"{twice} cannot be in two places (player {number + 1} too)")
-        seen |= pile
-    _seat(facts.dealer, n, "the dealer")
-    state.round_no, state.dealer = facts.round_no, facts.dealer
-    hands = [_mask(hand, f"player {k + 1}'s dealt hand") for k, hand in enumerate(facts.hands)]
-    state.hands = hands + [0] * (n - len(hands))
-    state.start_table = _mask(facts.first_table, "first table")
-    if isinstance(state, HanaAwaseState):
-        state.on_round_start()  # teyaku are read from the dealt hands
-    if isinstance(state, KoiKoiState):
-        state.table_lights = (state.start_table & LIGHTS).bit_count()
-        if state.options.lucky_hands == "win":
-            for seat, hand in enumerate(state.hands):
-                kind = state.lucky_kind(hand) if hand else None
-                if kind:
-                    state.lucky = (seat, kind)
-                    break
-        calls = list(facts.calls) + [0] * (n - len(facts.calls))
-        if any(c < 0 for c in calls):
-            raise OptionError("koi-koi calls cannot be negative")
-        state.calls = calls
-        state.winner = _seat(facts.shobu, n, "who called shōbu")
-        state.last_improver = _seat(facts.last_improver, n, "the last improver")
-    state.piles = piles
-    state.table = table
-    return state
-
-
 def score_round(game_id: str, options: Mapping[str, Any], facts: RoundFacts) -> RoundResult:
     """The round's score lines and scores, exactly as the engine scores them."""
-    return state_for(game_id, options, facts).score_round()
+    scoring = ROUND_SCORING.get(game_id)
+    if scoring is None:
+        raise OptionError(f"the round calculator knows {', '.join(GAMES)}, not {game_id!r}")
+    game = load(game_id, **dict(options))
+    return scoring(game.options, facts.finished(game.num_players))
 
 
 @dataclass

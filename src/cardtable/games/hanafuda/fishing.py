@@ -42,6 +42,7 @@ from cardtable.games.hanafuda.deck import (
     iter_cards,
     value_of,
 )
+from cardtable.games.hanafuda.scoring import FinishedRound
 from cardtable.games.hanafuda.yaku import Yaku
 
 JSON = dict[str, Any]
@@ -302,6 +303,7 @@ class FishingState(KeepsRounds, State):
         "custom_captures",
         "dealer",
         "dealer_draw",
+        "dealt_hands",
         "events",
         "explain_rounds",
         "forced_match",
@@ -343,6 +345,8 @@ class FishingState(KeepsRounds, State):
         self.dealer_draw: DealerDraw | None = None
         self.next_dealer: int | None = None
         self.hands = [0] * self.n
+        #: the hands as this round dealt them (teyaku and lucky hands are scored from them)
+        self.dealt_hands: tuple[int, ...] = ()
         self.piles = [0] * self.n
         self.table = 0
         self.stock: tuple[int, ...] = ()
@@ -404,6 +408,7 @@ class FishingState(KeepsRounds, State):
             self.on_misdeal(reason)
             deal = self._random_deal()
         self.hands = list(deal.hands)
+        self.dealt_hands = deal.hands
         self.piles = list(deal.piles) if deal.piles is not None else [0] * self.n
         self.table = self.start_table = deal.table
         self.stock = deal.stock
@@ -651,8 +656,20 @@ class FishingState(KeepsRounds, State):
 
     # -- rounds and the match -------------------------------------------------------
     def score_round(self) -> RoundResult:
-        """The finished round's result (subclass hook)."""
+        """The finished round's result: the game's pure scoring (:mod:`.scoring`) of
+        :meth:`round_facts`, without score lines in a search copy (subclass hook)."""
         raise AssertionError("a fishing game must score its rounds")
+
+    def round_facts(self) -> FinishedRound:
+        """What this round left, as the scoring reads it (koi-koi adds its calls)."""
+        return FinishedRound(
+            piles=tuple(self.piles),
+            table=self.table,
+            dealer=self.dealer,
+            round_no=self.round_no,
+            hands=self.dealt_hands,
+            first_table=self.start_table,
+        )
 
     def choose_next_dealer(self, result: RoundResult) -> int:
         return winner_deals_next(result.scores, self.dealer)
@@ -698,6 +715,7 @@ class FishingState(KeepsRounds, State):
         new.dealer_draw = self.dealer_draw
         new.next_dealer = self.next_dealer
         new.hands = self.hands.copy()
+        new.dealt_hands = self.dealt_hands
         new.piles = self.piles.copy()
         new.table = self.table
         new.stock = self.stock
@@ -782,6 +800,11 @@ class FishingState(KeepsRounds, State):
             new.hands[other] = kept | sum(1 << c for c in unseen[position : position + size])
             position += size
         new.stock = self.stock[: self.stock_pos] + tuple(unseen[position:])
+        # of another seat's dealt hand a seat knows only what was shown (a teyaku)
+        new.dealt_hands = tuple(
+            dealt if other == seat else dealt & self.revealed[other]
+            for other, dealt in enumerate(self.dealt_hands)
+        )
         new.rng = Rng.from_state(rng.getrandbits(64))
         new.deals = self.deals[: self.round_no]
         return new

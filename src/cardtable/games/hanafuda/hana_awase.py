@@ -16,7 +16,7 @@ switched on. Every Russian rule is an option of both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from functools import cached_property
 from typing import Any, Literal, Self, cast
 
 from pydantic import Field, create_model, model_validator
@@ -25,14 +25,7 @@ from pydantic.fields import FieldInfo
 from cardtable.core.game import GameInfo, GameSpec, register
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import parse_action
-from cardtable.games.hanafuda.deck import (
-    FULL_DECK,
-    MONTH_MASK_OF,
-    MONTH_MASKS,
-    PLAINS,
-    codes,
-    value_of,
-)
+from cardtable.games.hanafuda.deck import MONTH_MASK_OF
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import (
     CardValueOptions,
@@ -40,31 +33,8 @@ from cardtable.games.hanafuda.fishing import (
     single_options,
     winner_deals_next,
 )
-from cardtable.games.hanafuda.yaku import Yaku, hana_awase_table
-
-TOTAL_VALUE = value_of(FULL_DECK)
-WILLOW = MONTH_MASKS[10]
-TEYAKU_SEVEN, TEYAKU_SIX = 30, 20
-SPECIAL_PAYMENT = 30
-
-
-def settle(
-    card_values: Sequence[int], yaku_values: Sequence[int], scoring: str = "traditional"
-) -> list[int]:
-    """Card and yaku settlement of a deal (§4, §5.4), without teyaku or special payments.
-
-    >>> settle([120, 90, 54], [60, 0, 20])  # the rulebook's worked example (§5.6)
-    [132, -78, -54]
-    """
-    n = len(card_values)
-    total_yaku = sum(yaku_values)
-    if scoring == "simple":
-        return [c + y * (n - 1) for c, y in zip(card_values, yaku_values, strict=True)]
-    par = TOTAL_VALUE // n
-    return [
-        (c - par) + y * (n - 1) - (total_yaku - y)
-        for c, y in zip(card_values, yaku_values, strict=True)
-    ]
+from cardtable.games.hanafuda.scoring import score_hana_awase_round, teyaku_lines, teyaku_plains
+from cardtable.games.hanafuda.yaku import Yaku, YakuTable, hana_awase_table
 
 
 class HanaAwaseOptions(CardValueOptions):
@@ -112,6 +82,11 @@ class HanaAwaseOptions(CardValueOptions):
         False, description="Gokō and Shikō replace Omote-sugawara."
     )
 
+    @cached_property
+    def yaku_table(self) -> YakuTable:
+        """The yaku rows these house rules score with (built once: every round reads it)."""
+        return hana_awase_table(self)
+
     @model_validator(mode="after")
     def _special_payments_need_three(self) -> Self:
         if self.special_payments and self.players != 3:
@@ -149,23 +124,21 @@ HanaAwase88Options = create_model(
 
 
 class HanaAwaseState(FishingState):
-    __slots__ = ("options", "teyaku_lines", "yaku_table")
+    __slots__ = ("options", "yaku_table")
 
     def configure(self) -> None:
         self.options = cast(HanaAwaseOptions, self.game.options)
         options = self.options
-        self.yaku_table = hana_awase_table(options)
+        self.yaku_table = options.yaku_table
         super().configure()
         self.custom_captures = options.capture_from_opponent_piles
         self.forced_match = options.forced_hand_match
-        self.teyaku_lines: tuple[ScoreLine, ...] = ()
 
     def copy_into(self, new: FishingState) -> None:
         super().copy_into(new)
         assert isinstance(new, HanaAwaseState)
         new.options = self.options
         new.yaku_table = self.yaku_table
-        new.teyaku_lines = self.teyaku_lines
 
     # -- captures ------------------------------------------------------------------------
     def capture_options(self, seat: int, card: int) -> tuple[int, ...]:
@@ -186,136 +159,22 @@ class HanaAwaseState(FishingState):
 
     # -- teyaku ---------------------------------------------------------------------------
     def on_round_start(self) -> bool:
-        lines: list[ScoreLine] = []
-        if self.options.teyaku:
-            plain_cards = PLAINS | (WILLOW if self.options.willow_is_plain_for_teyaku else 0)
-            for seat, hand in enumerate(self.hands):
-                plains = (hand & plain_cards).bit_count()
-                if plains >= 6:
-                    each = TEYAKU_SEVEN if plains == 7 else TEYAKU_SIX
-                    self.revealed[seat] = hand
-                    shown = tuple(codes(hand))
-                    lines.append(
-                        ScoreLine.of(
-                            seat,
-                            f"teyaku:{plains}",
-                            each * (self.n - 1),
-                            "line.teyaku",
-                            shown,
-                            plains=plains,
-                        )
-                    )
-                    for other in range(self.n):
-                        if other != seat:
-                            lines.append(
-                                ScoreLine.of(
-                                    other,
-                                    f"teyaku:{plains}",
-                                    -each,
-                                    "line.pays_teyaku",
-                                    seat=seat + 1,
-                                )
-                            )
-        self.teyaku_lines = tuple(lines)
+        for seat, hand in enumerate(self.hands):
+            if teyaku_plains(self.options, hand):
+                self.revealed[seat] = hand  # a teyaku is shown to be scored
         return True
+
+    @property
+    def teyaku_lines(self) -> tuple[ScoreLine, ...]:
+        """The teyaku this round's hands were dealt with, and who pays them."""
+        return teyaku_lines(self.options, self.dealt_hands, self.n)
 
     # -- scoring ------------------------------------------------------------------------
     def pile_yaku(self, seat: int) -> list[Yaku]:
         return self.yaku_table.evaluate(self.piles[seat])
 
     def score_round(self) -> RoundResult:
-        n, options = self.n, self.options
-        lines = list(self.teyaku_lines)
-        values = [value_of(pile) for pile in self.piles]
-        threshold_hit = [v <= 20 if options.fuke_threshold_inclusive else v < 20 for v in values]
-        if options.special_payments and any(threshold_hit):
-            fuke = [s for s in range(n) if threshold_hit[s]]
-            for seat in fuke:
-                lines.append(ScoreLine.of(seat, "fuke", 0, "line.fuke", value=values[seat]))
-            return self._result(lines, outcome="drawn")
-        yaku = [self.pile_yaku(seat) for seat in range(n)]
-        if options.willow_row_cancels_yaku and any(p & WILLOW == WILLOW for p in self.piles):
-            holder = next(s for s in range(n) if self.piles[s] & WILLOW == WILLOW)
-            lines.append(ScoreLine.of(holder, "willow_row_cancels", 0, "line.willow_row"))
-            yaku = [[] for _ in range(n)]
-        par = 0 if options.scoring == "simple" else TOTAL_VALUE // n
-        for seat in range(n):
-            lines.append(
-                ScoreLine.of(
-                    seat, "cards", values[seat], "line.cards", tuple(codes(self.piles[seat]))
-                )
-            )
-            if par:
-                lines.append(
-                    ScoreLine.of(seat, "par", -par, "line.par", total=TOTAL_VALUE, players=n)
-                )
-            for y in yaku[seat]:
-                said = self.yaku_table.name_of(y.key)
-                lines.append(
-                    ScoreLine.of(
-                        seat,
-                        f"yaku:{y.key}",
-                        y.points * (n - 1),
-                        "line.yaku_each",
-                        y.cards,
-                        yaku=said,
-                        points=y.points,
-                        payers=n - 1,
-                    )
-                )
-                if options.scoring == "traditional":
-                    for other in range(n):
-                        if other != seat:
-                            lines.append(
-                                ScoreLine.of(
-                                    other,
-                                    f"yaku:{y.key}",
-                                    -y.points,
-                                    "line.pays_yaku",
-                                    seat=seat + 1,
-                                    yaku=said,
-                                )
-                            )
-        if options.special_payments:
-            lines.extend(self._card_count_payments())
-        return self._result(lines, outcome="played")
-
-    def _card_count_payments(self) -> list[ScoreLine]:
-        """§5.4 rules 2-3: few captured cards collect 30 from each other player."""
-        lines = []
-        for step in range(self.n):
-            seat = (self.dealer + step) % self.n
-            limit = 10 if step == 2 else 8
-            count = self.piles[seat].bit_count()
-            if count <= limit:
-                lines.append(
-                    ScoreLine.of(
-                        seat,
-                        "few_cards",
-                        SPECIAL_PAYMENT * (self.n - 1),
-                        "line.few_cards",
-                        count=count,
-                        limit=limit,
-                    )
-                )
-                for other in range(self.n):
-                    if other != seat:
-                        lines.append(
-                            ScoreLine.of(
-                                other,
-                                "few_cards",
-                                -SPECIAL_PAYMENT,
-                                "line.pays_few_cards",
-                                seat=seat + 1,
-                            )
-                        )
-        return lines
-
-    def _result(self, lines: list[ScoreLine], outcome: str) -> RoundResult:
-        scores = [0] * self.n
-        for line in lines:
-            scores[line.seat] += line.points
-        return RoundResult(self.round_no, self.dealer, tuple(scores), tuple(lines), outcome)
+        return score_hana_awase_round(self.options, self.round_facts(), explain=self.explain_rounds)
 
     def choose_next_dealer(self, result: RoundResult) -> int:
         if result.outcome == "drawn":

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal, Self, cast
 
 from pydantic import Field, field_validator, model_validator
@@ -22,18 +23,10 @@ from pydantic import Field, field_validator, model_validator
 from cardtable.core.actions import Action
 from cardtable.core.game import GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
-from cardtable.core.results import RoundResult, ScoreLine
+from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Shobu, parse_action
 from cardtable.games.hanafuda.capture import captures
-from cardtable.games.hanafuda.deck import (
-    LIGHTS,
-    MONTH_MASK_OF,
-    MONTH_MASKS,
-    cards,
-    codes,
-    iter_cards,
-    tagged,
-)
+from cardtable.games.hanafuda.deck import MONTH_MASK_OF, MONTH_MASKS, cards, iter_cards, tagged
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import (
     CaptureEvent,
@@ -45,31 +38,21 @@ from cardtable.games.hanafuda.fishing import (
     draw_first_dealer,
     rounds_field,
 )
+from cardtable.games.hanafuda.scoring import (
+    FinishedRound,
+    kuttsuki,
+    lucky_kind,
+    lucky_winner,
+    score_koikoi_round,
+)
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable, koikoi_table
-from cardtable.locales import Term
 
 LIGHTNING = cards("11-4")
 AUGUST_GRASS = tagged("august_grass")
-LUCKY_HAND_POINTS = 6
 
 KoikoiMultiplier = Literal[
     "none", "own_x2", "opponent_x2", "any_x2", "count_opponent", "count_all", "japan_bonus"
 ]
-
-
-def teshi(hand: int) -> bool:
-    """Four cards of one month in a hand."""
-    return any(hand & mask == mask for mask in MONTH_MASKS)
-
-
-def kuttsuki(hand: int) -> bool:
-    """Four pairs: at least four months with exactly two cards each (§8.7), and for an
-    8-card hand nothing else."""
-    counts = [(hand & mask).bit_count() for mask in MONTH_MASKS]
-    pairs = counts.count(2)
-    if hand.bit_count() == 8:
-        return pairs == 4
-    return pairs >= 4
 
 
 LuckyHands = Literal["void", "win", "off"]
@@ -257,6 +240,11 @@ class KoiKoiOptions(FishingOptions):
         False, description="The winner also adds the value of the opponent's yaku."
     )
 
+    @cached_property
+    def yaku_table(self) -> YakuTable:
+        """The yaku rows these house rules score with (built once: every round reads it)."""
+        return koikoi_table(self)
+
     @field_validator("double_plain", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
@@ -334,13 +322,11 @@ class KoiKoiState(FishingState):
         "decision_counts",
         "last_improver",
         "last_yaku_total",
-        "lucky",
         "options",
         "plays_left",
         "second_play",
         "start_keys",
         "start_pile",
-        "table_lights",
         "winner",
         "yaku_table",
     )
@@ -349,7 +335,7 @@ class KoiKoiState(FishingState):
 
     def configure(self) -> None:
         self.options = cast(KoiKoiOptions, self.game.options)
-        self.yaku_table: YakuTable = koikoi_table(self.options)
+        self.yaku_table: YakuTable = self.options.yaku_table
         self.stock_only_turns = self.options.continue_with_stock_after_hands
         if self.options.zero_sum:
             self.totals = [self.options.zero_sum_start] * self.n
@@ -358,7 +344,6 @@ class KoiKoiState(FishingState):
     def _reset_round(self) -> None:
         self.calls = [0, 0]
         self.winner: int | None = None
-        self.lucky: tuple[int, str] | None = None
         self.last_improver: int | None = None
         self.last_yaku_total = 0
         self.start_pile = (0, 0)
@@ -366,7 +351,6 @@ class KoiKoiState(FishingState):
         self.plays_left = 0
         self.second_play = False
         self.decision_counts = True
-        self.table_lights = 0
 
     def deal_sizes(self) -> tuple[int, int]:
         return (10, 8) if self.options.deal_ten_cards else (8, 8)
@@ -378,7 +362,6 @@ class KoiKoiState(FishingState):
         new.yaku_table = self.yaku_table
         new.calls = self.calls.copy()
         new.winner = self.winner
-        new.lucky = self.lucky
         new.last_improver = self.last_improver
         new.last_yaku_total = self.last_yaku_total
         new.start_pile = self.start_pile
@@ -386,16 +369,8 @@ class KoiKoiState(FishingState):
         new.plays_left = self.plays_left
         new.second_play = self.second_play
         new.decision_counts = self.decision_counts
-        new.table_lights = self.table_lights
 
     # -- dealing ----------------------------------------------------------------------------
-    def lucky_kind(self, hand: int) -> str | None:
-        if teshi(hand):
-            return "teshi"
-        if self.options.kuttsuki_enabled and kuttsuki(hand):
-            return "kuttsuki"
-        return None
-
     def misdeal_reason(self, deal: Deal) -> str | None:
         reason = super().misdeal_reason(deal)
         if reason is not None:
@@ -407,7 +382,7 @@ class KoiKoiState(FishingState):
             (deal.table & mask).bit_count() >= 3 for mask in MONTH_MASKS
         ):
             return "three cards of one month on the table"
-        kinds = [self.lucky_kind(hand) for hand in deal.hands]
+        kinds = [lucky_kind(options, hand) for hand in deal.hands]
         if options.lucky_hands == "void" and any(kinds):
             return f"{next(k for k in kinds if k)} in a hand"
         if options.lucky_hands == "win" and all(kinds):
@@ -422,19 +397,15 @@ class KoiKoiState(FishingState):
     def on_round_start(self) -> bool:
         self._reset_round()
         options = self.options
-        self.table_lights = (self.start_table & LIGHTS).bit_count()
         wild = options.lightning == "wild" or (
             options.lightning == "wild_if_grass" and bool(self.start_table & AUGUST_GRASS)
         )
         self.custom_captures = wild
-        if options.lucky_hands == "win":
-            for seat, hand in enumerate(self.hands):
-                kind = self.lucky_kind(hand)
-                if kind:
-                    self.lucky = (seat, kind)
-                    self.winner = seat
-                    self.end_round()
-                    return False
+        lucky = lucky_winner(options, self.hands)
+        if lucky is not None:  # the round is won as dealt: its scoring finds the hand
+            self.winner = lucky[0]
+            self.end_round()
+            return False
         return True
 
     # -- captures with a wild lightning ----------------------------------------------------
@@ -560,137 +531,21 @@ class KoiKoiState(FishingState):
         self.end_turn(seat, decided=True)
 
     # -- scoring ------------------------------------------------------------------------
-    def _payout(self, seat: int, lines: list[ScoreLine] | None) -> int:
-        """The round score of ``seat`` winning now, with a line for every part of it added
-        to ``lines`` (None: the score alone, which is all a search copy needs)."""
-        options = self.options
-        other = 1 - seat
-        if lines is None and not options.best_yaku_only:
-            base = self.yaku_total(seat)  # the cached sum of pile_yaku
-            if options.score_opponent_yaku:
-                base += self.yaku_total(other)
-        else:
-            base = self._yaku_points(seat, [] if lines is None else lines)
-        #: (rule, factor, message, its values)
-        multipliers: list[tuple[str, int, str, dict[str, int]]] = []
-        if options.double_if_seven_plus and base >= 7:
-            multipliers.append(("seven_plus", 2, "line.seven_plus", {"base": base}))
-        own, theirs = self.calls[seat], self.calls[other]
-        mode = options.koikoi_multiplier
-        if mode == "japan_bonus" and own:
-            if own <= 3:
-                if lines is not None:
-                    lines.append(
-                        ScoreLine.of(
-                            seat, "koikoi_bonus", own, "line.koikoi_bonus", points=own, calls=own
-                        )
-                    )
-                base += own
-            else:
-                multipliers.append(
-                    ("koikoi_bonus", own - 2, "line.own_koikoi_count", {"calls": own})
-                )
-        elif mode == "own_x2" and own:
-            multipliers.append(("koikoi", 2, "line.own_koikoi", {}))
-        elif mode == "opponent_x2" and theirs:
-            multipliers.append(("koikoi", 2, "line.opponent_koikoi", {}))
-        elif mode == "any_x2" and own + theirs:
-            multipliers.append(("koikoi", 2, "line.any_koikoi", {}))
-        elif mode == "count_opponent" and theirs:
-            multipliers.append(
-                ("koikoi", 1 + theirs, "line.opponent_koikoi_count", {"calls": theirs})
-            )
-        elif mode == "count_all" and own + theirs:
-            calls = own + theirs
-            multipliers.append(
-                ("koikoi", 1 + calls, "line.all_koikoi_count", {"own": own, "theirs": theirs})
-            )
-        if options.table_lights_multiplier == "x2" and self.table_lights:
-            multipliers.append(("table_lights", 2, "line.table_light", {}))
-        elif options.table_lights_multiplier == "count" and self.table_lights:
-            lights = self.table_lights
-            multipliers.append(
-                ("table_lights", lights + 1, "line.table_lights", {"lights": lights})
-            )
-        score = base
-        for rule, factor, key, values in multipliers:
-            score *= factor
-            if lines is not None:
-                gained = score - score // factor
-                lines.append(
-                    ScoreLine.of(seat, f"multiplier:{rule}", gained, key, factor=factor, **values)
-                )
-        return score
-
-    def _yaku_points(self, seat: int, lines: list[ScoreLine]) -> int:
-        """The yaku points of a winning ``seat`` (and of the opponent's yaku when they
-        count), each with its line."""
-        options = self.options
-        other = 1 - seat
-        yaku = self.pile_yaku(seat)
-        if options.best_yaku_only and yaku:
-            yaku = [max(yaku, key=lambda y: y.points)]
-        base = 0
-        for y in yaku:
-            said = self.yaku_table.name_of(y.key)
-            lines.append(
-                ScoreLine.of(seat, f"yaku:{y.key}", y.points, "line.yaku", y.cards, yaku=said)
-            )
-            base += y.points
-        if options.score_opponent_yaku:
-            for y in self.pile_yaku(other):
-                lines.append(
-                    ScoreLine.of(
-                        seat,
-                        f"opponent_yaku:{y.key}",
-                        y.points,
-                        "line.opponent_yaku",
-                        y.cards,
-                        yaku=self.yaku_table.name_of(y.key),
-                    )
-                )
-                base += y.points
-        return base
+    def round_facts(self) -> FinishedRound:
+        return FinishedRound(
+            piles=tuple(self.piles),
+            table=self.table,
+            dealer=self.dealer,
+            round_no=self.round_no,
+            hands=self.dealt_hands,
+            first_table=self.start_table,
+            calls=tuple(self.calls),
+            shobu=self.winner,
+            last_improver=self.last_improver,
+        )
 
     def score_round(self) -> RoundResult:
-        lines: list[ScoreLine] = []
-        explained = lines if self.explain_rounds else None
-        scores = [0, 0]
-        outcome = "exhausted"
-        if self.lucky is not None:
-            seat, kind = self.lucky
-            lines.append(
-                ScoreLine.of(
-                    seat,
-                    f"lucky:{kind}",
-                    LUCKY_HAND_POINTS,
-                    "line.lucky",
-                    tuple(codes(self.hands[seat])),
-                    kind=Term(f"lucky.{kind}"),
-                )
-            )
-            scores[seat] = LUCKY_HAND_POINTS
-            outcome = "lucky_hand"
-        elif self.winner is not None:
-            scores[self.winner] = self._payout(self.winner, explained)
-            outcome = "shobu"
-        elif self.options.draw_last_yaku_scores and self.last_improver is not None:
-            seat = self.last_improver
-            scores[seat] = self._payout(seat, explained)
-            outcome = "exhausted_last_yaku"
-        elif self.options.oya_ken_points:
-            scores[self.dealer] = self.options.oya_ken_points
-            lines.append(ScoreLine.of(self.dealer, "oya_ken", scores[self.dealer], "line.oya_ken"))
-        if self.options.zero_sum:
-            for seat in (0, 1):
-                if scores[seat]:
-                    lines.append(
-                        ScoreLine.of(1 - seat, "pays", -scores[seat], "line.pays", seat=seat + 1)
-                    )
-            scores = [scores[0] - scores[1], scores[1] - scores[0]]
-        return RoundResult(
-            self.round_no, self.dealer, (scores[0], scores[1]), tuple(lines), outcome
-        )
+        return score_koikoi_round(self.options, self.round_facts(), explain=self.explain_rounds)
 
     def choose_next_dealer(self, result: RoundResult) -> int:
         if result.outcome in ("shobu", "lucky_hand") and self.winner is not None:

@@ -1,0 +1,465 @@
+"""Hanafuda rounds scored as pure functions of what a finished round left (rules/hanafuda.md
+§3-§6): each game's state scores its rounds with them, and the round calculator scores what
+a table enters with the same functions (no engine state is forged for it).
+
+>>> from cardtable.games.hanafuda.deck import cards
+>>> from cardtable.games.hanafuda.koikoi import KoiKoiOptions
+>>> facts = FinishedRound(piles=(cards("08-1 08-2 09-1"), 0), shobu=0)
+>>> result = score_koikoi_round(KoiKoiOptions(), facts)
+>>> [(line.seat, line.rule, line.points) for line in result.lines], result.scores
+([(0, 'yaku:tsukimi', 5), (1, 'pays', -5)], (5, -5))
+>>> score_koikoi_round(KoiKoiOptions(), facts, explain=False)  # a search copy's round
+RoundResult(number=1, dealer=0, scores=(5, -5), lines=(), outcome='shobu')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cardtable.core.results import RoundResult, ScoreLine
+from cardtable.games.hanafuda.deck import FULL_DECK, LIGHTS, MONTH_MASKS, PLAINS, codes, value_of
+from cardtable.locales import Term
+
+if TYPE_CHECKING:
+    from cardtable.games.hanafuda.fishing import CardValueOptions
+    from cardtable.games.hanafuda.hana_awase import HanaAwaseOptions
+    from cardtable.games.hanafuda.koikoi import KoiKoiOptions
+
+TOTAL_VALUE = value_of(FULL_DECK)  # 264
+WILLOW = MONTH_MASKS[10]
+LUCKY_HAND_POINTS = 6
+TEYAKU_SEVEN, TEYAKU_SIX = 30, 20
+SPECIAL_PAYMENT = 30
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedRound:
+    """What a finished round left, as the scoring reads it; cards are bitsets (bit ``i``:
+    card ``i``), seats count from 0, and there is one pile per player."""
+
+    piles: tuple[int, ...]  # each seat's captured cards
+    table: int = 0  # left on the table at the end (koi-koi's weather rule reads it)
+    dealer: int = 0
+    round_no: int = 1
+    hands: tuple[int, ...] = ()  # as dealt, per seat (teyaku, lucky hands); () untold
+    first_table: int = 0  # the table as dealt (koi-koi's table-lights multiplier)
+    calls: tuple[int, ...] = ()  # koi-koi calls per seat; () for none
+    shobu: int | None = None  # koi-koi: who stopped the round (None: the stock ran out)
+    last_improver: int | None = None  # koi-koi: the last seat whose yaku total rose
+
+    @property
+    def players(self) -> int:
+        return len(self.piles)
+
+    def calls_of(self, seat: int) -> int:
+        return self.calls[seat] if seat < len(self.calls) else 0
+
+
+def par_of(options: CardValueOptions, players: int) -> int:
+    """What traditional scoring subtracts from each seat's card values: an equal share of
+    the deck's 264 (simple scoring: nothing)."""
+    return TOTAL_VALUE // players if options.scoring == "traditional" else 0
+
+
+def _card_lines(seat: int, pile: int, par: int, players: int) -> list[ScoreLine]:
+    lines = [ScoreLine.of(seat, "cards", value_of(pile), "line.cards", tuple(codes(pile)))]
+    if par:
+        lines.append(
+            ScoreLine.of(seat, "par", -par, "line.par", total=TOTAL_VALUE, players=players)
+        )
+    return lines
+
+
+def _payers(
+    seat: int, players: int, rule: str, each: int, said: str, **values: Any
+) -> list[ScoreLine]:
+    """A line for every other seat paying ``each`` to ``seat``."""
+    return [
+        ScoreLine.of(other, rule, -each, said, seat=seat + 1, **values)
+        for other in range(players)
+        if other != seat
+    ]
+
+
+def _collect(scores: list[int], seat: int, each: int) -> None:
+    """Every other seat pays ``each`` to ``seat``: what :func:`_payers` says, as scores."""
+    for other in range(len(scores)):
+        scores[other] -= each
+    scores[seat] += each * len(scores)
+
+
+def _summed(facts: FinishedRound, lines: Sequence[ScoreLine], outcome: str) -> RoundResult:
+    scores = [0] * facts.players
+    for line in lines:
+        scores[line.seat] += line.points
+    return RoundResult(facts.round_no, facts.dealer, tuple(scores), tuple(lines), outcome)
+
+
+# -- Bakappana (§3) ---------------------------------------------------------------------------
+def score_bakappana_round(
+    options: CardValueOptions, facts: FinishedRound, *, explain: bool = True
+) -> RoundResult:
+    """Captured card values, less par under traditional scoring (zero-sum)."""
+    n = facts.players
+    par = par_of(options, n)
+    if not explain:
+        scores = tuple(value_of(pile) - par for pile in facts.piles)
+        return RoundResult(facts.round_no, facts.dealer, scores)
+    lines = [
+        line for seat, pile in enumerate(facts.piles) for line in _card_lines(seat, pile, par, n)
+    ]
+    return _summed(facts, lines, "played")
+
+
+# -- Hana-awase (§4, §5) ------------------------------------------------------------------------
+def settle(
+    card_values: Sequence[int], yaku_values: Sequence[int], scoring: str = "traditional"
+) -> list[int]:
+    """Card and yaku settlement of a deal (§4, §5.4), without teyaku or special payments.
+
+    >>> settle([120, 90, 54], [60, 0, 20])  # the rulebook's worked example (§5.6)
+    [132, -78, -54]
+    """
+    n = len(card_values)
+    total_yaku = sum(yaku_values)
+    if scoring == "simple":
+        return [c + y * (n - 1) for c, y in zip(card_values, yaku_values, strict=True)]
+    par = TOTAL_VALUE // n
+    return [
+        (c - par) + y * (n - 1) - (total_yaku - y)
+        for c, y in zip(card_values, yaku_values, strict=True)
+    ]
+
+
+def teyaku_plains(options: HanaAwaseOptions, hand: int) -> int:
+    """The plains of a dealt hand that make a teyaku (6 or more), or 0 for none."""
+    if not options.teyaku:
+        return 0
+    plain_cards = PLAINS | (WILLOW if options.willow_is_plain_for_teyaku else 0)
+    plains = (hand & plain_cards).bit_count()
+    return plains if plains >= 6 else 0
+
+
+def teyaku_each(plains: int) -> int:
+    """What a teyaku of ``plains`` collects from each other player."""
+    return TEYAKU_SEVEN if plains == 7 else TEYAKU_SIX
+
+
+def teyaku_lines(
+    options: HanaAwaseOptions, hands: Sequence[int], players: int
+) -> tuple[ScoreLine, ...]:
+    """The teyaku shown from the dealt ``hands`` and what each other player pays for them."""
+    n = players
+    lines: list[ScoreLine] = []
+    for seat, hand in enumerate(hands):
+        plains = teyaku_plains(options, hand)
+        if plains:
+            each, rule = teyaku_each(plains), f"teyaku:{plains}"
+            shown = tuple(codes(hand))
+            lines.append(
+                ScoreLine.of(seat, rule, each * (n - 1), "line.teyaku", shown, plains=plains)
+            )
+            lines.extend(_payers(seat, n, rule, each, "line.pays_teyaku"))
+    return tuple(lines)
+
+
+def fuke_seats(options: HanaAwaseOptions, values: Sequence[int]) -> list[int]:
+    """Under the special payments, the seats whose card values draw the deal (§5.4 rule 1)."""
+    if not options.special_payments:
+        return []
+    limit = 21 if options.fuke_threshold_inclusive else 20
+    return [seat for seat, value in enumerate(values) if value < limit]
+
+
+def few_cards(facts: FinishedRound) -> list[tuple[int, int, int]]:
+    """§5.4 rules 2-3: ``(seat, cards captured, limit)`` for each seat that captured few
+    enough cards to collect: the dealer and the next player at most 8, the third 10."""
+    n = facts.players
+    found = []
+    for step in range(n):
+        seat = (facts.dealer + step) % n
+        limit = 10 if step == 2 else 8
+        count = facts.piles[seat].bit_count()
+        if count <= limit:
+            found.append((seat, count, limit))
+    return found
+
+
+def willow_row_holder(options: HanaAwaseOptions, piles: Sequence[int]) -> int | None:
+    """The seat holding all four willow cards when that cancels every yaku, else None."""
+    if options.willow_row_cancels_yaku:
+        for seat, pile in enumerate(piles):
+            if pile & WILLOW == WILLOW:
+                return seat
+    return None
+
+
+def score_hana_awase_round(
+    options: HanaAwaseOptions, facts: FinishedRound, *, explain: bool = True
+) -> RoundResult:
+    """Teyaku, then card values and yaku settled between the players, and the special
+    payments (Hana-awase and Hana-awase 88)."""
+    if explain:
+        return _hana_awase_explained(options, facts)
+    n = facts.players
+    scores = [0] * n
+    for seat, hand in enumerate(facts.hands):
+        plains = teyaku_plains(options, hand)
+        if plains:
+            _collect(scores, seat, teyaku_each(plains))
+    values = [value_of(pile) for pile in facts.piles]
+    if fuke_seats(options, values):
+        return RoundResult(facts.round_no, facts.dealer, tuple(scores), (), "drawn")
+    table = options.yaku_table
+    if willow_row_holder(options, facts.piles) is None:
+        yaku = [table.total(pile) for pile in facts.piles]
+    else:
+        yaku = [0] * n
+    for seat, settled in enumerate(settle(values, yaku, options.scoring)):
+        scores[seat] += settled
+    if options.special_payments:
+        for seat, _, _ in few_cards(facts):
+            _collect(scores, seat, SPECIAL_PAYMENT)
+    return RoundResult(facts.round_no, facts.dealer, tuple(scores), (), "played")
+
+
+def _hana_awase_explained(options: HanaAwaseOptions, facts: FinishedRound) -> RoundResult:
+    n = facts.players
+    lines = list(teyaku_lines(options, facts.hands, n))
+    values = [value_of(pile) for pile in facts.piles]
+    fuke = fuke_seats(options, values)
+    if fuke:
+        lines.extend(
+            ScoreLine.of(seat, "fuke", 0, "line.fuke", value=values[seat]) for seat in fuke
+        )
+        return _summed(facts, lines, "drawn")
+    table = options.yaku_table
+    yaku = [table.evaluate(pile) for pile in facts.piles]
+    holder = willow_row_holder(options, facts.piles)
+    if holder is not None:
+        lines.append(ScoreLine.of(holder, "willow_row_cancels", 0, "line.willow_row"))
+        yaku = [[] for _ in range(n)]
+    par = par_of(options, n)
+    for seat, pile in enumerate(facts.piles):
+        lines.extend(_card_lines(seat, pile, par, n))
+        for y in yaku[seat]:
+            rule, said = f"yaku:{y.key}", table.name_of(y.key)
+            lines.append(
+                ScoreLine.of(
+                    seat,
+                    rule,
+                    y.points * (n - 1),
+                    "line.yaku_each",
+                    y.cards,
+                    yaku=said,
+                    points=y.points,
+                    payers=n - 1,
+                )
+            )
+            if options.scoring == "traditional":
+                lines.extend(_payers(seat, n, rule, y.points, "line.pays_yaku", yaku=said))
+    if options.special_payments:
+        for seat, count, limit in few_cards(facts):
+            each = SPECIAL_PAYMENT
+            lines.append(
+                ScoreLine.of(
+                    seat, "few_cards", each * (n - 1), "line.few_cards", count=count, limit=limit
+                )
+            )
+            lines.extend(_payers(seat, n, "few_cards", each, "line.pays_few_cards"))
+    return _summed(facts, lines, "played")
+
+
+# -- Koi-koi (§6) -----------------------------------------------------------------------------
+def teshi(hand: int) -> bool:
+    """Four cards of one month in a hand."""
+    return any(hand & mask == mask for mask in MONTH_MASKS)
+
+
+def kuttsuki(hand: int) -> bool:
+    """Four pairs: at least four months with exactly two cards each (§8.7), and for an
+    8-card hand nothing else."""
+    counts = [(hand & mask).bit_count() for mask in MONTH_MASKS]
+    pairs = counts.count(2)
+    if hand.bit_count() == 8:
+        return pairs == 4
+    return pairs >= 4
+
+
+def lucky_kind(options: KoiKoiOptions, hand: int) -> str | None:
+    """The lucky hand ``hand`` is (teshi, or kuttsuki where it counts), or None."""
+    if teshi(hand):
+        return "teshi"
+    if options.kuttsuki_enabled and kuttsuki(hand):
+        return "kuttsuki"
+    return None
+
+
+def lucky_winner(options: KoiKoiOptions, hands: Sequence[int]) -> tuple[int, str] | None:
+    """Where lucky hands win the round: the first seat dealt one, and its kind (the deal
+    is void when both players hold one, so a round never starts with two)."""
+    if options.lucky_hands == "win":
+        for seat, hand in enumerate(hands):
+            kind = lucky_kind(options, hand)
+            if kind:
+                return seat, kind
+    return None
+
+
+def score_koikoi_round(
+    options: KoiKoiOptions, facts: FinishedRound, *, explain: bool = True
+) -> RoundResult:
+    """A lucky hand's 6, or the winner's yaku times the multipliers, or what a round
+    without a winner gives; under zero-sum the other player pays it."""
+    lines: list[ScoreLine] | None = [] if explain else None
+    scores = [0, 0]
+    outcome = "exhausted"
+    lucky = lucky_winner(options, facts.hands)
+    if lucky is not None:
+        seat, kind = lucky
+        scores[seat] = LUCKY_HAND_POINTS
+        outcome = "lucky_hand"
+        if lines is not None:
+            dealt = tuple(codes(facts.hands[seat]))
+            kind_said = Term(f"lucky.{kind}")
+            lines.append(
+                ScoreLine.of(
+                    seat, f"lucky:{kind}", LUCKY_HAND_POINTS, "line.lucky", dealt, kind=kind_said
+                )
+            )
+    elif facts.shobu is not None:
+        scores[facts.shobu] = koikoi_payout(options, facts, facts.shobu, lines)
+        outcome = "shobu"
+    elif options.draw_last_yaku_scores and facts.last_improver is not None:
+        seat = facts.last_improver
+        scores[seat] = koikoi_payout(options, facts, seat, lines)
+        outcome = "exhausted_last_yaku"
+    elif options.oya_ken_points:
+        scores[facts.dealer] = options.oya_ken_points
+        if lines is not None:
+            lines.append(
+                ScoreLine.of(facts.dealer, "oya_ken", options.oya_ken_points, "line.oya_ken")
+            )
+    if options.zero_sum:
+        if lines is not None:
+            for seat in (0, 1):
+                if scores[seat]:
+                    lines.append(
+                        ScoreLine.of(1 - seat, "pays", -scores[seat], "line.pays", seat=seat + 1)
+                    )
+        scores = [scores[0] - scores[1], scores[1] - scores[0]]
+    said = tuple(lines) if lines is not None else ()
+    return RoundResult(facts.round_no, facts.dealer, (scores[0], scores[1]), said, outcome)
+
+
+def koikoi_payout(
+    options: KoiKoiOptions, facts: FinishedRound, seat: int, lines: list[ScoreLine] | None
+) -> int:
+    """The round score of ``seat`` winning it, with a line for every part of it added to
+    ``lines`` (None: the score alone, which is all a search copy needs)."""
+    other = 1 - seat
+    if lines is None and not options.best_yaku_only:
+        table = options.yaku_table
+        base = table.total(facts.piles[seat], facts.table, facts.calls_of(seat))  # cached
+        if options.score_opponent_yaku:
+            base += table.total(facts.piles[other], facts.table, facts.calls_of(other))
+    else:
+        base = _koikoi_yaku_points(options, facts, seat, [] if lines is None else lines)
+    #: (rule, factor, message, its values)
+    multipliers: list[tuple[str, int, str, dict[str, int]]] = []
+    if options.double_if_seven_plus and base >= 7:
+        multipliers.append(("seven_plus", 2, "line.seven_plus", {"base": base}))
+    own, theirs = facts.calls_of(seat), facts.calls_of(other)
+    mode = options.koikoi_multiplier
+    if mode == "japan_bonus" and own:
+        if own <= 3:
+            if lines is not None:
+                lines.append(
+                    ScoreLine.of(
+                        seat, "koikoi_bonus", own, "line.koikoi_bonus", points=own, calls=own
+                    )
+                )
+            base += own
+        else:
+            multipliers.append(("koikoi_bonus", own - 2, "line.own_koikoi_count", {"calls": own}))
+    elif mode == "own_x2" and own:
+        multipliers.append(("koikoi", 2, "line.own_koikoi", {}))
+    elif mode == "opponent_x2" and theirs:
+        multipliers.append(("koikoi", 2, "line.opponent_koikoi", {}))
+    elif mode == "any_x2" and own + theirs:
+        multipliers.append(("koikoi", 2, "line.any_koikoi", {}))
+    elif mode == "count_opponent" and theirs:
+        multipliers.append(("koikoi", 1 + theirs, "line.opponent_koikoi_count", {"calls": theirs}))
+    elif mode == "count_all" and own + theirs:
+        calls = own + theirs
+        multipliers.append(
+            ("koikoi", 1 + calls, "line.all_koikoi_count", {"own": own, "theirs": theirs})
+        )
+    if options.table_lights_multiplier != "none":
+        lights = (facts.first_table & LIGHTS).bit_count()
+        if options.table_lights_multiplier == "x2" and lights:
+            multipliers.append(("table_lights", 2, "line.table_light", {}))
+        elif options.table_lights_multiplier == "count" and lights:
+            multipliers.append(
+                ("table_lights", lights + 1, "line.table_lights", {"lights": lights})
+            )
+    score = base
+    for rule, factor, key, values in multipliers:
+        score *= factor
+        if lines is not None:
+            gained = score - score // factor
+            lines.append(
+                ScoreLine.of(seat, f"multiplier:{rule}", gained, key, factor=factor, **values)
+            )
+    return score
+
+
+def _koikoi_yaku_points(
+    options: KoiKoiOptions, facts: FinishedRound, seat: int, lines: list[ScoreLine]
+) -> int:
+    """The yaku points of a winning ``seat`` (and of the opponent's yaku when they
+    count), each with its line."""
+    table = options.yaku_table
+    other = 1 - seat
+    yaku = table.evaluate(facts.piles[seat], facts.table, facts.calls_of(seat))
+    if options.best_yaku_only and yaku:
+        yaku = [max(yaku, key=lambda y: y.points)]
+    base = 0
+    for y in yaku:
+        said = table.name_of(y.key)
+        lines.append(ScoreLine.of(seat, f"yaku:{y.key}", y.points, "line.yaku", y.cards, yaku=said))
+        base += y.points
+    if options.score_opponent_yaku:
+        for y in table.evaluate(facts.piles[other], facts.table, facts.calls_of(other)):
+            said = table.name_of(y.key)
+            lines.append(
+                ScoreLine.of(
+                    seat,
+                    f"opponent_yaku:{y.key}",
+                    y.points,
+                    "line.opponent_yaku",
+                    y.cards,
+                    yaku=said,
+                )
+            )
+            base += y.points
+    return base
+
+
+class RoundScoring(Protocol):
+    """A game's round scoring (its options are the game's own model)."""
+
+    def __call__(
+        self, options: Any, facts: FinishedRound, *, explain: bool = True
+    ) -> RoundResult: ...
+
+
+#: each hanafuda game's round scoring, by game id (``(options, facts, *, explain)``)
+ROUND_SCORING: dict[str, RoundScoring] = {
+    "bakappana": score_bakappana_round,
+    "koi-koi": score_koikoi_round,
+    "hana-awase": score_hana_awase_round,
+    "hana-awase-88": score_hana_awase_round,
+}
