@@ -17,3 +17,7 @@ settings.load_profile("default")
 os.environ.setdefault(
     "CARDTABLE_CACHE_DIR", str(Path(__file__).resolve().parent.parent / ".cache" / "cardtable")
 )
+
+# The toy game registers itself when imported: only tests/test_house.py's fixture may do
+# that (and forgets it after), so --doctest-modules must not import it for the others.
+collect_ignore = ["toy_fishing"]

@@ -71,7 +71,7 @@ def test_an_option_named_like_a_parameter_of_load_is_refused(client: TestClient,
 
 
 def test_one_function_decides_what_a_client_may_set() -> None:
-    assert game_for_client("ohanami", None, {"players": 3}).players == 3
+    assert game_for_client("ohanami", None, {"players": 3}).num_players == 3
     for game, preset, options in (
         ("koi-koi", None, {"preset": "nintendo"}),
         ("koi-koi", None, {"game_id": "x"}),
