@@ -63,8 +63,9 @@ def par_of(options: CardValueOptions, players: int) -> int:
     return TOTAL_VALUE // players if options.scoring == "traditional" else 0
 
 
-def _card_lines(seat: int, pile: int, par: int, players: int) -> list[ScoreLine]:
-    lines = [ScoreLine.of(seat, "cards", value_of(pile), "line.cards", tuple(codes(pile)))]
+def _card_lines(seat: int, pile: int, value: int, par: int, players: int) -> list[ScoreLine]:
+    """A pile's card values (``value``), and the par it is settled against."""
+    lines = [ScoreLine.of(seat, "cards", value, "line.cards", tuple(codes(pile)))]
     if par:
         lines.append(
             ScoreLine.of(seat, "par", -par, "line.par", total=TOTAL_VALUE, players=players)
@@ -104,13 +105,14 @@ def score_bakappana_round(
     """Captured card values, less par under traditional scoring (zero-sum)."""
     n = facts.players
     par = par_of(options, n)
+    values = [value_of(pile) for pile in facts.piles]
+    scores = tuple(value - par for value in values)
     if not explain:
-        scores = tuple(value_of(pile) - par for pile in facts.piles)
         return RoundResult(facts.round_no, facts.dealer, scores)
-    lines = [
-        line for seat, pile in enumerate(facts.piles) for line in _card_lines(seat, pile, par, n)
-    ]
-    return _summed(facts, lines, "played")
+    lines: list[ScoreLine] = []
+    for seat, pile in enumerate(facts.piles):  # every round of every game: kept plain
+        lines += _card_lines(seat, pile, values[seat], par, n)
+    return RoundResult(facts.round_no, facts.dealer, scores, tuple(lines), "played")
 
 
 # -- Hana-awase (§4, §5) ------------------------------------------------------------------------
@@ -243,7 +245,7 @@ def _hana_awase_explained(options: HanaAwaseOptions, facts: FinishedRound) -> Ro
         yaku = [[] for _ in range(n)]
     par = par_of(options, n)
     for seat, pile in enumerate(facts.piles):
-        lines.extend(_card_lines(seat, pile, par, n))
+        lines.extend(_card_lines(seat, pile, values[seat], par, n))
         for y in yaku[seat]:
             rule, said = f"yaku:{y.key}", table.name_of(y.key)
             lines.append(
