@@ -24,8 +24,9 @@ from cardtable.server.serving import uvicorn_config
 from cardtable.server.settings import Settings
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-# the per-address limits are lifted: the tests make hundreds of tables from one address
-FAST = Settings(bot_delay=0.0, think_scale=0.02).relaxed()
+# the per-address limits are lifted: the tests make hundreds of tables from one address;
+# and a socket that waits for its turn through a long test on a busy machine is not idle
+FAST = Settings(bot_delay=0.0, think_scale=0.02, socket_idle_seconds=3600).relaxed()
 
 
 def free_port() -> int:
