@@ -7,7 +7,8 @@ the player chooses one; three -> all four are captured. With two players the sto
 outlasts the hands, and the traditional rule plays stock-only turns until it is empty.
 
 :class:`FishingState` implements that once; each game subclasses it and fills in the
-hooks: how a round is scored, who deals next, and (for koi-koi) decisions between turns.
+hooks: how a round is scored (its pure function in :mod:`.scoring`, fed the round's facts),
+who deals next, and (for koi-koi) decisions between turns.
 
 Seats are fixed for the whole match (0..N-1) and play goes up the seat numbers from the
 dealer, so seat ``(dealer + 1) % N`` plays second ("p1" in the rules, on the dealer's right).

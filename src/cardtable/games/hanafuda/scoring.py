@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardtable.core.results import RoundResult, ScoreLine
@@ -67,10 +68,14 @@ def _card_lines(seat: int, pile: int, value: int, par: int, players: int) -> lis
     """A pile's card values (``value``), and the par it is settled against."""
     lines = [ScoreLine.of(seat, "cards", value, "line.cards", tuple(codes(pile)))]
     if par:
-        lines.append(
-            ScoreLine.of(seat, "par", -par, "line.par", total=TOTAL_VALUE, players=players)
-        )
+        lines.append(_par_line(seat, par, players))
     return lines
+
+
+@lru_cache(maxsize=64)
+def _par_line(seat: int, par: int, players: int) -> ScoreLine:
+    # Every round of a game says the same par lines, and lines are frozen: build them once.
+    return ScoreLine.of(seat, "par", -par, "line.par", total=TOTAL_VALUE, players=players)
 
 
 def _payers(
