@@ -109,9 +109,10 @@ def test_hint_over_the_socket_is_for_the_seat_to_move_only(client: TestClient) -
         client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
         client.websocket_connect(f"/ws/tables/{table_id}") as spectator,
     ):
-        frame = next_state(s0, 0)
-        mover, waiter = (s0, s1) if frame["view"]["legal_actions"] else (s1, s0)
-        view = next_state(mover, 0)["view"]
+        # each socket's own state (a seat joining later is only a presence frame to the other)
+        frames = {s0: next_state(s0, 0), s1: next_state(s1, 0)}
+        mover, waiter = (s0, s1) if frames[s0]["view"]["legal_actions"] else (s1, s0)
+        view = frames[mover]["view"]
         mover.send_json({"type": "hint", "lang": "pl"})
         reply = next_reply(mover)
         assert reply["type"] == "hint" and reply["action"] in view["legal_actions"]
