@@ -106,8 +106,9 @@ def test_ten_thousand_hostile_messages_get_errors_and_no_crash(client: TestClien
         client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0,
         client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
     ):
-        start = next_state(s0, 0)
-        mover = s0 if start["view"]["legal_actions"] else s1
+        # each socket's own state (a seat joining later is only a presence frame to the other)
+        start = {s0: next_state(s0, 0), s1: next_state(s1, 0)}
+        mover = s0 if start[s0]["view"]["legal_actions"] else s1
         # the seat that is not to move sends them, so no random message is a legal move
         hostile_seat = s1 if mover is s0 else s0
 
@@ -126,7 +127,7 @@ def test_ten_thousand_hostile_messages_get_errors_and_no_crash(client: TestClien
         assert client.get(f"/api/tables/{table_id}").json()["moves"] == 0
         hostile_seat.send_json({"type": "ping"})
         assert next_reply(hostile_seat) == {"type": "pong"}
-        view = next_state(mover, 0)["view"]
+        view = start[mover]["view"]
         mover.send_json({"type": "action", "action": view["legal_actions"][0]})
         assert next_state(mover, 1)["version"] == 1
 
