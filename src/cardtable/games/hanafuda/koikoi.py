@@ -532,6 +532,8 @@ class KoiKoiState(FishingState):
 
     # -- scoring ------------------------------------------------------------------------
     def round_facts(self) -> FinishedRound:
+        # the base's fields and koi-koi's in one construction: replace() on the base's facts
+        # would build them twice at the end of every playout
         return FinishedRound(
             piles=tuple(self.piles),
             table=self.table,
