@@ -22,15 +22,23 @@ from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.game import Capability, game_ids, spec_of
 from cardtable.core.rng import Rng
-from cardtable.core.state import State
+from cardtable.core.state import Agent, State
 
-
-class Agent(Protocol):
-    """A bot: ``choose`` returns a legal action for ``seat`` in ``state``."""
-
-    name: str
-
-    def choose(self, state: State, seat: int) -> Action: ...
+#: Agent is core's interface (a terminal seat holds one too); this layer hands it out
+__all__ = [
+    "Agent",
+    "AgentFactory",
+    "BotSpec",
+    "Shortlisting",
+    "Thinking",
+    "actions_for",
+    "agent_names",
+    "best_by_value",
+    "bots_of",
+    "describe_agents",
+    "make_agent",
+    "register_agent",
+]
 
 
 @runtime_checkable

@@ -162,6 +162,15 @@ class State(ABC):
         )
 
 
+class Agent(Protocol):
+    """A bot: ``choose`` returns a legal action for ``seat`` in ``state`` (cardtable.agents
+    makes them; a terminal seat holds one)."""
+
+    name: str
+
+    def choose(self, state: State, seat: int) -> Action: ...
+
+
 @runtime_checkable
 class Searchable(Protocol):
     """What a search bot asks of a state beyond the State API (every State has it)."""

@@ -20,20 +20,12 @@ from rich.text import Text
 
 from cardtable.core.actions import Action
 from cardtable.core.results import RoundResult
-from cardtable.core.state import State
+from cardtable.core.state import Agent, State
 
 if TYPE_CHECKING:
     from cardtable.core.record import GameRecord
 
 console = Console(highlight=False)
-
-
-class Chooser(Protocol):
-    """A bot, as a seat needs it (the agents' interface)."""
-
-    name: str
-
-    def choose(self, state: State, seat: int) -> Action: ...
 
 
 @dataclass
@@ -42,7 +34,7 @@ class Seat:
 
     number: int
     kind: str  # "human" or a bot name
-    agent: Chooser | None = None
+    agent: Agent | None = None
 
     @property
     def is_human(self) -> bool:

@@ -25,9 +25,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from cardtable.agents import agent_names, describe_agents
+from cardtable.companion import pad_of, scorer
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Capability, game_ids, load, spec_of
 from cardtable.core.record import GameRecord
+from cardtable.core.web import WebClient
 from cardtable.server.cards import card_data, web_clients
 from cardtable.server.client_options import check_record_options
 from cardtable.server.companion import router as companion_router
@@ -95,9 +97,18 @@ async def _storage_answer(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=503)
 
 
+def pads_by_game() -> dict[str, WebClient]:
+    """The browser client of each game that has a score pad page and a scorer behind it."""
+    return {
+        game_id: client
+        for game_id, client in web_clients().items()
+        if client.pad and spec_of(game_id).has(Capability.COMPANION)
+    }
+
+
 def game_catalogue() -> list[dict[str, Any]]:
     """Every game as the browser needs it: options, bots, where its client lives, its pad."""
-    clients = web_clients()
+    clients, pads = web_clients(), pads_by_game()
     out = []
     for game_id in game_ids():
         spec = spec_of(game_id)
@@ -118,13 +129,9 @@ def game_catalogue() -> list[dict[str, Any]]:
         client = clients.get(game_id)
         if client is not None:
             entry["renderer"] = client.url(client.renderer)
-        if spec.has(Capability.COMPANION) and client is not None and client.pad:
-            scorer = spec.capability(Capability.COMPANION)
-            entry["pad"] = {
-                "kind": scorer.PAD,
-                "url": f"/companion/{scorer.PAD}",
-                "label": scorer.LINK,
-            }
+        if game_id in pads:
+            pad = scorer(game_id)
+            entry["pad"] = {"kind": pad.PAD, "url": f"/companion/{pad.PAD}", "label": pad.LINK}
         out.append(entry)
     return out
 
@@ -339,11 +346,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             raise HTTPException(404, detail={"code": "not_found", "message": message})
         return HTMLResponse(page_html(game_id, lang))
 
-    pads = {
-        entry["pad"]["kind"]: web_clients()[entry["id"]]
-        for entry in game_catalogue()
-        if "pad" in entry
-    }
+    pads = {pad_of(game_id): client for game_id, client in pads_by_game().items()}
 
     @app.get("/companion/{kind}", include_in_schema=False)
     def pad_page(kind: str) -> FileResponse:
