@@ -9,134 +9,33 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 import time
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from cardtable.games.hanafuda.companion import RoundFacts, score_round, settlement
 from cardtable.games.ohanami.companion import Garden, OhanamiPad
 from cardtable.games.siedem_slow import solve
 from cardtable.games.siedem_slow.companion import play_pad, play_round
-from cardtable.server.settings import Settings
 
-from .server_helpers import ARTIFACTS, server_thread
+from .browser_helpers import (
+    board,
+    browser,
+    close_result,
+    create_table,
+    hanafuda_move,
+    new_page,
+    play_until_over,
+    server,
+    shot,
+    wait_for_change,
+)
 from .test_companion_siedem import engine_game, engine_solo_game
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Chromium must not try the network this sandbox does not have.
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-SETTINGS = Settings(bot_delay=0.05, think_scale=0.25).relaxed()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
-    db = tmp_path_factory.mktemp("web") / "browser.db"
-    with server_thread(f"sqlite:///{db}", SETTINGS) as (url, app):
-        yield url, app
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "Debian's chromium is missing: make test installs it"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
-
-
-def new_page(browser: Browser, locale: str = "en-GB", **size: int) -> Page:
-    viewport = {"width": size.get("width", 1280), "height": size.get("height", 860)}
-    context = browser.new_context(locale=locale, viewport=viewport)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
-
-
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def create_table(page: Page, url: str, game: str, seats: list[str], rules: dict[str, str]) -> str:
-    page.goto(f"{url}/?game={game}")
-    page.wait_for_selector(".seat-kind", state="attached")
-    if page.locator("#players").count():
-        page.select_option("#players", str(len(seats)))
-    for number, kind in enumerate(seats[1:], start=1):
-        page.select_option(f".seat-kind[data-seat='{number}']", kind)
-    if rules:
-        page.click("#rules summary")
-        for name, value in rules.items():
-            page.select_option(f"[data-option='{name}']", value) if page.locator(
-                f"select[data-option='{name}']"
-            ).count() else page.fill(f"[data-option='{name}']", value)
-    page.click("#create")
-    page.wait_for_selector("#board[data-version]")
-    return page.url.rsplit("/", 1)[-1]
-
-
-def board(page: Page) -> dict[str, str]:
-    return page.eval_on_selector("#board", "b => ({...b.dataset})")
-
-
-def wait_for_change(page: Page, version: str, timeout: float = 20) -> None:
-    page.wait_for_function(
-        """v => {
-            const b = document.querySelector('#board');
-            return b.dataset.version !== v || b.dataset.status === 'finished';
-        }""",
-        arg=version,
-        timeout=timeout * 1000,
-    )
-
-
-def close_result(page: Page) -> None:
-    if page.locator("dialog[open] #close-result").count():
-        page.click("#close-result")
-
-
-def hanafuda_move(page: Page) -> bool:
-    """One click as a player: a koi-koi call, a highlighted capture or a hand card."""
-    close_result(page)
-    state = board(page)
-    if state.get("status") == "finished" or state.get("mine") != "true":
-        return False
-    if page.locator("#decision button").count():
-        page.click("#decision button[data-action='shobu']")
-    elif page.locator(".card.target").count():
-        page.locator(".card.target").first.click()
-    else:
-        page.locator(".hand .card.playable").first.click()
-        if page.locator(".card.target").count():  # a choice of two: pick one
-            page.locator(".card.target").first.click()
-    return True
-
-
-def play_until_over(pages: list[Page], limit: float = 120) -> None:
-    deadline = time.time() + limit
-    while time.time() < deadline:
-        if all(board(p).get("status") == "finished" for p in pages):
-            return
-        moved = False
-        for page in pages:
-            version = board(page)["version"]
-            if hanafuda_move(page):
-                wait_for_change(page, version)
-                moved = True
-        if not moved:
-            time.sleep(0.05)
-    raise AssertionError("the game did not finish in time")
+__all__ = ["browser", "server"]  # fixtures used by name
 
 
 def test_koikoi_round_against_a_bot_by_clicking(server: tuple[str, Any], browser: Browser) -> None:
