@@ -17,12 +17,17 @@ class WebClient:
     package: str  # the game package whose web/ folder is served
     folder: str  # the URL folder: /games/FOLDER/
     renderer: str = "render.js"
+    style: str = "style.css"  # the table's styles for this game (linked when the file exists)
     pad: str | None = None  # the score pad page, when the game has a COMPANION scorer
     card_data: Callable[[], dict[str, Any]] | None = None
 
     @property
     def root(self) -> Path:
         return Path(str(resources.files(self.package) / "web"))
+
+    @property
+    def has_style(self) -> bool:
+        return (self.root / self.style).is_file()
 
     def url(self, name: str) -> str:
         return f"/games/{self.folder}/{name}"

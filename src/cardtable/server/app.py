@@ -129,6 +129,8 @@ def game_catalogue() -> list[dict[str, Any]]:
         client = clients.get(game_id)
         if client is not None:
             entry["renderer"] = client.url(client.renderer)
+            if client.has_style:
+                entry["style"] = client.url(client.style)
         if game_id in pads:
             pad = scorer(game_id)
             entry["pad"] = {"kind": pad.PAD, "url": f"/companion/{pad.PAD}", "label": pad.LINK}

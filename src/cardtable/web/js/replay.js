@@ -1,7 +1,7 @@
 // The replay viewer: step through a finished game and check its fair shuffle in the browser.
 import { api, cards, h } from "./api.js";
 import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { loadRenderer } from "./render/index.js";
+import { loadClient } from "./render/index.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.startsWith("/replay/") ? location.pathname.split("/").pop() : null;
 let data = null;
@@ -48,8 +48,8 @@ function render() {
   const seat = $("seat").value === "" ? null : Number($("seat").value);
   const draw = renderers[data.record.game];
   if (!draw) {
-    loadRenderer(game.renderer).then((loaded) => {
-      renderers[data.record.game] = loaded;
+    loadClient(game).then((loaded) => {
+      renderers[data.record.game] = loaded.render;
       render();
     });
     return;

@@ -1,7 +1,7 @@
 // A live table: one WebSocket, the server's view of this seat, a renderer per game family.
 import { api, cards, h } from "./api.js";
 import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
-import { loadRenderer } from "./render/index.js";
+import { loadClient } from "./render/index.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -12,6 +12,7 @@ let retry = 0;
 let cardInfo = null;
 let games = {}; // game id -> what /api/games says of it (rule anchors, renderer, hints)
 let draw = null; // the game's render function, once its module has loaded
+let client = null; // the game's renderer module (render and the optional hooks)
 const ui = {}; // renderer state that survives re-renders (selections)
 
 function seatCredentials() {
@@ -237,8 +238,9 @@ function render() {
   board.dataset.round = String(frame.view.round ?? frame.view.stage ?? "");
   board.dataset.mine = String(frame.seat !== null && (frame.view.to_move || []).includes(frame.seat));
   if (!draw) {
-    loadRenderer(games[frame.table.game].renderer).then((loaded) => {
-      draw = loaded;
+    loadClient(games[frame.table.game]).then((loaded) => {
+      client = loaded;
+      draw = loaded.render;
       render();
     });
     return;
