@@ -91,10 +91,64 @@ def play_game(
             else:
                 action = rng.choice(view["legal_actions"])
             sockets[seat].send_json({"type": "action", "action": action, "version": version})
+            before, rounds = replica.clone(), replica.rounds_finished
             replica.apply(seat, parse(action))
             frames = {s: next_state(sock, version + 1) for s, sock in sockets.items()}
+            if replica.rounds_finished > rounds and not replica.is_over:
+                frames = round_break(sockets, frames, before, seat, parse(action))
         assert replica.is_over, "the game did not end"
     return table_id, replica
+
+
+def play_seat(socket: Any, seat: int, choose: Callable[[Frame], Frame]) -> Frame:
+    """Play one seat to the end of the game as a page does: a move of ``choose``'s when
+    the seat is to move, "Next round" when a round has ended; returns the last frame."""
+    frame = next_state(socket, 0)
+    while frame["table"]["status"] != "finished":
+        pause = frame["table"]["round_break"]
+        if pause is not None:
+            if seat in pause["waiting"]:
+                socket.send_json({"type": "next_round"})
+        elif frame["view"].get("legal_actions"):
+            action = choose(frame)
+            socket.send_json({"type": "action", "action": action, "version": frame["version"]})
+        frame = next_state(socket, frame["version"])
+    return frame
+
+
+def round_break(
+    sockets: dict[int | None, Any],
+    frames: dict[int | None, Frame],
+    before: Any,
+    seat: int,
+    action: Any,
+) -> dict[int | None, Frame]:
+    """A round ended: every socket sees its final board (what a copy of the game stopped
+    at the round's end shows that seat) and no move until each human seat has sent
+    ``next_round``; then the next round's frames."""
+    final = before.clone()
+    final.end_at_round(explain=True)
+    final.apply(seat, action)
+    version = next(iter(frames.values()))["version"]
+    humans = [s for s in sockets if s is not None]
+    for viewer, frame in frames.items():
+        assert frame["table"]["round_break"]["waiting"] == humans
+        assert frame["clock"] is None
+        assert frame["view"] == normal({**final.view(viewer), "over": False})
+        assert not frame["view"].get("legal_actions")
+    mover = humans[0]
+    sockets[mover].send_json({"type": "action", "action": action.to_json(), "version": version})
+    assert next_reply(sockets[mover])["code"] == "round_break"  # nothing moves meanwhile
+    for human in humans:
+        sockets[human].send_json({"type": "next_round"})
+    after = {}
+    for viewer, sock in sockets.items():
+        while True:
+            frame = next_state(sock, version)
+            if frame["table"]["round_break"] is None:
+                after[viewer] = frame
+                break
+    return after
 
 
 def hidden_independent(seat: int | None, frame: Frame, replica: Any, table: LiveTable) -> None:

@@ -166,6 +166,26 @@ def choose(state: State, seat: int, rng: random.Random, free_text: Any) -> Actio
     return rng.choice(actions)
 
 
+def step(state: State, seat: int, action: Action, deep: bool) -> None:
+    """Apply ``action``; in a deep-checked game a copy told to ``end_at_round`` makes the
+    same move too, and must stop on the round just scored, with the same scores (the
+    table's result screen shows that copy's final board)."""
+    halted = state.clone() if deep else None
+    rounds = state.rounds_finished
+    state.apply(seat, action)
+    if halted is None:
+        return
+    halted.end_at_round()
+    halted.apply(seat, action)
+    if state.rounds_finished > rounds:
+        assert halted.is_over and halted.to_move == frozenset()
+        assert halted.rounds_finished == state.rounds_finished
+        assert halted.scores() == state.scores()
+        assert halted.round_scores(rounds) == state.round_scores(rounds)
+    else:
+        assert not halted.is_over or state.is_over
+
+
 def play_checked(game: cardtable.core.Game, seed: int, deep: bool) -> State:
     info = game.spec.info
     state = game.new_state(seed=seed)
@@ -184,7 +204,7 @@ def play_checked(game: cardtable.core.Game, seed: int, deep: bool) -> State:
             and state.timer is not None
             and (not movers or rng.random() < 0.05)
         ):
-            state.apply(CLOCK, state.time_up())
+            step(state, CLOCK, state.time_up(), deep)
             continue
         assert movers, "a game that is not over has someone to move"
         assert info.simultaneous or len(movers) == 1
@@ -213,7 +233,7 @@ def play_checked(game: cardtable.core.Game, seed: int, deep: bool) -> State:
         seat = rng.choice(movers)
         action = choose(state, seat, rng, writer)
         seen.append(action)
-        state.apply(seat, action)
+        step(state, seat, action, deep)
         check_scores(state)
     assert state.to_move == frozenset()
     check_replay(state)

@@ -15,7 +15,7 @@ from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment, digest_of, verify
 
 from .server_helpers import FAST, seat_keys
-from .socket_play import next_reply, next_state, play_game
+from .socket_play import next_reply, next_state, play_game, play_seat
 
 
 @pytest.fixture
@@ -170,12 +170,7 @@ def test_bots_play_server_side_and_rematch_keeps_the_seats(client: TestClient) -
     table_id, key = created["id"], created["key"]
     rng = random.Random(5)
     with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={key}") as ws:
-        frame = next_state(ws, 0)
-        while frame["table"]["status"] != "finished":
-            if frame["view"]["legal_actions"]:
-                action = rng.choice(frame["view"]["legal_actions"])
-                ws.send_json({"type": "action", "action": action, "version": frame["version"]})
-            frame = next_state(ws, frame["version"] + 1)
+        play_seat(ws, 0, lambda frame: rng.choice(frame["view"]["legal_actions"]))
     record = client.get(f"/api/tables/{table_id}/record").json()
     assert record["log"] and any(move["seat"] == 1 for move in record["log"])  # the bot played
     new = client.post(f"/api/tables/{table_id}/rematch", json={"seat": 0, "key": key}).json()

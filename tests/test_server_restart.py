@@ -32,6 +32,13 @@ def receive_state(socket: Any, version: int) -> dict[str, Any]:
             return frame
 
 
+def after_break(socket: Any, version: int) -> dict[str, Any]:
+    while True:
+        frame = receive_state(socket, version)
+        if frame["table"]["round_break"] is None:
+            return frame
+
+
 def play_moves(
     url: str, table_id: str, keys: dict[int, str], moves: int, rng: random.Random
 ) -> list[dict[str, Any]]:
@@ -55,6 +62,10 @@ def play_moves(
             )
             version += 1
             frames = {seat: receive_state(s, version) for seat, s in sockets.items()}
+            if frames[mover]["table"]["round_break"]:  # a round ended: everyone goes on
+                for socket in sockets.values():
+                    socket.send(json.dumps({"type": "next_round"}))
+                frames = {seat: after_break(s, version) for seat, s in sockets.items()}
             sent.append({"seat": mover, "action": action})
             if frames[mover]["table"]["status"] == "finished":
                 break

@@ -56,13 +56,16 @@ class ToyOptions(GameOptions):
 
 
 class ToyState(KeepsRounds, State):
-    __slots__ = ("hands", "piles", "results", "rng", "stock", "table", "totals", "turn")
+    __slots__ = (
+        "hands", "last_round", "piles", "results", "rng", "stock", "table", "totals", "turn",
+    )  # fmt: skip
 
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
         self.begin(game, seed, deals)
         self.rng = Rng(seed)
         self.results: list[RoundResult] = []
         self.totals = [0, 0]
+        self.last_round = int(game.options.rounds)
         self._deal()
 
     def _deal(self) -> None:
@@ -79,7 +82,10 @@ class ToyState(KeepsRounds, State):
 
     @property
     def is_over(self) -> bool:
-        return len(self.results) >= int(self.game.options.rounds)  # type: ignore[attr-defined]
+        return len(self.results) >= self.last_round
+
+    def end_at_round(self, *, explain: bool = False) -> None:
+        self.last_round = len(self.results) + 1
 
     def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.to_move:
@@ -125,7 +131,7 @@ class ToyState(KeepsRounds, State):
     def clone(self) -> ToyState:
         new = object.__new__(ToyState)
         new.game, new.seed, new.deals, new.log = self.game, self.seed, self.deals, self.log.copy()
-        new.rng, new.turn = self.rng.clone(), self.turn
+        new.rng, new.turn, new.last_round = self.rng.clone(), self.turn, self.last_round
         new.hands = [h.copy() for h in self.hands]
         new.piles = [p.copy() for p in self.piles]
         new.table, new.stock = self.table.copy(), self.stock.copy()

@@ -132,10 +132,11 @@ class State(ABC):
         """The scores of finished round ``index`` (0-based)."""
         return self.result().rounds[index].scores
 
-    def end_at_round(self) -> None:  # noqa: B027 - optional hook: by default nothing to do
+    def end_at_round(self, *, explain: bool = False) -> None:  # noqa: B027 - optional hook
         """Make this state end when the current round is scored, instead of dealing the
-        next one, and let it score that round without explaining it (no score lines):
-        search copies need no more (games that deal for a round override this)."""
+        next one, on the round's final board. Unless ``explain``, it may score that round
+        without explaining it (no score lines): search copies need no more. (Games that
+        deal for a round override this; by default there is nothing to do.)"""
 
     # -- helpers shared by all games --------------------------------------------------
     @property
@@ -182,7 +183,7 @@ class Searchable(Protocol):
     @property
     def rounds_planned(self) -> int | None: ...
     def round_scores(self, index: int) -> tuple[int, ...]: ...
-    def end_at_round(self) -> None: ...
+    def end_at_round(self, *, explain: bool = False) -> None: ...
     def advance(self, seat: int, action: Action) -> None: ...
 
 

@@ -5,10 +5,13 @@ Client → server frames (JSON text)::
     {"type": "action", "action": {...}, "version": 12}   # version optional
     {"type": "ping"}
     {"type": "hint", "lang": "pl"}                        # what the hard bot would play
+    {"type": "next_round"}                                # seen the round's end: go on
 
 Server → client frames: ``{"type": "state", ...}`` on joining and after every change (the
-seat's own view), ``{"type": "presence", "seats": [...]}`` when a seat comes or goes,
-``{"type": "error", "code": ..., "message": ...}`` for anything refused, ``{"type": "pong"}``.
+seat's own view; while ``table.round_break`` is set, the final board of the round that
+ended, and actions are refused until every human has sent ``next_round``);
+``{"type": "presence", "seats": [...]}`` when a seat comes or goes; ``{"type": "error",
+"code": ..., "message": ...}`` for anything refused; ``{"type": "pong"}``.
 """
 
 from __future__ import annotations
@@ -54,13 +57,13 @@ def decode(text: str, max_bytes: int) -> ClientMessage | JSON:
     if not isinstance(data, dict):
         return error("bad_message", "a message must be a JSON object")
     kind = data.get("type")
-    if kind == "ping":
-        return ClientMessage("ping")
+    if kind in ("ping", "next_round"):
+        return ClientMessage(kind)
     if kind == "hint":
         lang = data.get("lang", "en")
         return ClientMessage("hint", lang=lang if lang in ("en", "pl", "ru") else "en")
     if kind != "action":
-        return error("bad_message", "'type' must be 'action', 'hint' or 'ping'")
+        return error("bad_message", "'type' must be 'action', 'next_round', 'hint' or 'ping'")
     version = data.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         return error("bad_message", "'version' must be an integer")

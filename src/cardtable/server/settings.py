@@ -14,6 +14,9 @@ class Settings:
 
     bot_delay: float = 0.7  # seconds a bot waits before moving, so people can follow
     think_scale: float = 1.0  # scales the 7 słów word bots' writing time
+    # after a round the table waits for every human's "Next round"; with two or more
+    # humans a countdown moves it on, so nobody stalls the others
+    round_break_seconds: float = 45.0
     lobby_size: int = 50
     # one WebSocket: message size and rate (a token bucket), and how long it may stay silent
     max_message_bytes: int = 4096

@@ -174,6 +174,9 @@ async def _handle(
     try:
         if message.type == "hint":
             return await table.hint(seat, message.lang)
+        if message.type == "next_round":
+            await table.next_round(seat)
+            return None
         action = table.parse(message.action)
         await table.act(seat, action, expect_version=message.version)
     except CardtableError as exc:

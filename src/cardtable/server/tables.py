@@ -30,6 +30,7 @@ from cardtable.core.state import CLOCK, State, Timed
 from cardtable.server.client_options import game_for_client
 from cardtable.server.fairness import Commitment
 from cardtable.server.protocol import encode
+from cardtable.server.round_break import RoundBreak
 from cardtable.server.settings import Settings
 from cardtable.server.store import StorageUnavailable, Store, StoredMove, TableRow
 from cardtable.server.workers import HintsBusy, Workers
@@ -164,6 +165,7 @@ class LiveTable:
         self.task: asyncio.Task[None] | None = None
         self.creator: str | None = None  # the client address that made it (in memory only)
         self.hinting: set[int] = set()
+        self.round_break: RoundBreak | None = None  # a round just ended: waiting for people
 
     # -- what clients see ----------------------------------------------------------------
     @property
@@ -184,6 +186,7 @@ class LiveTable:
                 for s in self.seats
             ],
             "status": "finished" if self.finished else "playing",
+            "round_break": self.round_break.to_json() if self.round_break else None,
             "commitment": row.commitment,
             "move_seconds": row.move_seconds,
             "moves": self.version,
@@ -198,6 +201,8 @@ class LiveTable:
         return meta
 
     def clock(self) -> JSON | None:
+        if self.round_break is not None:  # no clock runs between rounds
+            return None
         deadline = self._timer_deadline()
         if deadline is not None:
             kind, seconds = self._timer()  # type: ignore[misc]
@@ -216,7 +221,7 @@ class LiveTable:
             "version": self.version,
             "seat": seat,
             "table": self.meta(),
-            "view": self.state.view(seat),
+            "view": self.round_break.view(seat) if self.round_break else self.state.view(seat),
             "clock": self.clock(),
             "now": time.time(),
         }
@@ -345,13 +350,25 @@ class LiveTable:
         async with self.lock:
             if expect_version is not None and expect_version != self.version:
                 raise TableError("the game moved on before this action", "stale")
+            if self.round_break is not None:
+                raise TableError(
+                    f"round {self.round_break.round} is over: the next one starts when "
+                    "every player has pressed Next round",
+                    "round_break",
+                )
             reason = self.state.illegal_reason(seat, action)
             if reason is not None:
                 raise IllegalAction(reason)
             self.last_change = self.hub.store.append_move(
                 self.id, self.version, seat, action.to_json()
             )
+            before, rounds = self._copy_if_people_wait(), self.state.rounds_finished
             self.state.apply(seat, action)
+            if before is not None and self.state.rounds_finished > rounds and not self.finished:
+                self.round_break = RoundBreak.after(
+                    before, seat, action, self._human_seats(), self.last_change,
+                    self.hub.settings.round_break_seconds,
+                )  # fmt: skip
             self.version += 1
             self.human_moved = self.human_moved or (seat >= 0 and not self.seats[seat].is_bot)
             if self.finished:
@@ -360,9 +377,43 @@ class LiveTable:
         self.changed.set()
         await self.broadcast()
 
+    def _human_seats(self) -> list[int]:
+        return [n for n, s in enumerate(self.seats) if not s.is_bot]
+
+    def _copy_if_people_wait(self) -> State | None:
+        """A copy to stop on the final board, should this move end a round (people look at
+        it before the next round; bots alone need no break)."""
+        return self.state.clone() if self._human_seats() else None
+
+    async def next_round(self, seat: int) -> None:
+        """``seat`` has seen the round's end; the last human to press starts the next round
+        (a press with no break on is a late double click: nothing happens)."""
+        async with self.lock:
+            if self.round_break is None:
+                return
+            self.round_break.press(seat)
+            if self.round_break.over:
+                self._end_round_break()
+        self.changed.set()
+        await self.broadcast()
+
+    def _end_round_break(self) -> None:
+        """The next round starts now: bots' delays and clocks count from this moment."""
+        self.round_break = None
+        self.last_change = time.time()
+        self.timer_key = None
+        self.round_key = None
+
+    async def _round_break_over(self) -> None:
+        async with self.lock:
+            if self.round_break is None:
+                return
+            self._end_round_break()
+        await self.broadcast()
+
     async def hint(self, seat: int, lang: str) -> JSON:
         """What the hard bot would play for ``seat`` now, with its reasons (one at a time)."""
-        if seat not in self.state.to_move or self.finished:
+        if seat not in self.state.to_move or self.finished or self.round_break is not None:
             raise TableError("a hint is for the seat to move", "no_hint")
         if not self.game.spec.has(Capability.HINTS):
             raise TableError(f"{self.game.spec.title} gives no hints during play", "no_hint")
@@ -455,6 +506,8 @@ class LiveTable:
 
     def _next_event(self) -> tuple[Callable[[], Awaitable[None]] | None, float | None]:
         """The next thing to do without a client, and when."""
+        if self.round_break is not None:  # nothing runs until people have seen the round
+            return self._round_break_over, self.round_break.deadline
         events: list[tuple[float, Callable[[], Awaitable[None]]]] = []
         deadline = self._timer_deadline()
         if deadline is not None:

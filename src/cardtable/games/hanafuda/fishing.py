@@ -735,11 +735,12 @@ class FishingState(KeepsRounds, State):
         new.halt_after_round = self.halt_after_round
         new.explain_rounds = self.explain_rounds
 
-    def end_at_round(self) -> None:
-        """A search copy: it stops when this round is scored, and scores it without lines
-        (games whose lines cost much skip them when ``explain_rounds`` is off)."""
+    def end_at_round(self, *, explain: bool = False) -> None:
+        """A copy that stops when this round is scored: a search copy scores it without
+        lines (games whose lines cost much skip them when ``explain_rounds`` is off), the
+        table's final board with them."""
         self.halt_after_round = True
-        self.explain_rounds = False
+        self.explain_rounds = explain
 
     def random_playout(self, rng: Rng, horizon: int) -> None:
         """Random moves until round ``horizon`` is scored (or the match ends), for search.

@@ -210,6 +210,7 @@ class OhanamiState(KeepsRounds, State):
     __slots__ = (
         "discards",
         "events",
+        "halt_after_round",
         "hands",
         "kept",
         "n",
@@ -246,6 +247,7 @@ class OhanamiState(KeepsRounds, State):
         self.results: list[RoundResult] = []
         self.events: list[PlacementEvent] = []
         self.phase = _SELECT
+        self.halt_after_round = False
         self._deal_stage()
 
     @property
@@ -414,7 +416,7 @@ class OhanamiState(KeepsRounds, State):
         self.results.append(result)
         for seat in range(self.n):
             self.totals[seat] += result.scores[seat]
-        if self.stage == STAGES:
+        if self.stage == STAGES or self.halt_after_round:
             self.phase = _OVER
             return
         self.stage += 1
@@ -446,7 +448,13 @@ class OhanamiState(KeepsRounds, State):
         new.totals = self.totals.copy()
         new.results = self.results.copy()
         new.events = self.events.copy()
+        new.halt_after_round = self.halt_after_round
         return new
+
+    def end_at_round(self, *, explain: bool = False) -> None:
+        """Stop when this stage is scored, with its gardens as they ended (the table's
+        result screen shows them; search does not stop at a stage, as stages carry over)."""
+        self.halt_after_round = True
 
     def determinize(self, seat: int, rng: RandomSource) -> OhanamiState:
         """Resample every card ``seat`` cannot see: the other hands and kept pairs, the other

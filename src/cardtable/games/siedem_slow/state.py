@@ -99,6 +99,7 @@ class SiedemSlowState(KeepsRounds, Challenges):
         "families",
         "fastest",
         "field",
+        "halt_after_round",
         "holder",
         "in_time",
         "locked",
@@ -139,6 +140,7 @@ class SiedemSlowState(KeepsRounds, Challenges):
         self.penalties = [0] * self.n
         self.totals = [0] * self.n
         self.results: list[RoundResult] = []
+        self.halt_after_round = False
         self._start_round()
 
     def _starting_deck(self) -> list[LetterCard]:
@@ -451,6 +453,9 @@ class SiedemSlowState(KeepsRounds, Challenges):
         if self.round == self.options.rounds:
             self._end_game()
             return
+        if self.halt_after_round:  # the round's area and words stay as they ended
+            self.phase = Phase.OVER
+            return
         slide(self.area, self.pile)
         for slot in REFILL_ORDER:
             self.pile.fill(self.area, slot, self.rng)
@@ -574,7 +579,13 @@ class SiedemSlowState(KeepsRounds, Challenges):
         new.challenged, new.failed = set(self.challenged), set(self.failed)
         new.vote = self.vote
         new.round_lines = self.round_lines.copy()
+        new.halt_after_round = self.halt_after_round
         return new
+
+    def end_at_round(self, *, explain: bool = False) -> None:
+        """Stop when this round is scored, on its area and words, instead of dealing the
+        next round."""
+        self.halt_after_round = True
 
     def determinize(self, seat: int, rng: RandomSource) -> SiedemSlowState:
         """Resample what ``seat`` cannot see: the deck order, and the others' words while

@@ -1,0 +1,74 @@
+"""The pause between rounds: a round ends on its final board, and the next one starts when
+every human at the table has pressed "Next round".
+
+The engine deals the next round in the same step that scores the last one, so the final
+board is a copy of the game from before that step, told to stop at the round's end
+(``State.end_at_round``) and given the same move. Meanwhile no bot moves and no clock
+runs; with two or more humans a countdown moves the table on, so nobody stalls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.core.actions import Action
+from cardtable.core.state import State
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class RoundBreak:
+    final: State  # the game stopped on the final board of the round that just ended
+    humans: frozenset[int]  # the seats that must press "Next round"
+    deadline: float | None  # when the table moves on by itself (None: it waits)
+    ready: set[int] = field(default_factory=set)
+
+    @classmethod
+    def after(
+        cls,
+        before: State,
+        seat: int,
+        action: Action,
+        humans: Collection[int],
+        now: float,
+        countdown: float,
+    ) -> RoundBreak:
+        """The break after ``action`` (by ``seat``) ended the round ``before`` was in."""
+        final = before
+        final.end_at_round(explain=True)
+        final.apply(seat, action)
+        deadline = now + countdown if len(humans) > 1 else None
+        return cls(final, frozenset(humans), deadline)
+
+    @property
+    def round(self) -> int:
+        return self.final.rounds_finished
+
+    @property
+    def waiting(self) -> list[int]:
+        return sorted(self.humans - self.ready)
+
+    @property
+    def over(self) -> bool:
+        return not self.waiting
+
+    def press(self, seat: int) -> None:
+        if seat in self.humans:
+            self.ready.add(seat)
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` sees of the final board: the round is over, the game is not."""
+        view = self.final.view(seat)
+        view["over"] = False
+        return view
+
+    def to_json(self) -> JSON:
+        return {
+            "round": self.round,
+            "ready": sorted(self.ready),
+            "waiting": self.waiting,
+            "deadline": self.deadline,
+        }

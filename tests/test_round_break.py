@@ -1,0 +1,136 @@
+"""Between rounds the server holds the table: the round's final board with its result, no
+bot and no clock, until every human at the table has pressed "Next round" (with two or more
+humans, a countdown moves the table on)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardtable.server.app import create_app
+
+from .server_helpers import FAST, seat_keys
+from .socket_play import next_reply, next_state
+
+Frame = dict[str, Any]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    settings = replace(FAST, round_break_seconds=0.6)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'break.db'}", settings)) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, game: str, seats: list[str], options: dict[str, Any]) -> Frame:
+    response = client.post("/api/tables", json={"game": game, "seats": seats, "options": options})
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def until_break(socket: Any, seat: int, rng: random.Random) -> Frame:
+    """Play random moves for ``seat`` until a round ends; the first frame of the break."""
+    frame = next_state(socket, 0)
+    while frame["table"]["round_break"] is None:
+        assert frame["table"]["status"] != "finished", "the game ended without a break"
+        legal = frame["view"].get("legal_actions")
+        if legal:
+            action = rng.choice(legal)
+            socket.send_json({"type": "action", "action": action, "version": frame["version"]})
+        frame = next_state(socket, frame["version"])
+    return frame
+
+
+def test_a_round_ends_on_its_final_board_and_waits_for_the_player(client: TestClient) -> None:
+    created = create(client, "koi-koi", ["human", "bot:random"], {"rounds": 3})
+    table = client.app.state.hub.tables[created["id"]]  # type: ignore[attr-defined]
+    url = f"/ws/tables/{created['id']}?seat=0&key={created['key']}"
+    with (
+        client.websocket_connect(url) as ws,
+        client.websocket_connect(f"/ws/tables/{created['id']}") as spectator,
+    ):
+        pause = until_break(ws, 0, random.Random(3))
+        view, version = pause["view"], pause["version"]
+        # the board as the round ended: round 1, its result, nobody to move, no clock
+        assert view["round"] == 1 and view["last_round"]["round"] == 1
+        assert view["last_round"]["lines"], "the result explains itself"
+        assert view["to_move"] == [] and view["legal_actions"] == [] and not view["over"]
+        assert pause["clock"] is None
+        assert pause["table"]["round_break"] == {
+            "round": 1, "ready": [], "waiting": [0], "deadline": None,
+        }  # fmt: skip
+        # the engine has dealt round 2, but nobody sees it and the bot does not move
+        assert table.state.rounds_finished == 1 and not table.state.is_over
+        time.sleep(0.5)
+        assert table.version == version
+        watched = next_state(spectator, version)
+        assert watched["table"]["round_break"]["round"] == 1 and "hand" not in watched["view"]
+        assert watched["view"]["piles"] == view["piles"]
+        # a move of the next round is refused, and so is a hint
+        legal = table.state.legal_actions(0) or [table.state.legal_actions(1)[0]]
+        ws.send_json({"type": "action", "action": legal[0].to_json(), "version": version})
+        assert next_reply(ws)["code"] == "round_break"
+        ws.send_json({"type": "hint", "lang": "en"})
+        assert next_reply(ws)["code"] == "no_hint"
+        # the spectator cannot start the round
+        spectator.send_json({"type": "next_round"})
+        assert next_reply(spectator)["code"] == "spectator"
+        ws.send_json({"type": "next_round"})
+        frame = next_state(ws, version)
+        assert frame["table"]["round_break"] is None
+        assert frame["view"]["round"] == 2 and len(frame["view"]["hand"]) == 8
+        ws.send_json({"type": "next_round"})  # a late double click changes nothing
+        ws.send_json({"type": "ping"})
+        assert next_reply(ws) == {"type": "pong"}
+
+
+def test_with_two_people_a_countdown_moves_the_table_on(client: TestClient) -> None:
+    created = create(client, "koi-koi", ["human", "human"], {"rounds": 3})
+    keys = seat_keys(created)
+    table = client.app.state.hub.tables[created["id"]]  # type: ignore[attr-defined]
+    sockets = [
+        client.websocket_connect(f"/ws/tables/{created['id']}?seat={n}&key={keys[n]}")
+        for n in (0, 1)
+    ]
+    with sockets[0] as first, sockets[1] as second:
+        rng = random.Random(11)
+        frames = [next_state(first, 0), next_state(second, 0)]
+        while frames[0]["table"]["round_break"] is None:
+            mover = next(n for n in (0, 1) if frames[n]["view"]["legal_actions"])
+            action = rng.choice(frames[mover]["view"]["legal_actions"])
+            version = frames[mover]["version"]
+            (first, second)[mover].send_json({"type": "action", "action": action})
+            frames = [next_state(first, version + 1), next_state(second, version + 1)]
+        pause = frames[0]["table"]["round_break"]
+        assert pause["waiting"] == [0, 1]
+        assert pause["deadline"] == pytest.approx(table.last_change + 0.6)
+        first.send_json({"type": "next_round"})
+        ready = next_state(second, frames[1]["version"])
+        assert ready["table"]["round_break"]["ready"] == [0]
+        assert ready["table"]["round_break"]["waiting"] == [1]
+        # the second player does not press: the countdown starts round 2 for both
+        moved_on = next_state(second, frames[1]["version"])
+        assert moved_on["table"]["round_break"] is None and moved_on["view"]["round"] == 2
+        assert time.time() >= pause["deadline"]
+
+
+def test_the_last_round_ends_the_game_without_a_break(client: TestClient) -> None:
+    created = create(client, "koi-koi", ["human", "bot:random"], {"rounds": 1})
+    url = f"/ws/tables/{created['id']}?seat=0&key={created['key']}"
+    with client.websocket_connect(url) as ws:
+        frame = next_state(ws, 0)
+        rng = random.Random(2)
+        while frame["table"]["status"] != "finished":
+            assert frame["table"]["round_break"] is None
+            if frame["view"]["legal_actions"]:
+                action = rng.choice(frame["view"]["legal_actions"])
+                ws.send_json({"type": "action", "action": action, "version": frame["version"]})
+            frame = next_state(ws, frame["version"])
+        assert frame["view"]["over"] and frame["view"]["last_round"]["lines"]
