@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.locales import LANGUAGES, message
+from cardtable.locales import LANGUAGES, message, value_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,9 @@ class ScoreLine:
             "rule": self.rule,
             "label": self.label,
             "labels": {lang: self.text(lang) for lang in LANGUAGES},
+            # the message and its values, for a front end that names the players itself
+            "message": self.message,
+            "values": {name: value_json(value) for name, value in self.values},
             "points": self.points,
             "cards": list(self.cards),
         }

@@ -42,6 +42,13 @@ class Term(NamedTuple):
     key: str
 
 
+class SeatRef(NamedTuple):
+    """A seat named in a message ("pays {seat}"): "seat 2" where nobody's name is known; a
+    front end that knows the players says the name instead (``ScoreLine.to_json``)."""
+
+    index: int
+
+
 def message(key: str, lang: str = "en", **values: Any) -> str:
     """A message with its ``{name}`` fields filled in (the key itself when missing).
 
@@ -57,4 +64,18 @@ def _said(value: Any, lang: str) -> Any:
         return getattr(value, lang if lang in LANGUAGES else "en")
     if isinstance(value, Term):
         return message(value.key, lang)
+    if isinstance(value, SeatRef):
+        return message("line.seat", lang, n=value.index + 1)
+    return value
+
+
+def value_json(value: Any) -> Any:
+    """A message value as JSON, for front ends that fill the message themselves: every
+    language of a :class:`Localized`, the key of a :class:`Term`, the index of a seat."""
+    if isinstance(value, Localized):
+        return value._asdict()
+    if isinstance(value, Term):
+        return {"term": value.key}
+    if isinstance(value, SeatRef):
+        return {"seat": value.index}
     return value

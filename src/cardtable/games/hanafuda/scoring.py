@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.deck import FULL_DECK, LIGHTS, MONTH_MASKS, PLAINS, codes, value_of
-from cardtable.locales import Term
+from cardtable.locales import SeatRef, Term
 
 if TYPE_CHECKING:
     from cardtable.games.hanafuda.fishing import CardValueOptions
@@ -83,7 +83,7 @@ def _payers(
 ) -> list[ScoreLine]:
     """A line for every other seat paying ``each`` to ``seat``."""
     return [
-        ScoreLine.of(other, rule, -each, said, seat=seat + 1, **values)
+        ScoreLine.of(other, rule, -each, said, seat=SeatRef(seat), **values)
         for other in range(players)
         if other != seat
     ]
@@ -354,7 +354,7 @@ def score_koikoi_round(
             for seat in (0, 1):
                 if scores[seat]:
                     lines.append(
-                        ScoreLine.of(1 - seat, "pays", -scores[seat], "line.pays", seat=seat + 1)
+                        ScoreLine.of(1 - seat, "pays", -scores[seat], "line.pays", seat=SeatRef(seat))
                     )
         scores = [scores[0] - scores[1], scores[1] - scores[0]]
     said = tuple(lines) if lines is not None else ()

@@ -2,6 +2,10 @@
 import { api, cards, h } from "./api.js";
 import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
+import { setSound, soundOn, turnAlert } from "./table/alerts.js";
+import { animateFrom, snapshot } from "./table/motion.js";
+import { Narrator } from "./table/narration.js";
+import { countdownText, renderResult, scoringCards } from "./table/result.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -14,6 +18,10 @@ let games = {}; // game id -> what /api/games says of it (rule anchors, renderer
 let draw = null; // the game's render function, once its module has loaded
 let client = null; // the game's renderer module (render and the optional hooks)
 const ui = {}; // renderer state that survives re-renders (selections)
+let sentAt = null; // the version an action was sent at: a second click waits for the answer
+let wasMine = false;
+let framesSeen = 0;
+let narrator = null;
 
 function seatCredentials() {
   const params = new URLSearchParams(location.search);
@@ -62,9 +70,11 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
       frame = message;
+      sentAt = null;
       clockOffset = message.now - Date.now() / 1000;
       showBanner("");
-      render();
+      render({ moved: true });
+      framesSeen += 1;
       sendFollowUp();
     } else if (message.type === "presence" && frame) {
       // a seat came or went: only who is connected changed, not the game
@@ -75,6 +85,9 @@ function connect() {
       showHint();
     } else if (message.type === "error") {
       ui.followUp = null;
+      sentAt = null;
+      // a click that raced the game (a double click, a move as the round ended) is no news
+      if (message.code === "stale" || message.code === "round_break") return;
       if (message.code === "forbidden" || message.code === "not_found") showBanner(message.message);
       else toast(t("table.error", { message: message.message }));
     }
@@ -98,7 +111,13 @@ function sendFollowUp() {
 
 export function send(action) {
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  if (sentAt !== null && sentAt === frame?.version) return; // the first click is on its way
+  sentAt = frame?.version ?? null;
   socket.send(JSON.stringify({ type: "action", action, version: frame?.version }));
+}
+
+function nextRound() {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "next_round" }));
 }
 
 function seatName(n) {
@@ -199,16 +218,42 @@ function askHint() {
   socket.send(JSON.stringify({ type: "hint", lang: lang() }));
 }
 
+function isMine() {
+  const { view, seat, table } = frame;
+  return seat !== null && table.status !== "finished" && !table.round_break && (view.to_move || []).includes(seat);
+}
+
 function renderTitle() {
   const { table, view } = frame;
   let progress = "";
   if (view.stage) progress = t("table.stage", { n: view.stage });
   else if (view.round && view.rounds) progress = t("table.round", { n: view.round, of: view.rounds });
   $("title").textContent = `${table.title} · ${progress}`;
-  document.title = `${table.title} — cardtable`;
+  const mine = isMine();
+  const waitingForMe = table.round_break && table.round_break.waiting.includes(frame.seat);
+  turnAlert({
+    mine, wasMine, first: framesSeen === 0, title: table.title, yourTurn: t("table.your_turn"),
+    roundOver: waitingForMe ? t(view.stage ? "table.stage_over" : "table.round_over", { n: table.round_break.round }) : null,
+  });
+  wasMine = mine;
+}
+
+function renderSoundSwitch() {
+  const button = $("sound");
+  const on = soundOn();
+  button.textContent = on ? "🔔" : "🔕";
+  button.setAttribute("aria-pressed", String(on));
+  button.title = on ? t("table.sound_on") : t("table.sound_off");
+  button.setAttribute("aria-label", button.title);
+}
+
+function tickCountdown() {
+  const element = $("next-countdown");
+  if (element && frame?.table.round_break) element.textContent = countdownText(frame.table.round_break, Date.now() / 1000 + clockOffset, t);
 }
 
 function tickClock() {
+  tickCountdown();
   const element = $("clock");
   const clock = frame?.clock;
   if (!clock || frame.table.status === "finished") {
@@ -223,29 +268,8 @@ function tickClock() {
   element.dataset.left = String(left);
 }
 
-function render() {
-  if (!frame) return;
-  translatePage();
-  renderTitle();
-  renderPlayers();
-  renderInvites();
-  renderOver();
-  tickClock();
-  const board = $("board");
-  board.dataset.version = String(frame.version);
-  board.dataset.phase = frame.view.phase ?? "";
-  board.dataset.status = frame.table.status;
-  board.dataset.round = String(frame.view.round ?? frame.view.stage ?? "");
-  board.dataset.mine = String(frame.seat !== null && (frame.view.to_move || []).includes(frame.seat));
-  if (!draw) {
-    loadClient(games[frame.table.game]).then((loaded) => {
-      client = loaded;
-      draw = loaded.render;
-      render();
-    });
-    return;
-  }
-  draw($("board"), {
+function context() {
+  return {
     frame,
     view: frame.view,
     seat: frame.seat,
@@ -260,7 +284,51 @@ function render() {
     clockLeft: () => (frame.clock ? frame.clock.deadline - (Date.now() / 1000 + clockOffset) : null),
     gameId: frame.table.game,
     ruleSections: games[frame.table.game].rule_sections,
-  });
+    roundBreak: frame.table.round_break || null,
+  };
+}
+
+/** Mark the cards the finished round's lines name, on its final board. */
+function markScoring(board) {
+  const { table } = frame;
+  if (!table.round_break && table.status !== "finished") return;
+  const codes = scoringCards(client.lastResult ? client.lastResult(frame.view) : null);
+  for (const element of board.querySelectorAll("[data-code], [data-anim]")) {
+    if (codes.has(element.dataset.code ?? element.dataset.anim)) element.classList.add("scoring");
+  }
+}
+
+function render({ moved = false } = {}) {
+  if (!frame) return;
+  translatePage();
+  renderTitle();
+  renderPlayers();
+  renderInvites();
+  renderOver();
+  renderSoundSwitch();
+  tickClock();
+  const board = $("board");
+  board.dataset.version = String(frame.version);
+  board.dataset.phase = frame.view.phase ?? "";
+  board.dataset.status = frame.table.status;
+  board.dataset.round = String(frame.view.round ?? frame.view.stage ?? "");
+  board.dataset.mine = String(isMine());
+  board.dataset.break = frame.table.round_break ? String(frame.table.round_break.round) : "";
+  if (!draw) {
+    loadClient(games[frame.table.game]).then((loaded) => {
+      client = loaded;
+      draw = loaded.render;
+      render();
+    });
+    return;
+  }
+  const before = moved && framesSeen > 0 ? snapshot(board) : null;
+  const ctx = context();
+  draw(board, ctx);
+  markScoring(board);
+  animateFrom(board, before);
+  renderResult($("round-result"), { frame, client, ctx, ui, onNext: nextRound, now: Date.now() / 1000 + clockOffset });
+  if (client.narrate) narrator.update(client.narrate(frame.view, ctx), framesSeen === 0 || !moved);
   renderHintPanel();
 }
 
@@ -268,7 +336,23 @@ async function main() {
   await loadLanguage(pickLanguage());
   cardInfo = await cards();
   games = Object.fromEntries((await api("/api/games")).map((g) => [g.id, g]));
-  $("lang-slot").append(languageSwitch(render));
+  narrator = new Narrator($("log"), $("announce"));
+  $("lang-slot").append(languageSwitch(() => {
+    narrator.reset();
+    render();
+  }));
+  $("sound").addEventListener("click", () => {
+    setSound(!soundOn());
+    renderSoundSwitch();
+  });
+  // every card or choice drawn as role="button" answers Enter and Space, as a button does
+  $("board").addEventListener("keydown", (event) => {
+    const target = event.target;
+    if ((event.key === "Enter" || event.key === " ") && target.getAttribute?.("role") === "button") {
+      event.preventDefault();
+      target.click();
+    }
+  });
   $("hint").addEventListener("click", askHint);
   translatePage();
   connect();

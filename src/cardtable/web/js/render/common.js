@@ -7,12 +7,32 @@ export function statusLine(ctx) {
   const toMove = (view.to_move || []).filter((n) => n >= 0);
   let text;
   if (view.over) text = t("table.over");
+  else if (ctx.roundBreak) text = t(view.stage ? "table.stage_over" : "table.round_over", { n: ctx.roundBreak.round });
   else if (seat === null || seat === undefined) text = t("table.spectating");
   else if (toMove.includes(seat) && !ctx.replay) text = t("table.your_turn");
   else if (toMove.length === 1) text = t("table.waiting", { name: seatName(toMove[0]) });
   else text = t("table.waiting_many");
-  const mine = seat !== null && toMove.includes(seat) && !view.over && !ctx.replay;
+  const mine = seat !== null && toMove.includes(seat) && !view.over && !ctx.replay && !ctx.roundBreak;
   return h("div", { class: `status-line${mine ? " mine" : ""}`, id: "status" }, text);
+}
+
+/** A message value as the line's JSON carries it, said in the page's language. */
+function said(value, ctx) {
+  if (value === null || typeof value !== "object") return value;
+  if ("seat" in value) return ctx.seatName(value.seat);
+  if ("term" in value) return ctx.t(value.term);
+  return value[lang()] ?? value.en;
+}
+
+/** A score line's label in the page's language, naming players rather than seat numbers. */
+export function lineText(line, ctx) {
+  const values = line.values || {};
+  if (line.message && Object.values(values).some((v) => v && typeof v === "object" && "seat" in v)) {
+    const filled = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, said(value, ctx)]));
+    const text = ctx.t(line.message, filled);
+    if (text !== line.message) return text;
+  }
+  return line.labels?.[lang()] ?? line.label;
 }
 
 /** The round (or stage) result: every score line with its cards and points. */
@@ -20,7 +40,7 @@ export function breakdown(result, ctx, drawCard) {
   const { t, seatName } = ctx;
   const sections = ctx.ruleSections; // rule prefix -> anchor in the game's rule page
   const label = (line) => {
-    const text = line.labels?.[lang()] ?? line.label;
+    const text = lineText(line, ctx);
     if (!sections || !ctx.gameId) return text;
     const anchor = sections[line.rule.split(":")[0]];
     const href = `/rules/${ctx.gameId}?lang=${lang()}${anchor ? `#${anchor}` : ""}`;
@@ -34,23 +54,9 @@ export function breakdown(result, ctx, drawCard) {
       h("td", { class: "num" }, line.points > 0 ? `+${line.points}` : String(line.points))),
   );
   const totals = h("tr", { class: "totals" },
-    h("td", { colspan: 3 }, "Σ"),
-    h("td", { class: "num" }, result.scores.map((s, n) => `${seatName(n)} ${s > 0 ? "+" : ""}${s}`).join(" · ")));
-  return h("table", { class: "breakdown" }, h("tbody", {}, rows, totals));
-}
-
-/** Show the newest round result once, in a modal the player closes. */
-export function announceResult(result, ctx, drawCard, title) {
-  const { ui, dialog, t } = ctx;
-  if (ui.noDialogs || !result || ui.shownResult === `${ctx.frame.table.id}:${result.round}`) return;
-  if (ui.shownResult === undefined && ctx.frame.version === 0) return;
-  ui.shownResult = `${ctx.frame.table.id}:${result.round}`;
-  dialog.replaceChildren(
-    h("h3", {}, title),
-    breakdown(result, ctx, drawCard),
-    h("form", { method: "dialog" }, h("button", { class: "primary", id: "close-result", autofocus: true }, t("table.close"))),
-  );
-  if (!dialog.open) dialog.showModal();
+    h("td", { colspan: 4 }, h("span", { class: "sigma" }, "Σ "),
+      result.scores.map((s, n) => h("span", { class: "round-score" }, `${seatName(n)} ${s > 0 ? "+" : ""}${s}`))));
+  return h("div", { class: "breakdown-wrap" }, h("table", { class: "breakdown" }, h("tbody", {}, rows, totals)));
 }
 
 export function actionLabel(action, ctx) {

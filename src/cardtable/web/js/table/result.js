@@ -1,0 +1,77 @@
+// The round result beside the round's final board: the score lines with their cards, what
+// the game adds (best words, the stage table), who still has to press "Next round" and the
+// countdown; at the end of the game, the last round's lines and the winners.
+import { h } from "../api.js";
+import { breakdown } from "../render/common.js";
+
+/** Which cards the result's lines name: the shell marks them on the final board. */
+export function scoringCards(result) {
+  return new Set((result?.lines || []).flatMap((line) => line.cards || []));
+}
+
+function title(view, pause, finished, t) {
+  if (finished) return t("table.over");
+  if (view.stage) return t("table.stage_over", { n: pause.round });
+  return t("table.round_over", { n: pause.round });
+}
+
+function waitingLine(pause, seat, ctx) {
+  const others = pause.waiting.filter((n) => n !== seat);
+  if (!others.length) return "";
+  return h("p", { class: "waiting", id: "waiting-for" }, ctx.t("table.waiting_for", { names: others.map(ctx.seatName).join(", ") }));
+}
+
+export function countdownText(pause, now, t) {
+  if (!pause?.deadline) return "";
+  return t("table.next_in", { s: Math.max(0, Math.ceil(pause.deadline - now)) });
+}
+
+/**
+ * Fill `panel` for the frame: shown during a round break and once the game is over (until
+ * closed). `client` is the game's renderer module; `onNext` presses "Next round".
+ */
+export function renderResult(panel, { frame, client, ctx, ui, onNext, now }) {
+  const { view, table, seat } = frame;
+  const pause = table.round_break;
+  const finished = table.status === "finished";
+  const result = client?.lastResult ? client.lastResult(view) : null;
+  const key = `${table.id}:${finished ? "over" : pause?.round}`;
+  const show = Boolean(result) && (Boolean(pause) || (finished && ui.closedResult !== key));
+  panel.hidden = !show;
+  if (!show) return;
+  const { t } = ctx;
+  const drawCard = (code, size) => (client.cardArt ? client.cardArt(code, size, ctx) : h("span", {}, code));
+  const lines = breakdown(result, ctx, drawCard);
+  const extras = client.resultExtras ? client.resultExtras(view, ctx) : "";
+  const mine = seat !== null && seat !== undefined;
+  const actions = [];
+  if (pause && mine) {
+    const pressed = pause.ready.includes(seat) || !pause.waiting.includes(seat);
+    actions.push(h("button", {
+      class: "primary", id: "next-round", disabled: pressed || null, autofocus: true,
+      onclick: (event) => { event.currentTarget.disabled = true; onNext(); },
+    }, pressed ? t("table.waiting_others") : t(view.stage ? "table.next_stage" : "table.next_round")));
+  }
+  if (finished) {
+    const winners = (table.winners || []).map((n) => ctx.seatName(n)).join(", ");
+    actions.push(h("p", { class: "winner" }, t("table.winner", { names: winners })));
+    actions.push(h("button", { class: "primary", id: "close-result", onclick: () => { ui.closedResult = key; panel.hidden = true; } }, t("table.close")));
+  }
+  const folded = ui.resultFolded === key;
+  panel.classList.toggle("folded", folded);
+  panel.replaceChildren(
+    h("header", {},
+      h("h3", { id: "round-result-title" }, title(view, pause || {}, finished, t)),
+      h("button", {
+        class: "fold", id: "result-fold", type: "button", "aria-expanded": String(!folded),
+        onclick: () => { ui.resultFolded = folded ? null : key; renderResult(panel, { frame, client, ctx, ui, onNext, now }); },
+      }, folded ? t("table.show_result") : t("table.show_board"))),
+    h("div", { class: "result-body" },
+      lines,
+      extras || "",
+      pause ? waitingLine(pause, seat, ctx) : "",
+      pause?.deadline ? h("p", { class: "countdown", id: "next-countdown" }, countdownText(pause, now, t)) : "",
+      h("div", { class: "result-actions" }, actions)),
+  );
+  if (pause && mine && !folded) panel.querySelector("#next-round:not([disabled])")?.focus({ preventScroll: true });
+}
