@@ -629,6 +629,10 @@ class SiedemSlowState(KeepsRounds, Challenges):
             "last_round": self.results[-1].to_json() if self.results else None,
             "over": self.is_over,
         }
+        if self.is_over and len(self.results) > 1:
+            # last_round is then the strike-out: the final round's own lines (a challenge
+            # and its outcome among them) would show nowhere but in the score sheet
+            data["final_round"] = self.results[-2].to_json()
         if revealed:
             data["words"] = [
                 {"seat": s, "word": self.entries[s], "warning": self.warnings[s]}
