@@ -5,12 +5,17 @@ the board fits a phone and a laptop screen. Screenshots land in ``test-artifacts
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+from cardtable.core.rng import Rng
 from cardtable.games.siedem_slow import solve
+from cardtable.games.siedem_slow.area import SETUP_ORDER, Area, DrawPile, deck_cards
+from cardtable.games.siedem_slow.dictionary import load_dictionary
 from cardtable.games.siedem_slow.scoring import score_word
+from cardtable.games.siedem_slow.tables import DECKS
 
 from .browser_helpers import browser, create_table, new_page, server, shot
 
@@ -233,3 +238,38 @@ def test_the_board_fits_a_phone_and_a_laptop(server: tuple[str, Any], browser: B
         assert found is not None and found["y"] + found["height"] <= 768, part
     assert laptop.evaluate(no_overflow)
     shot(laptop, "siedem-web-laptop")
+
+
+def test_the_browser_scores_a_word_as_the_server_does(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """letters.js against scoring.py: Polish letters, repeated letters, both better-card
+    rules, and a word typed with a combining accent (NFC)."""
+    url, _app = server
+    words = load_dictionary("default", "pl")
+    rng = Rng(19)
+    cases = []
+    for _ in range(60):
+        pile, area = DrawPile(rng.shuffled(deck_cards(DECKS["pl"]))), Area()
+        for slot in SETUP_ORDER:
+            pile.fill(area, slot, rng)
+        for better in ("value", "column"):
+            word = words.random_word(rng)
+            score = score_word(word, area, better=better)
+            typed = unicodedata.normalize("NFD", word.upper()) if len(cases) % 3 == 0 else word
+            expected = [sorted(c.slot for c in score.cards), score.points]
+            cases.append([area.to_json(), typed, better, expected])
+    page = new_page(browser)
+    page.goto(f"{url}/")
+    found = page.evaluate(
+        """async ([url, cases]) => {
+            const { areaCards, wordUse } = await import(url);
+            return cases.map(([area, word, better]) => {
+                const use = wordUse(word, areaCards({ area, round: 1 }), better);
+                return [[...use.used].sort((a, b) => a - b), use.points];
+            });
+        }""",
+        ["/games/siedem-slow/letters.js", cases],
+    )
+    assert found == [case[3] for case in cases]
+    assert any(set(case[1]) & set("ąćęłńóśźż") for case in cases)  # Polish letters were typed

@@ -35,7 +35,8 @@ export function render(root, ctx) {
     history(ctx),
   ];
   root.replaceChildren(h("div", { class: "words" }, parts));
-  showUse(root, writing ? ui.draft : view.entry, cards, ctx);
+  // the cards of the word being typed, or of the word written (until the game is over)
+  showUse(root, writing ? ui.draft : view.over ? "" : view.entry, cards, ctx);
   if (writing) focusWordBox(root);
 }
 
@@ -55,7 +56,8 @@ function seatStrip(ctx) {
   return h("ol", { class: "seat-strip", id: "seat-strip", "aria-label": t("word.seats") },
     seats.map((n) => {
       const state = seatState(view, n, ctx);
-      return h("li", { class: `seat-chip state-${state}${n === ctx.seat ? " me" : ""}`, "data-seat": n, "data-state": state },
+      const title = `${seatName(n)}: ${t(`word.state_${state}`)}`;
+      return h("li", { class: `seat-chip state-${state}${n === ctx.seat ? " me" : ""}`, "data-seat": n, "data-state": state, title },
         h("span", { class: "seat-who" },
           h("span", { class: "seat-name" }, seatName(n)),
           n === view.fastest ? h("span", { class: "flip-mark", role: "img", title: t("word.state_flipped"), "aria-label": t("word.state_flipped") }) : "",
