@@ -190,6 +190,9 @@ def test_a_bot_challenges_a_family_repeat(server: tuple[str, Any], browser: Brow
     lines = [line for line in table.state.results[1].lines if line.rule == "challenge:upheld"]
     assert [line.seat for line in lines] == [0]
     assert "DOM" in lines[0].label
+    # the final round's challenge reaches the browser beside the strike-out
+    final = table.state.view(0)["final_round"]
+    assert "challenge:upheld" in [line["rule"] for line in final["lines"]]
 
 
 def place_two_cards(page: Page, version: str) -> bool | None:

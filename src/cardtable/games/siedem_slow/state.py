@@ -629,9 +629,9 @@ class SiedemSlowState(KeepsRounds, Challenges):
             "last_round": self.results[-1].to_json() if self.results else None,
             "over": self.is_over,
         }
-        if self.is_over and len(self.results) > 1:
-            # last_round is then the strike-out: the final round's own lines (a challenge
-            # and its outcome among them) would show nowhere but in the score sheet
+        if len(self.results) > len(self.played) > 0:
+            # the game has ended and last_round is its strike-out: the final round's own
+            # lines (a challenge and its outcome among them) would show only in the sheet
             data["final_round"] = self.results[-2].to_json()
         if revealed:
             data["words"] = [

@@ -39,7 +39,7 @@ function endedRound(view, ctx) {
 /** The result of the last round played: at the game's end the view's `last_round` is the
  * strike-out, and the final round is `final_round`. */
 function playedRound(view) {
-  return view.over ? (view.final_round ?? null) : (view.last_round ?? null);
+  return view.final_round ?? view.last_round ?? null;
 }
 
 function hourglassLines(view, ctx) {

@@ -69,7 +69,7 @@ function seatStrip(ctx) {
 
 function seatState(view, n, ctx) {
   const toMove = (view.to_move || []).includes(n);
-  if (view.over) return "done";
+  if (view.over || ctx.roundBreak) return "done";
   if (WRITING.includes(view.phase) && !ctx.roundBreak) {
     if (view.locked?.[n]) return n === view.fastest ? "flipped" : "locked";
     return n === ctx.seat && view.entry ? "ready" : "writing";
@@ -165,7 +165,7 @@ function entryLine(ctx) {
   return h("p", { class: "entry", id: "entry" },
     t("word.your_word", { word: view.entry.toUpperCase(), points: view.entry_points ?? "?" }),
     view.warning ? h("span", { class: "warning" }, ` ⚠ ${view.warning}`) : "",
-    view.locked?.[ctx.seat] && !ctx.roundBreak ? h("span", { class: "muted" }, ` · ${t("word.locked")}`) : "");
+    WRITING.includes(view.phase) && view.locked?.[ctx.seat] && !ctx.roundBreak ? h("span", { class: "muted" }, ` · ${t("word.locked")}`) : "");
 }
 
 function finishButtons(ctx) {
@@ -314,12 +314,13 @@ function history(ctx) {
 // -- the round result (drawn by the shell) ------------------------------------------------
 
 /** The round that ended last. At the game's end the view's `last_round` is only the
- * strike-out of the two lowest words; the final round's own lines (its words, a
- * challenge and its outcome, the bonus boxes) come first so the result shows them too. */
+ * strike-out of the two lowest words and `final_round` the final round: its own lines
+ * (its words, a challenge and its outcome, the bonus boxes) come first, so the result
+ * shows them too. */
 export function lastResult(view) {
   const last = view?.last_round ?? null;
   const final = view?.final_round;
-  if (!last || !view.over || !final || final === last) return last;
+  if (!last || !final) return last;
   return {
     ...final,
     outcome: last.outcome,
