@@ -86,6 +86,17 @@ def test_an_old_error_goes_once_a_valid_word_is_written(
     expect(page.locator("#entry")).to_contain_text(best.word.upper())
     expect(page.locator("#word-error")).to_be_hidden()
     expect(page.locator("#toast")).to_be_hidden()
+    # the keyboard reaches every control: from the box to Write, then Done
+    page.focus("#word")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "write"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "lock"
+    page.keyboard.press("Enter")  # done: the word is locked (and the round over, if the bot was)
+    page.wait_for_function(
+        """() => document.querySelector("#seat-strip li[data-seat='0']").dataset.state === "locked"
+            || document.querySelector("#board").dataset.round !== "1" """
+    )
 
 
 def test_the_table_says_who_flipped_the_hourglass(

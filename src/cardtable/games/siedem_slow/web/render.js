@@ -34,10 +34,11 @@ export function render(root, ctx) {
     votes(ctx),
     history(ctx),
   ];
+  const focused = focusKey(root);
   root.replaceChildren(h("div", { class: "words" }, parts));
   // the cards of the word being typed, or of the word written (until the game is over)
   showUse(root, writing ? ui.draft : view.over ? "" : view.entry, cards, ctx);
-  if (writing) focusWordBox(root);
+  if (!restoreFocus(root, focused) && writing) focusWordBox(root);
 }
 
 function isWriting(ctx) {
@@ -149,8 +150,8 @@ function wordBox(ctx, cards) {
       input,
       h("button", { type: "submit", id: "write", class: flips ? "primary" : "" }, flips ? t("word.write_flip") : t("word.write"))),
     h("div", { class: "typed-row" },
-      h("span", { class: "typed", id: "typed", "aria-live": "polite" }),
-      h("span", { class: "live-points", id: "live-points" })),
+      h("span", { class: "typed", id: "typed" }),
+      h("span", { class: "live-points", id: "live-points", "aria-live": "polite" })),
     error,
     entryLine(ctx));
 }
@@ -177,8 +178,8 @@ function finishButtons(ctx) {
   return buttons.length ? h("div", { class: "buttons" }, buttons) : "";
 }
 
-/** Put the caret back in the word box after a redraw, unless the player is elsewhere
- * (a button of the page, the language menu): only from nowhere or from the board itself. */
+/** Put the caret in the word box, unless the player is elsewhere on the page (a side
+ * panel, the language menu). */
 function focusWordBox(root) {
   const active = document.activeElement;
   if (active && active !== document.body && !root.contains(active)) return;
@@ -187,6 +188,25 @@ function focusWordBox(root) {
     input.focus();
     input.setSelectionRange(input.value.length, input.value.length);
   }
+}
+
+/** A selector for the board's focused control, so a redraw (every frame: a bot that locks
+ * its word) gives the keyboard back where it was. */
+function focusKey(root) {
+  const active = document.activeElement;
+  if (!active || !root.contains(active)) return null;
+  if (active.id) return `#${active.id}`;
+  for (const name of ["data-challenge", "data-vote"]) {
+    if (active.hasAttribute(name)) return `[${name}="${active.getAttribute(name)}"]`;
+  }
+  return null;
+}
+
+function restoreFocus(root, selector) {
+  const element = selector && selector !== "#word" ? root.querySelector(selector) : null;
+  if (!element) return false;
+  element.focus();
+  return true;
 }
 
 /** Mark the area cards `word` uses, list its letters (those that score nothing flagged)
