@@ -98,6 +98,32 @@ def test_two_browsers_play_bakappana_against_each_other(
     assert host_scores == guest.locator("#players .score").all_inner_texts()
 
 
+RESULT_DIALOG = "dialog[open] #close-result"
+RESULT_PANEL = "#round-result #next-round"
+
+
+def wait_for_round_end(page: Page, round_number: str, timeout: float = 30) -> str | None:
+    """Wait until the round is over: its result shows (a dialog, or the shell's result
+    panel) or the table went on; which result button showed, if one did."""
+    page.wait_for_function(
+        """([dialog, panel, round]) => {
+            const b = document.querySelector('#board');
+            return document.querySelector(dialog) || document.querySelector(panel)
+                || b.dataset.round !== round || b.dataset.status === 'finished';
+        }""",
+        arg=[RESULT_DIALOG, RESULT_PANEL, round_number],
+        timeout=timeout * 1000,
+    )
+    return next((s for s in (RESULT_DIALOG, RESULT_PANEL) if page.locator(s).count()), None)
+
+
+def next_round(page: Page) -> None:
+    """Close the round's result (or press "Next round") when one shows."""
+    for button in (RESULT_DIALOG, RESULT_PANEL):
+        if page.locator(button).count():
+            page.click(button)
+
+
 def test_seven_words_round_with_the_hourglass(server: tuple[str, Any], browser: Browser) -> None:
     url, app = server
     page = new_page(browser)
@@ -117,11 +143,13 @@ def test_seven_words_round_with_the_hourglass(server: tuple[str, Any], browser: 
     page.wait_for_selector("#clock[data-kind='hourglass']")
     assert table.state.fastest == 0 and table.state.entries[0] == best.word
     assert best.word.upper() in page.inner_text("#entry")
-    page.wait_for_selector("dialog[open] #close-result", timeout=20000)
-    # after the round: the solver's best words for the area just played
-    expect(page.locator("dialog .best-words")).to_contain_text(best.word.upper())
+    shown = wait_for_round_end(page, "1")
+    # after the round: the solver's best words for the area just played (in the shell's
+    # result panel, where it has one)
+    if shown == RESULT_PANEL:
+        expect(page.locator("#round-result .best-words")).to_contain_text(best.word.upper())
     shot(page, "siedem-round-result")
-    page.click("#close-result")
+    next_round(page)
     # round 2: the bot flips, nobody writes for us: the server's hourglass runs out
     page.wait_for_selector("#hourglass.hourglass", timeout=20000)
     page.wait_for_selector("#clock[data-kind='hourglass']", timeout=20000)
@@ -153,15 +181,18 @@ def test_a_bot_challenges_a_family_repeat(server: tuple[str, Any], browser: Brow
         page.wait_for_selector("#clock[data-kind='hourglass']")
         if word == "przydomowy":
             expect(page.locator("#entry")).to_contain_text("PRZYDOMOWY")
-        page.wait_for_selector("dialog[open] #close-result", timeout=30000)
+        wait_for_round_end(page, "1" if word == "dom" else "2")
         shot(page, f"siedem-family-{word}")
-        page.click("#close-result")
+        next_round(page)
     page.wait_for_selector("#board[data-status='finished']", timeout=30000)
     second = table.state.played[1][0]
     assert second.word == "przydomowy" and second.struck and second.points == 0
     lines = [line for line in table.state.results[1].lines if line.rule == "challenge:upheld"]
     assert [line.seat for line in lines] == [0]
     assert "DOM" in lines[0].label
+    # the final round's challenge reaches the browser beside the strike-out
+    final = table.state.view(0)["final_round"]
+    assert "challenge:upheld" in [line["rule"] for line in final["lines"]]
 
 
 def place_two_cards(page: Page, version: str) -> bool | None:

@@ -640,6 +640,10 @@ class SiedemSlowState(KeepsRounds, Challenges):
             "last_round": self.results[-1].to_json() if self.results else None,
             "over": self.is_over,
         }
+        if len(self.results) > len(self.played) > 0:
+            # the game has ended and last_round is its strike-out: the final round's own
+            # lines (a challenge and its outcome among them) would show only in the sheet
+            data["final_round"] = self.results[-2].to_json()
         if revealed:
             data["words"] = [
                 {"seat": s, "word": self.entries[s], "warning": self.warnings[s]}
