@@ -46,7 +46,7 @@ class SeatRef(NamedTuple):
     """A seat named in a message ("pays {seat}"): "seat 2" where nobody's name is known; a
     front end that knows the players says the name instead (``ScoreLine.to_json``)."""
 
-    index: int
+    seat: int
 
 
 def message(key: str, lang: str = "en", **values: Any) -> str:
@@ -65,7 +65,7 @@ def _said(value: Any, lang: str) -> Any:
     if isinstance(value, Term):
         return message(value.key, lang)
     if isinstance(value, SeatRef):
-        return message("line.seat", lang, n=value.index + 1)
+        return message("line.seat", lang, n=value.seat + 1)
     return value
 
 
@@ -77,5 +77,5 @@ def value_json(value: Any) -> Any:
     if isinstance(value, Term):
         return {"term": value.key}
     if isinstance(value, SeatRef):
-        return {"seat": value.index}
+        return {"seat": value.seat}
     return value

@@ -39,6 +39,12 @@ KIND_NAMES = {
         Kind.RIBBON: "wstęga",
         Kind.PLAIN: "zwykła",
     },
+    "ru": {
+        Kind.LIGHT: "яркая",
+        Kind.ANIMAL: "животное",
+        Kind.RIBBON: "лента",
+        Kind.PLAIN: "простая",
+    },
     "ja": {Kind.LIGHT: "光", Kind.ANIMAL: "種", Kind.RIBBON: "短冊", Kind.PLAIN: "カス"},
 }
 
@@ -49,21 +55,22 @@ class Month:
     plant_ja: str
     plant_en: str
     plant_pl: str
+    plant_ru: str
 
 
 MONTHS: tuple[Month, ...] = (
-    Month(1, "matsu", "Pine", "Sosna"),
-    Month(2, "ume", "Plum", "Śliwa"),
-    Month(3, "sakura", "Cherry", "Wiśnia"),
-    Month(4, "fuji", "Wisteria", "Glicynia"),
-    Month(5, "ayame", "Iris", "Irys"),
-    Month(6, "botan", "Peony", "Piwonia"),
-    Month(7, "hagi", "Bush clover", "Koniczyna"),
-    Month(8, "susuki", "Susuki grass", "Miskant"),
-    Month(9, "kiku", "Chrysanthemum", "Chryzantema"),
-    Month(10, "momiji", "Maple", "Klon"),
-    Month(11, "yanagi", "Willow", "Wierzba"),
-    Month(12, "kiri", "Paulownia", "Pawłownia"),
+    Month(1, "matsu", "Pine", "Sosna", "Сосна"),
+    Month(2, "ume", "Plum", "Śliwa", "Слива"),
+    Month(3, "sakura", "Cherry", "Wiśnia", "Сакура"),
+    Month(4, "fuji", "Wisteria", "Glicynia", "Глициния"),
+    Month(5, "ayame", "Iris", "Irys", "Ирис"),
+    Month(6, "botan", "Peony", "Piwonia", "Пион"),
+    Month(7, "hagi", "Bush clover", "Koniczyna", "Леспедеца"),
+    Month(8, "susuki", "Susuki grass", "Miskant", "Мискант"),
+    Month(9, "kiku", "Chrysanthemum", "Chryzantema", "Хризантема"),
+    Month(10, "momiji", "Maple", "Klon", "Клён"),
+    Month(11, "yanagi", "Willow", "Wierzba", "Ива"),
+    Month(12, "kiri", "Paulownia", "Pawłownia", "Павловния"),
 )
 
 
@@ -77,6 +84,7 @@ class Card:
     tags: frozenset[str]
     name_en: str
     name_pl: str
+    name_ru: str
 
     @property
     def value(self) -> int:
@@ -91,7 +99,7 @@ class Card:
         return MONTHS[self.month - 1]
 
     def name(self, lang: str = "en") -> str:
-        return self.name_pl if lang == "pl" else self.name_en
+        return {"pl": self.name_pl, "ru": self.name_ru}.get(lang, self.name_en)
 
     def __str__(self) -> str:
         return self.code
@@ -99,68 +107,116 @@ class Card:
 
 L, A, R, P = Kind.LIGHT, Kind.ANIMAL, Kind.RIBBON, Kind.PLAIN
 
-# (code, kind, tags, English name, Polish name): rules/hanafuda.md §1, slot order = value order.
-_TABLE: tuple[tuple[str, Kind, str, str, str], ...] = (
-    ("01-1", L, "crane", "Crane", "Żuraw"),
-    ("01-2", R, "poetry_ribbon red_ribbon", "Poetry ribbon", "Wstęga z wierszem"),
-    ("01-3", P, "", "Pine", "Sosna"),
-    ("01-4", P, "", "Pine", "Sosna"),
-    ("02-1", A, "bush_warbler", "Bush warbler", "Słowik"),
-    ("02-2", R, "poetry_ribbon red_ribbon", "Poetry ribbon", "Wstęga z wierszem"),
-    ("02-3", P, "", "Plum", "Śliwa"),
-    ("02-4", P, "", "Plum", "Śliwa"),
-    ("03-1", L, "curtain", "Curtain", "Kurtyna"),
-    ("03-2", R, "poetry_ribbon red_ribbon", "Poetry ribbon", "Wstęga z wierszem"),
-    ("03-3", P, "", "Cherry", "Wiśnia"),
-    ("03-4", P, "", "Cherry", "Wiśnia"),
-    ("04-1", A, "cuckoo", "Cuckoo", "Kukułka"),
-    ("04-2", R, "plain_red_ribbon grass_ribbon red_ribbon", "Red ribbon", "Czerwona wstęga"),
-    ("04-3", P, "", "Wisteria", "Glicynia"),
-    ("04-4", P, "", "Wisteria", "Glicynia"),
-    ("05-1", A, "bridge", "Eight-plank bridge", "Most"),
-    ("05-2", R, "plain_red_ribbon grass_ribbon red_ribbon", "Red ribbon", "Czerwona wstęga"),
-    ("05-3", P, "", "Iris", "Irys"),
-    ("05-4", P, "", "Iris", "Irys"),
-    ("06-1", A, "butterflies inoshikacho", "Butterflies", "Motyle"),
-    ("06-2", R, "blue_ribbon", "Blue ribbon", "Niebieska wstęga"),
-    ("06-3", P, "", "Peony", "Piwonia"),
-    ("06-4", P, "", "Peony", "Piwonia"),
-    ("07-1", A, "boar inoshikacho", "Boar", "Dzik"),
-    ("07-2", R, "plain_red_ribbon grass_ribbon red_ribbon", "Red ribbon", "Czerwona wstęga"),
-    ("07-3", P, "", "Bush clover", "Koniczyna"),
-    ("07-4", P, "", "Bush clover", "Koniczyna"),
-    ("08-1", L, "moon", "Moon", "Księżyc"),
-    ("08-2", A, "geese", "Geese", "Gęsi"),
-    ("08-3", P, "august_grass", "Susuki grass", "Trawy"),
-    ("08-4", P, "august_grass", "Susuki grass", "Trawy"),
-    ("09-1", A, "sake_cup", "Sake cup", "Czarka"),
-    ("09-2", R, "blue_ribbon", "Blue ribbon", "Niebieska wstęga"),
-    ("09-3", P, "", "Chrysanthemum", "Chryzantema"),
-    ("09-4", P, "", "Chrysanthemum", "Chryzantema"),
-    ("10-1", A, "deer inoshikacho", "Deer", "Jeleń"),
-    ("10-2", R, "blue_ribbon", "Blue ribbon", "Niebieska wstęga"),
-    ("10-3", P, "", "Maple", "Klon"),
-    ("10-4", P, "", "Maple", "Klon"),
-    ("11-1", L, "rain_man", "Rain man", "Człowiek w deszczu"),
-    ("11-2", A, "swallow", "Swallow", "Jaskółka"),
-    ("11-3", R, "plain_red_ribbon willow_ribbon red_ribbon", "Red ribbon", "Czerwona wstęga"),
-    ("11-4", P, "lightning", "Lightning", "Błyskawica"),
-    ("12-1", L, "phoenix", "Phoenix", "Feniks"),
-    ("12-2", P, "yellow_paulownia", "Yellow paulownia", "Żółta pawłownia"),
-    ("12-3", P, "", "Paulownia", "Pawłownia"),
-    ("12-4", P, "", "Paulownia", "Pawłownia"),
+# (code, kind, tags, English, Polish and Russian name): rules/hanafuda.md §1, slot order =
+# value order.
+_TABLE: tuple[tuple[str, Kind, str, str, str, str], ...] = (
+    ("01-1", L, "crane", "Crane", "Żuraw", "Журавль"),
+    (
+        "01-2",
+        R,
+        "poetry_ribbon red_ribbon",
+        "Poetry ribbon",
+        "Wstęga z wierszem",
+        "Лента со стихами",
+    ),
+    ("01-3", P, "", "Pine", "Sosna", "Сосна"),
+    ("01-4", P, "", "Pine", "Sosna", "Сосна"),
+    ("02-1", A, "bush_warbler", "Bush warbler", "Słowik", "Соловей"),
+    (
+        "02-2",
+        R,
+        "poetry_ribbon red_ribbon",
+        "Poetry ribbon",
+        "Wstęga z wierszem",
+        "Лента со стихами",
+    ),
+    ("02-3", P, "", "Plum", "Śliwa", "Слива"),
+    ("02-4", P, "", "Plum", "Śliwa", "Слива"),
+    ("03-1", L, "curtain", "Curtain", "Kurtyna", "Занавес"),
+    (
+        "03-2",
+        R,
+        "poetry_ribbon red_ribbon",
+        "Poetry ribbon",
+        "Wstęga z wierszem",
+        "Лента со стихами",
+    ),
+    ("03-3", P, "", "Cherry", "Wiśnia", "Сакура"),
+    ("03-4", P, "", "Cherry", "Wiśnia", "Сакура"),
+    ("04-1", A, "cuckoo", "Cuckoo", "Kukułka", "Кукушка"),
+    (
+        "04-2",
+        R,
+        "plain_red_ribbon grass_ribbon red_ribbon",
+        "Red ribbon",
+        "Czerwona wstęga",
+        "Красная лента",
+    ),
+    ("04-3", P, "", "Wisteria", "Glicynia", "Глициния"),
+    ("04-4", P, "", "Wisteria", "Glicynia", "Глициния"),
+    ("05-1", A, "bridge", "Eight-plank bridge", "Most", "Мост"),
+    (
+        "05-2",
+        R,
+        "plain_red_ribbon grass_ribbon red_ribbon",
+        "Red ribbon",
+        "Czerwona wstęga",
+        "Красная лента",
+    ),
+    ("05-3", P, "", "Iris", "Irys", "Ирис"),
+    ("05-4", P, "", "Iris", "Irys", "Ирис"),
+    ("06-1", A, "butterflies inoshikacho", "Butterflies", "Motyle", "Бабочки"),
+    ("06-2", R, "blue_ribbon", "Blue ribbon", "Niebieska wstęga", "Синяя лента"),
+    ("06-3", P, "", "Peony", "Piwonia", "Пион"),
+    ("06-4", P, "", "Peony", "Piwonia", "Пион"),
+    ("07-1", A, "boar inoshikacho", "Boar", "Dzik", "Кабан"),
+    (
+        "07-2",
+        R,
+        "plain_red_ribbon grass_ribbon red_ribbon",
+        "Red ribbon",
+        "Czerwona wstęga",
+        "Красная лента",
+    ),
+    ("07-3", P, "", "Bush clover", "Koniczyna", "Леспедеца"),
+    ("07-4", P, "", "Bush clover", "Koniczyna", "Леспедеца"),
+    ("08-1", L, "moon", "Moon", "Księżyc", "Луна"),
+    ("08-2", A, "geese", "Geese", "Gęsi", "Гуси"),
+    ("08-3", P, "august_grass", "Susuki grass", "Trawy", "Мискант"),
+    ("08-4", P, "august_grass", "Susuki grass", "Trawy", "Мискант"),
+    ("09-1", A, "sake_cup", "Sake cup", "Czarka", "Чаша сакэ"),
+    ("09-2", R, "blue_ribbon", "Blue ribbon", "Niebieska wstęga", "Синяя лента"),
+    ("09-3", P, "", "Chrysanthemum", "Chryzantema", "Хризантема"),
+    ("09-4", P, "", "Chrysanthemum", "Chryzantema", "Хризантема"),
+    ("10-1", A, "deer inoshikacho", "Deer", "Jeleń", "Олень"),
+    ("10-2", R, "blue_ribbon", "Blue ribbon", "Niebieska wstęga", "Синяя лента"),
+    ("10-3", P, "", "Maple", "Klon", "Клён"),
+    ("10-4", P, "", "Maple", "Klon", "Клён"),
+    ("11-1", L, "rain_man", "Rain man", "Człowiek w deszczu", "Человек под дождём"),
+    ("11-2", A, "swallow", "Swallow", "Jaskółka", "Ласточка"),
+    (
+        "11-3",
+        R,
+        "plain_red_ribbon willow_ribbon red_ribbon",
+        "Red ribbon",
+        "Czerwona wstęga",
+        "Красная лента",
+    ),
+    ("11-4", P, "lightning", "Lightning", "Błyskawica", "Молния"),
+    ("12-1", L, "phoenix", "Phoenix", "Feniks", "Феникс"),
+    ("12-2", P, "yellow_paulownia", "Yellow paulownia", "Żółta pawłownia", "Жёлтая павловния"),
+    ("12-3", P, "", "Paulownia", "Pawłownia", "Павловния"),
+    ("12-4", P, "", "Paulownia", "Pawłownia", "Павловния"),
 )
 
 
 def _build() -> tuple[Card, ...]:
     built = []
-    for index, (code, kind, tags, name_en, name_pl) in enumerate(_TABLE):
+    for index, (code, kind, tags, *names) in enumerate(_TABLE):
         month, slot = int(code[:2]), int(code[3:])
         if (month - 1) * 4 + slot - 1 != index:
             raise AssertionError(f"deck table out of order at {code}")
-        built.append(
-            Card(index, code, month, slot, kind, frozenset(tags.split()), name_en, name_pl)
-        )
+        built.append(Card(index, code, month, slot, kind, frozenset(tags.split()), *names))
     return tuple(built)
 
 

@@ -44,7 +44,7 @@ from cardtable.games.hanafuda.deck import (
     value_of,
 )
 from cardtable.games.hanafuda.scoring import FinishedRound
-from cardtable.games.hanafuda.yaku import Yaku
+from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 
 JSON = dict[str, Any]
 
@@ -322,6 +322,7 @@ class FishingState(KeepsRounds, State):
         "rng",
         "round_no",
         "start_table",
+        "steals",
         "stock",
         "stock_only_turns",
         "stock_pos",
@@ -417,6 +418,7 @@ class FishingState(KeepsRounds, State):
         self.pending = -1
         self.previous_events = tuple(self.events) if self.events else self.previous_events
         self.events = []
+        self.steals: list[tuple[int, int, int]] = []
         self.unplayable = 0
         self.revealed = [0] * self.n
         if self.on_round_start():
@@ -566,6 +568,7 @@ class FishingState(KeepsRounds, State):
         """``card`` takes ``captured`` into the seat's pile, or joins the table (0)."""
         if captured:
             if self.custom_captures:  # a steal takes from piles too
+                self.note_steals(seat, captured & ~self.table)
                 self.take_cards(seat, captured)
             else:
                 self.table &= ~captured
@@ -573,6 +576,12 @@ class FishingState(KeepsRounds, State):
         else:
             self.table |= 1 << card
         self.events.append(_new_tuple(CaptureEvent, (seat, source, card, captured)))
+
+    def note_steals(self, seat: int, stolen: int) -> None:
+        """Remember which of this capture's cards came from whose pile (views name them)."""
+        for owner in range(self.n):
+            if stolen & self.piles[owner]:
+                self.steals.append((len(self.events), owner, stolen & self.piles[owner]))
 
     def take_cards(self, seat: int, captured: int) -> None:
         """Remove captured cards from where they lie (the table; piles for steals)."""
@@ -712,6 +721,7 @@ class FishingState(KeepsRounds, State):
         new.totals = self.totals.copy()
         new.results = self.results.copy()
         new.events = self.events.copy()
+        new.steals = self.steals.copy()
         new.previous_events = self.previous_events
         new.dealer_draw = self.dealer_draw
         new.next_dealer = self.next_dealer
@@ -776,6 +786,19 @@ class FishingState(KeepsRounds, State):
         """The yaku ``seat``'s pile holds now (games with yaku override; Bakappana has none)."""
         return []
 
+    def yaku_rows(self) -> YakuTable | None:
+        """The yaku table this game scores piles with (None: it has none)."""
+        return None
+
+    def yaku_progress(self, seat: int) -> list[JSON]:
+        """The yaku ``seat``'s pile is close to and can still make (what the table shows
+        as "Tanzaku 4/5"): the cards in other piles are out of its reach."""
+        rows = self.yaku_rows()
+        if rows is None:
+            return []
+        elsewhere = sum(pile for other, pile in enumerate(self.piles) if other != seat)
+        return [p.to_json() for p in rows.progress(self.piles[seat], elsewhere)]
+
     def known_in_hands(self) -> list[int]:
         """Cards everyone knows are in each hand (shown for teyaku, kept from the stock)."""
         return [hand & shown for hand, shown in zip(self.hands, self.revealed, strict=True)]
@@ -836,9 +859,14 @@ class FishingState(KeepsRounds, State):
         if brief:
             return data
         data["events"] = [e.to_json() for e in self.events]
+        for index, owner, cards in self.steals:
+            data["events"][index].setdefault("stolen", []).append(
+                {"seat": owner, "cards": codes(cards)}
+            )
         data["previous_events"] = [e.to_json() for e in self.previous_events]
         data["misdeals"] = [{"reason": r, "table": codes(t)} for r, t in self.misdeals]
         data["last_round"] = self.results[-1].to_json() if self.results else None
+        data["yaku_progress"] = [self.yaku_progress(s) for s in range(self.n)]
         if self.dealer_draw is not None:
             data["dealer_draw"] = self.dealer_draw.to_json()
         if seat is not None:

@@ -170,6 +170,9 @@ class HanaAwaseState(FishingState):
         return teyaku_lines(self.options, self.dealt_hands, self.n)
 
     # -- scoring ------------------------------------------------------------------------
+    def yaku_rows(self) -> YakuTable:
+        return self.yaku_table
+
     def pile_yaku(self, seat: int) -> list[Yaku]:
         return self.yaku_table.evaluate(self.piles[seat])
 

@@ -424,6 +424,9 @@ class KoiKoiState(FishingState):
     def yaku_total(self, seat: int) -> int:
         return self.yaku_table.total(self.piles[seat], self.table, self.calls[seat])
 
+    def yaku_rows(self) -> YakuTable:
+        return self.yaku_table
+
     def pile_yaku(self, seat: int) -> list[Yaku]:
         return self.yaku_table.evaluate(self.piles[seat], self.table, self.calls[seat])
 

@@ -354,7 +354,9 @@ def score_koikoi_round(
             for seat in (0, 1):
                 if scores[seat]:
                     lines.append(
-                        ScoreLine.of(1 - seat, "pays", -scores[seat], "line.pays", seat=SeatRef(seat))
+                        ScoreLine.of(
+                            1 - seat, "pays", -scores[seat], "line.pays", seat=SeatRef(seat)
+                        )
                     )
         scores = [scores[0] - scores[1], scores[1] - scores[0]]
     said = tuple(lines) if lines is not None else ()

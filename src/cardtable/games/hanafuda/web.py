@@ -18,12 +18,18 @@ def card_data() -> dict[str, Any]:
                 "kind": c.kind.name.lower(),
                 "value": c.value,
                 "tags": sorted(c.tags),
-                "name": {"en": c.name_en, "pl": c.name_pl},
+                "name": {"en": c.name_en, "pl": c.name_pl, "ru": c.name_ru},
             }
             for c in CARDS
         ],
         "months": [
-            {"number": m.number, "ja": m.plant_ja, "en": m.plant_en, "pl": m.plant_pl}
+            {
+                "number": m.number,
+                "ja": m.plant_ja,
+                "en": m.plant_en,
+                "pl": m.plant_pl,
+                "ru": m.plant_ru,
+            }
             for m in MONTHS
         ],
         "kinds": {

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardtable.core.game import spec_of
 from cardtable.core.options import GameOptions, build_options
@@ -144,6 +144,25 @@ class YakuDef:
         if self.counts & SAKE_CUP and self.counts & other_class:
             return replace(self, counts=self.counts & ~SAKE_CUP, doubles=self.doubles & ~SAKE_CUP)
         return self
+
+
+class YakuProgress(NamedTuple):
+    """How far a pile is towards a yaku it has not made yet."""
+
+    key: str
+    name: Localized
+    have: int
+    need: int
+    missing: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name._asdict(),
+            "have": self.have,
+            "need": self.need,
+            "missing": self.missing,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +302,33 @@ class YakuTable:
             )
             for row, points in self._scored(captured, table, koikoi_calls).values()
         ]
+
+    def progress(self, captured: int, elsewhere: int) -> list[YakuProgress]:
+        """The yaku ``captured`` is at most two cards from, has half of, and can still
+        make (``elsewhere``: cards out of its reach).
+
+        >>> from cardtable.games.hanafuda.deck import cards
+        >>> moon_and_cup = cards("08-1 09-1")  # tsukimi made: hanami lacks only the curtain
+        >>> [(p.key, p.have, p.need) for p in koikoi_table({}).progress(moon_and_cup, 0)]
+        [('hanami', 1, 2)]
+        >>> [(p.key, p.missing) for p in koikoi_table({}).progress(cards("01-1 08-1"), 0)]
+        [('sanko', 1), ('tsukimi', 1)]
+        >>> gone = cards("03-1 11-1 12-1")  # the other lights are in another pile
+        >>> [p.key for p in koikoi_table({}).progress(cards("01-1 08-1"), gone)]
+        ['tsukimi']
+        """
+        found: dict[str, YakuProgress] = {}  # of a group (the lights) only the nearest
+        for row in self.rows:
+            have, missing = row.count(captured), row.missing(captured)
+            if not missing or missing > 2 or 2 * have < row.need:
+                continue
+            if row.requires & elsewhere or row.count(row.counts & ~elsewhere) < row.need:
+                continue
+            near = YakuProgress(row.key, self._names[row.key], have, row.need, missing)
+            slot = row.group or row.key
+            if slot not in found or (missing, row.need) < (found[slot].missing, found[slot].need):
+                found[slot] = near
+        return list(found.values())
 
     def total(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> int:
         """The points of :meth:`evaluate` without building the yaku (the engine's hot path)."""
