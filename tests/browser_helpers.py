@@ -93,7 +93,10 @@ def wait_for_change(page: Page, version: str, timeout: float = 20) -> None:
 
 
 def close_result(page: Page) -> None:
-    if page.locator("dialog[open] #close-result").count():
+    """Go on after a round: press "Next round" (or close the game's last result)."""
+    if page.locator("#round-result:not([hidden]) #next-round:not([disabled])").count():
+        page.click("#next-round")
+    elif page.locator("#round-result:not([hidden]) #close-result").count():
         page.click("#close-result")
 
 

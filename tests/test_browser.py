@@ -52,8 +52,8 @@ def test_koikoi_round_against_a_bot_by_clicking(server: tuple[str, Any], browser
     assert sum(scores) == 60  # koi-koi payments move points between the two players
     assert page.locator("#reveal").inner_text().startswith("Revealed seed")
     # each score line links to the section of the rules that explains it
-    if page.locator("dialog[open] .rule-link").count():
-        href = page.locator("dialog[open] .rule-link").first.get_attribute("href") or ""
+    if page.locator("#round-result .rule-link").count():
+        href = page.locator("#round-result .rule-link").first.get_attribute("href") or ""
         assert href.startswith("/rules/koi-koi?lang=en#")
         rules = page.context.new_page()
         rules.goto(f"{url}{href}")
@@ -89,10 +89,10 @@ def test_two_browsers_play_bakappana_against_each_other(
     shot(host, "bakappana-host-over")
     shot(guest, "bakappana-guest-over")
     # each reads the round's score lines in their own language, linked to translated rules
-    expect(host.locator("dialog .breakdown")).to_contain_text("Captured card values")
-    expect(guest.locator("dialog .breakdown")).to_contain_text("Wartość zdobytych kart")
-    expect(guest.locator("dialog .breakdown")).to_contain_text("Norma (264 / 2)")
-    link = guest.locator("dialog .rule-link").first.get_attribute("href")
+    expect(host.locator("#round-result .breakdown")).to_contain_text("Captured card values")
+    expect(guest.locator("#round-result .breakdown")).to_contain_text("Wartość zdobytych kart")
+    expect(guest.locator("#round-result .breakdown")).to_contain_text("Norma (264 / 2)")
+    link = guest.locator("#round-result .rule-link").first.get_attribute("href")
     assert link == "/rules/bakappana?lang=pl#scoring"
     host_scores = host.locator("#players .score").all_inner_texts()
     assert host_scores == guest.locator("#players .score").all_inner_texts()

@@ -1,14 +1,65 @@
-// Hanafuda tables (Bakappana, Koi-koi, Hana-awase, Hana-awase 88): click or type to play.
+// Hanafuda tables (Bakappana, Koi-koi, Hana-awase, Hana-awase 88): every seat around the
+// field, captured piles stacked by kind with what scores, yaku progress, click or type to play.
 import { h, svg } from "/static/js/api.js";
 import { cardBack } from "/static/js/cards.js";
+import { statusLine } from "/static/js/render/common.js";
 import { hanafudaCard } from "./cards.js";
-import { announceResult, statusLine } from "/static/js/render/common.js";
+import { narrate as narrateView } from "./narration.js";
+import { cardInfo, cardName } from "./names.js";
 
 const KIND_ORDER = ["light", "animal", "ribbon", "plain"];
 
+export const narrate = narrateView;
+
+export function lastResult(view) {
+  return view.last_round || null;
+}
+
+export function cardArt(code, size, ctx) {
+  const card = cardInfo(ctx)[code];
+  if (!card) return h("span", {}, code);
+  return svg(hanafudaCard(card, ctx.lang), { class: `card ${size}`.trim(), "data-code": code, title: cardName(code, ctx) });
+}
+
+/** Where each card on the board came from last: the seat that played it or the stock. */
+function arrivals(view) {
+  const from = new Map();
+  for (const event of view.events || []) {
+    const origin = event.from === "hand" ? `seat-${event.seat}` : "stock";
+    from.set(event.card, origin);
+    for (const code of event.captured || []) if (!from.has(code)) from.set(code, "table");
+  }
+  return from;
+}
+
+/** What counts in this game for a seat's pile, in words. */
+function scoreNote(view, n, ctx) {
+  const { t } = ctx;
+  if (view.yaku_totals) {
+    const calls = view.koikoi_calls?.[n] ?? 0;
+    const yaku = t("hanafuda.yaku_points", { n: view.yaku_totals[n] ?? 0 });
+    return calls ? `${yaku} · ${t("hanafuda.calls", { n: calls })}` : yaku;
+  }
+  const cards = t("hanafuda.card_points", { n: view.pile_values?.[n] ?? 0 });
+  if (!view.yaku) return cards;
+  const yaku = (view.yaku[n] || []).reduce((sum, y) => sum + (y.points || 0), 0);
+  return `${cards} · ${t("hanafuda.yaku_points", { n: yaku })}`;
+}
+
+function yakuChips(view, n, ctx) {
+  const made = (view.yaku?.[n] || []).map((y) =>
+    h("span", { class: "yaku made", title: y.cards.map((c) => cardName(c, ctx)).join(", ") }, `${y.name} ${y.points}`));
+  const near = (view.yaku_progress?.[n] || []).map((p) => {
+    const name = p.name[ctx.lang] ?? p.name.en;
+    return h("span", { class: `yaku near${p.missing === 1 ? " one-away" : ""}`, title: p.missing === 1 ? ctx.t("hanafuda.one_away") : "" },
+      `${name.split(" (")[0]} ${p.have}/${p.need}${p.missing === 1 ? " ★" : ""}`);
+  });
+  return made.length || near.length ? h("div", { class: "yaku-list" }, made, near) : "";
+}
+
 export function render(root, ctx) {
-  const { view, seat, send, t, cards, ui } = ctx;
-  const info = Object.fromEntries(cards.hanafuda.cards.map((c) => [c.code, c]));
+  const { view, seat, send, t, ui } = ctx;
+  const info = cardInfo(ctx);
   const legal = view.legal_actions || [];
   const plays = legal.filter((a) => a.type === "play");
   const takes = legal.filter((a) => a.type === "take");
@@ -16,14 +67,20 @@ export function render(root, ctx) {
   if (ui.selected && !plays.some((p) => p.card === ui.selected)) ui.selected = null;
   const pending = ui.selected ? plays.filter((p) => p.card === ui.selected) : [];
   const targets = new Set(pending.length > 1 ? pending.map((p) => p.take) : takes.map((a) => a.card));
+  const from = arrivals(view);
 
   const draw = (code, size = "", extra = {}) => {
     const card = info[code];
-    const classes = ["card", size, targets.has(code) ? "target" : "", extra.class || ""].join(" ").trim();
-    const attrs = { class: classes, "data-code": code, title: `${card.name[ctx.lang] || card.name.en} · ${t(`kind.${card.kind}`)} · ${card.value}` };
-    if (targets.has(code)) {
-      attrs.tabindex = 0;
-      attrs.role = "button";
+    const target = targets.has(code);
+    const attrs = {
+      class: ["card", size, target ? "target" : "", extra.class || ""].join(" ").replace(/\s+/g, " ").trim(),
+      "data-code": code,
+      "data-anim": code,
+      "data-from": from.get(code),
+      title: `${cardName(code, ctx)} · ${t(`kind.${card.kind}`)} · ${card.value}`,
+    };
+    if (target) {
+      Object.assign(attrs, { tabindex: 0, role: "button", "aria-label": t("hanafuda.take_card", { card: cardName(code, ctx) }) });
       attrs.onclick = () => {
         if (pending.length > 1) send({ type: "play", card: ui.selected, take: code });
         else send({ type: "take", card: code });
@@ -33,37 +90,44 @@ export function render(root, ctx) {
     return svg(hanafudaCard(card, ctx.lang), { ...attrs, ...extra.attrs });
   };
 
-  const pile = (codes) => {
-    const groups = KIND_ORDER.map((kind) => codes.filter((c) => info[c].kind === kind)).filter((g) => g.length);
-    return h("div", { class: "pile" }, groups.map((g) => h("div", { class: "pile-group" }, g.map((c) => draw(c, "small")))));
+  // captured cards as four stacks (lights, animals, ribbons, plains), each with its count
+  const pile = (codes) =>
+    h("div", { class: "pile" }, KIND_ORDER.map((kind) => {
+      const group = codes.filter((c) => info[c].kind === kind);
+      return h("div", { class: `stack${group.length ? "" : " empty"}`, "data-kind": kind, title: t(`kind.${kind}`) },
+        h("span", { class: "stack-count" }, `${t(`kinds.${kind}`)} ${group.length}`),
+        h("div", { class: "stack-cards" }, group.map((c) => draw(c, "small"))));
+    }));
+
+  const seatBox = (n, { own = false } = {}) => {
+    const moving = (view.to_move || []).includes(n);
+    const backs = own ? "" : h("div", { class: "backs", "aria-label": t("table.cards", { n: view.hand_sizes[n] }) },
+      Array.from({ length: view.hand_sizes[n] }, () => svg(cardBack(), { class: "card back tiny" })));
+    return h("section", { class: `seat-box${moving ? " to-move" : ""}${own ? " own" : ""}`, "data-seat": n, "data-zone": `seat-${n}` },
+      h("div", { class: "who" },
+        h("span", { class: "name" }, ctx.seatName(n)),
+        view.dealer === n ? h("span", { class: "tag" }, t("table.dealer")) : "",
+        own ? "" : h("span", { class: "muted" }, t("table.cards", { n: view.hand_sizes[n] })),
+        h("span", { class: "score-note" }, scoreNote(view, n, ctx))),
+      backs,
+      yakuChips(view, n, ctx),
+      pile(view.piles[n] || []));
   };
 
-  const seats = view.players;
-  const others = [];
-  for (let k = 1; k < seats; k++) others.push(((seat ?? 0) + k) % seats);
-  const opponents = h("div", { class: "opponents" }, others.map((n) =>
-    h("div", { class: `opponent${(view.to_move || []).includes(n) ? " to-move" : ""}`, "data-seat": n },
-      h("div", { class: "who" }, ctx.seatName(n), h("span", { class: "muted" }, ` · ${t("table.cards", { n: view.hand_sizes[n] })} · ${t("table.points", { n: view.pile_values?.[n] ?? 0 })}`)),
-      h("div", { class: "backs" }, Array.from({ length: view.hand_sizes[n] }, () => svg(cardBack(), { class: "card back tiny" }))),
-      pile(view.piles[n] || []))));
+  const players = view.players;
+  const bottom = seat ?? null;
+  const around = [];
+  for (let k = 1; k <= players; k++) {
+    const n = ((bottom ?? -1) + k + players) % players;
+    if (n !== bottom) around.push(n);
+  }
+  const others = h("div", { class: `seats seats-${around.length}` }, around.map((n) => seatBox(n)));
 
   const field = h("div", { class: "field" },
-    h("div", { class: "stock", title: t("table.stock") }, svg(cardBack(t("table.stock")), { class: "card back" }), h("span", { class: "count" }, view.stock_size)),
+    h("div", { class: "stock", "data-zone": "stock", title: t("table.stock") },
+      svg(cardBack(t("table.stock")), { class: "card back" }), h("span", { class: "count" }, view.stock_size)),
     view.flipped ? h("div", { class: "flipped", title: t("table.flipped") }, draw(view.flipped, "", { class: "drawn" })) : "",
     h("div", { class: "table-cards", "aria-label": t("table.table") }, (view.table || []).map((c) => draw(c))));
-
-  const hand = h("div", { class: "hand", "aria-label": t("table.hand") }, (view.hand || []).map((code, index) => {
-    const playable = plays.some((p) => p.card === code);
-    return svg(hanafudaCard(info[code], ctx.lang), {
-      class: `card${playable ? " playable" : ""}${ui.selected === code ? " selected" : ""}`,
-      "data-code": code,
-      "data-key": index + 1,
-      tabindex: playable ? 0 : -1,
-      role: playable ? "button" : null,
-      title: `${index + 1}: ${info[code].name[ctx.lang] || info[code].name.en}`,
-      onclick: playable ? () => choose(code) : null,
-    });
-  }));
 
   function choose(code) {
     const options = plays.filter((p) => p.card === code);
@@ -73,35 +137,54 @@ export function render(root, ctx) {
     } else {
       ui.selected = code;
       render(root, ctx);
+      root.querySelector(".card.target")?.focus();
     }
   }
 
-  const prompt = [];
+  const hand = h("div", { class: "hand", "aria-label": t("table.hand") }, (view.hand || []).map((code, index) => {
+    const playable = plays.some((p) => p.card === code);
+    return draw(code, "", {
+      class: `${playable ? "playable" : ""}${ui.selected === code ? " selected" : ""}`,
+      attrs: {
+        "data-key": index + 1,
+        tabindex: playable ? 0 : -1,
+        role: playable ? "button" : null,
+        "aria-label": `${index + 1}: ${cardName(code, ctx)}`,
+        title: `${index + 1}: ${cardName(code, ctx)}`,
+        onclick: playable ? () => choose(code) : null,
+      },
+    });
+  }));
+
+  const prompt = h("div", { class: "prompt" });
   if (pending.length > 1) {
-    prompt.push(h("div", { class: "prompt" }, t("table.choose_take"), " ",
-      h("button", { onclick: () => { ui.selected = null; render(root, ctx); } }, t("table.cancel"))));
+    prompt.append(t("table.choose_take"), " ",
+      h("button", { onclick: () => { ui.selected = null; render(root, ctx); } }, t("table.cancel")));
   } else if (takes.length) {
-    prompt.push(h("div", { class: "prompt" }, t("table.choose_take")));
+    prompt.append(t("table.choose_take"));
   }
-  if (decisions.length) {
-    prompt.push(h("div", { class: "decision", id: "decision" },
-      h("p", {}, t("table.decide")),
-      (view.yaku?.[seat] || []).length ? h("p", { class: "muted" }, view.yaku[seat].map((y) => `${y.label || y.name} ${y.points ?? ""}`).join(" · ")) : "",
-      decisions.map((a) => h("button", { class: a.type === "shobu" ? "primary" : "", "data-action": a.type, onclick: () => send(a) },
-        a.type === "koi-koi" ? t("table.koikoi") : a.type === "shobu" ? t("table.shobu") : a.type))));
-  }
+  const decision = decisions.length
+    ? h("div", { class: "decision", id: "decision", role: "dialog", "aria-label": t("table.decide") },
+        h("p", { class: "decide" }, t("table.decide")),
+        (view.yaku?.[seat] || []).length
+          ? h("p", { class: "decision-yaku" }, view.yaku[seat].map((y) => `${y.name} ${y.points}`).join(" · "), " = ",
+              h("strong", {}, t("hanafuda.yaku_points", { n: view.yaku_totals?.[seat] ?? 0 })))
+          : "",
+        h("div", { class: "decision-buttons" }, decisions.map((a) =>
+          h("button", { class: a.type === "shobu" ? "primary" : "", "data-action": a.type, onclick: () => send(a) },
+            a.type === "koi-koi" ? t("table.koikoi") : a.type === "shobu" ? t("table.shobu") : a.type))))
+    : "";
 
-  const mine = seat === null || seat === undefined ? "" :
-    h("div", { class: "mine" },
-      h("div", { class: "who" }, ctx.seatName(seat), h("span", { class: "muted" }, ` · ${t("table.captured")} ${t("table.points", { n: view.pile_values?.[seat] ?? 0 })}`)),
-      pile(view.piles[seat] || []),
-      hand);
+  const mine = bottom === null
+    ? ""
+    : h("div", { class: "mine" }, seatBox(bottom, { own: true }), hand);
 
-  root.replaceChildren(h("div", { class: "hanafuda" }, opponents, field, statusLine(ctx), prompt, mine, lastMoves(view, ctx, info)));
-  announceResult(view.last_round, ctx, (code, size) => draw(code, size), t("table.breakdown"));
+  root.replaceChildren(h("div", { class: `hanafuda players-${players}${bottom === null ? " watching" : ""}` },
+    others, h("div", { class: "middle" }, field, decision), h("div", { class: "status-row" }, statusLine(ctx), prompt), mine));
+  if (decision) root.querySelector("#decision button.primary")?.focus({ preventScroll: true });
 
   document.onkeydown = (event) => {
-    if (event.target.tagName === "INPUT") return;
+    if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
     const index = Number(event.key) - 1;
     const codes = view.hand || [];
     if (index >= 0 && index < codes.length && plays.some((p) => p.card === codes[index])) choose(codes[index]);
@@ -110,14 +193,4 @@ export function render(root, ctx) {
     else if (event.key === "s") decisions.find((a) => a.type === "shobu") && send({ type: "shobu" });
     else if (event.key === "?") document.getElementById("hint")?.click();
   };
-}
-
-function lastMoves(view, ctx, info) {
-  const events = (view.events || []).slice(-4);
-  if (!events.length) return "";
-  return h("ul", { class: "events muted" }, events.map((e) => {
-    const name = info[e.card]?.name[ctx.lang] || info[e.card]?.name.en || e.card;
-    const took = (e.captured || []).length ? ` → ${e.captured.length}` : "";
-    return h("li", {}, `${ctx.seatName(e.seat)}: ${name}${took}`);
-  }));
 }

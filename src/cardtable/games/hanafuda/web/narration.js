@@ -1,0 +1,64 @@
+// The round in words: every card played or drawn and what it took, koi-koi calls, steals,
+// teyaku, misdeals and how the round ended (renderer hook `narrate`, docs/web-client.md).
+import { lineText } from "/static/js/render/common.js";
+import { cardList, cardName } from "./names.js";
+
+function captureLine(event, ctx) {
+  const { t } = ctx;
+  const values = { name: ctx.seatName(event.seat), card: cardName(event.card, ctx), taken: cardList(event.captured || [], ctx) };
+  const drawn = event.from !== "hand";
+  if (event.from === "stock-kept") return t("hanafuda.log.kept", values);
+  if ((event.captured || []).length) return t(drawn ? "hanafuda.log.draw_take" : "hanafuda.log.play_take", values);
+  return t(drawn ? "hanafuda.log.draw_stays" : "hanafuda.log.play_stays", values);
+}
+
+function stealLines(event, round, index, ctx) {
+  return (event.stolen || []).map((steal, k) => ({
+    id: `r${round}:e${index}:steal${k}`,
+    text: ctx.t("hanafuda.log.steal", { name: ctx.seatName(event.seat), cards: cardList(steal.cards, ctx), from: ctx.seatName(steal.seat) }),
+    announce: true,
+  }));
+}
+
+function endLines(result, ctx) {
+  if (!result) return [];
+  const { t } = ctx;
+  const id = `r${result.round}:end`;
+  const best = Math.max(...result.scores);
+  const winner = result.scores.indexOf(best);
+  const lines = [];
+  for (const [k, line] of (result.lines || []).entries()) {
+    if (line.rule.startsWith("lucky") || line.rule.startsWith("teyaku")) {
+      lines.push({ id: `${id}:${k}`, text: `${ctx.seatName(line.seat)}: ${lineText(line, ctx)}`, announce: true });
+    }
+  }
+  let text;
+  if (result.outcome === "shobu") text = t("hanafuda.log.shobu", { name: ctx.seatName(winner), n: best });
+  else if (best > 0 && result.scores.filter((s) => s === best).length === 1) text = t("hanafuda.log.round_won", { round: result.round, name: ctx.seatName(winner), n: best });
+  else text = t("hanafuda.log.round_even", { round: result.round });
+  lines.push({ id, text, announce: true });
+  return lines;
+}
+
+export function narrate(view, ctx) {
+  const round = view.round;
+  const lines = [];
+  for (const [k] of (view.misdeals || []).entries()) {
+    lines.push({ id: `r${round}:misdeal${k}`, text: ctx.t("hanafuda.log.misdeal"), announce: true });
+  }
+  for (const [k, line] of (view.teyaku || []).entries()) {
+    lines.push({ id: `r${round}:teyaku${k}`, text: `${ctx.seatName(line.seat)}: ${lineText(line, ctx)}`, announce: true });
+  }
+  const calls = view.koikoi_calls || [];
+  for (const [index, event] of (view.events || []).entries()) {
+    lines.push({ id: `r${round}:e${index}`, text: captureLine(event, ctx) });
+    lines.push(...stealLines(event, round, index, ctx));
+  }
+  calls.forEach((count, seat) => {
+    for (let k = 1; k <= count; k++) {
+      lines.push({ id: `r${round}:koikoi:${seat}:${k}`, text: ctx.t("hanafuda.log.koikoi", { name: ctx.seatName(seat) }), announce: true });
+    }
+  });
+  if (ctx.roundBreak || view.over) lines.push(...endLines(view.last_round, ctx));
+  return lines;
+}
