@@ -279,7 +279,7 @@ MOUNT = """async ([url, view]) => {
     const root = document.createElement('div');
     root.id = 'fixed';
     root.className = 'board';
-    document.body.prepend(root);
+    document.body.replaceChildren(root);
     window.sent = [];
     const ctx = {
       frame: { table: { id: 'fixed' }, version: 1 }, view, seat: 0, t, lang: 'en', cards, ui: {},
@@ -396,3 +396,25 @@ def test_stage_ends_are_announced(server: tuple[str, Any], browser: Browser) -> 
     scored = [line for line in lines if line["announce"]]
     assert len(scored) == 1 and scored[0]["text"].startswith("Stage 1 scored: Anna ")
     assert lines[-1]["text"] == "Stage 2 begins: hands pass to the right"
+
+
+def test_the_end_screen_shows_the_stage_table(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    state = cardtable.load("ohanami", players=2).new_state(seed=7)
+    while not state.is_over:
+        for seat in sorted(state.to_move):
+            state.apply(seat, state.legal_actions(seat)[0])
+    view = state.view(0)
+    for size, name in ((LAPTOP, "1366"), (PHONE, "390")):
+        page = new_page(browser, **size)
+        mount(page, url, view)
+        rows = page.eval_on_selector_all(
+            ".oh-final .oh-stages tbody tr",
+            "rows => rows.map(r => [...r.querySelectorAll('.oh-stage-score, .oh-grand')]"
+            ".map(c => Number(c.innerText)))",
+        )
+        assert rows == [
+            [*(r.scores[seat] for r in state.results), view["scores"][seat]] for seat in (0, 1)
+        ]
+        no_sideways_scroll(page)
+        shot(page, f"ohanami-web-end-{name}")

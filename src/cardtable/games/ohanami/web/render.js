@@ -147,9 +147,10 @@ export function render(root, ctx) {
 
 function topBar(ctx) {
   const { view, t } = ctx;
-  const progress = view.over ? t("table.over") : t("ohanami.stage_pick", { stage: view.stage, stages: STAGES, pick: view.pick, picks: PICKS });
+  // at the end the status line says "Game over" by itself
+  const progress = view.over ? "" : h("span", { class: "oh-progress" }, t("ohanami.stage_pick", { stage: view.stage, stages: STAGES, pick: view.pick, picks: PICKS }));
   return h("div", { class: "oh-bar" },
-    h("span", { class: "oh-progress" }, progress),
+    progress,
     statusLine(ctx),
     h("span", { class: "oh-stock", "data-zone": "stock", title: t("ohanami.stock_title") }, t("ohanami.stock", { n: view.stock_size })));
 }
@@ -210,6 +211,8 @@ function keepChoice(ctx, state, keeps, redraw) {
 function waitingChoice(ctx) {
   const { view, t } = ctx;
   if (view.over) return h("div", { class: "oh-choice" });
+  // between stages the shell shows the result beside this final board
+  if (ctx.roundBreak) return h("div", { class: "oh-choice" }, h("div", { class: "oh-prompt" }, h("strong", {}, t("ohanami.stage_over", { n: ctx.roundBreak.round }))));
   const kept = view.kept || [];
   const placed = view.my_choice?.type === "place";
   return h("div", { class: "oh-choice" },
@@ -293,17 +296,18 @@ function gardenView(n, ctx, placing = null) {
         })),
         ends.includes("end") ? target(index) : h("span", { class: "oh-end end", "aria-hidden": "true" })));
   });
+  // below the rows: a new row and the discard, side by side, when the raised card may go there
   const extras = [];
   if (offered.includes("new")) extras.push(target("new"));
-  if (!rows.length && !offered.includes("new")) extras.push(h("div", { class: "oh-empty muted" }, t("ohanami.no_rows")));
   const discarded = placing ? placing.state.steps.filter((s) => s.to === "discard").map((s) => s.card) : [];
   if (offered.includes("discard") || discarded.length) extras.push(discardArea(ctx, discarded, offered.includes("discard") ? target("discard") : null));
+  const empty = !rows.length && !extras.length ? h("div", { class: "oh-empty muted" }, t("ohanami.no_rows")) : "";
 
   return h("section", {
     class: `oh-garden${own ? " own" : ""}${(view.to_move || []).includes(n) ? " to-move" : ""}`,
     "data-seat": n,
     "data-zone": own ? undefined : `seat-${n}`,
-  }, gardenHeader(n, ctx), h("div", { class: "oh-rows" }, rowViews, extras));
+  }, gardenHeader(n, ctx), h("div", { class: "oh-rows" }, rowViews, empty, extras.length ? h("div", { class: "oh-extras" }, extras) : ""));
 }
 
 function gardenHeader(n, ctx) {
