@@ -173,7 +173,8 @@ def place_two_cards(page: Page, version: str) -> bool | None:
     for _ in range(2):
         if board(page)["version"] != version:
             return None
-        page.locator(".oh-garden.own .oh-target").first.click()
+        in_garden = page.locator(".oh-garden.own .oh-target")
+        (in_garden.first if in_garden.count() else page.locator(".oh-target.discard")).click()
     shot(page, "ohanami-place")
     page.click("#place")
     return True

@@ -77,7 +77,7 @@ def own_rows(page: Page) -> list[list[int]]:
 
 def offered(page: Page) -> list[dict[str, str]]:
     return page.eval_on_selector_all(
-        ".oh-garden.own .oh-target",
+        ".oh-mine .oh-target",
         "ts => ts.map(t => ({to: t.dataset.to, end: t.dataset.end}))",
     )
 
@@ -270,20 +270,24 @@ def fixed_views() -> tuple[dict[str, Any], dict[str, Any]]:
     return revealed, state.view(0)
 
 
-MOUNT = """async ([url, view]) => {
+MOUNT = """async ([url, view, onBoard]) => {
     const module = await import(url);
     const messages = await (await fetch('/api/locales/en')).json();
     const cards = await (await fetch('/api/cards')).json();
     const t = (key, vars = {}) =>
       (messages[key] ?? key).replace(/\\{(\\w+)\\}/g, (_, n) => String(vars[n]));
-    const root = document.createElement('div');
+    let root = document.querySelector('#board');
+    if (!onBoard) {
+      root = document.createElement('div');
+      root.className = 'board';
+      document.body.replaceChildren(root);
+    }
     root.id = 'fixed';
-    root.className = 'board';
-    document.body.replaceChildren(root);
     window.sent = [];
+    const names = ['Anna', 'Bot', 'Kasia', 'Ivan'];
     const ctx = {
       frame: { table: { id: 'fixed' }, version: 1 }, view, seat: 0, t, lang: 'en', cards, ui: {},
-      seatName: (n) => ['Anna', 'Bot'][n], send: (a) => window.sent.push(a), toast() {},
+      seatName: (n) => names[n], send: (a) => window.sent.push(a), toast() {},
     };
     window.fixedCtx = ctx;
     module.render(root, ctx);
@@ -291,11 +295,19 @@ MOUNT = """async ([url, view]) => {
 }"""
 
 
-def mount(page: Page, url: str, view: dict[str, Any]) -> list[str]:
-    page.goto(f"{url}/")
-    page.add_style_tag(url="/static/css/app.css")
+def mount(page: Page, url: str, view: dict[str, Any], on_table_page: bool = False) -> list[str]:
+    """Draw ``view`` with the renderer: alone on a page, or on the board of a table page (its
+    header and side panels around it; the table does not exist, so nothing else draws)."""
+    if on_table_page:
+        page.goto(f"{url}/t/no-such-table")
+        page.wait_for_selector("#banner:not([hidden])")
+        page.wait_for_selector("link[href='/static/css/app.css']", state="attached")
+        page.eval_on_selector("#banner", "b => b.remove()")
+    else:
+        page.goto(f"{url}/")
+        page.add_style_tag(url="/static/css/app.css")
     page.add_style_tag(url="/games/ohanami/style.css")
-    return page.evaluate(MOUNT, [RENDERER, view])
+    return page.evaluate(MOUNT, [RENDERER, view, on_table_page])
 
 
 def call(page: Page, expression: str, view: dict[str, Any]) -> Any:
@@ -341,6 +353,10 @@ def test_a_card_is_offered_only_where_it_may_go(server: tuple[str, Any], browser
     expect(start.locator(".oh-ghost")).to_be_visible()
     start.click()
     assert own_rows(page) == [[5, 10, 60]]
+    page.click("#fixed #undo")  # 5 goes back up, raised again
+    assert own_rows(page) == [[10, 60]]
+    assert page.locator("#fixed .oh-pick.selected .oh-card").get_attribute("data-card") == "5"
+    page.click("#fixed .oh-target.start")
     # 35 is raised by itself; still no way into the row
     assert sorted(t["to"] for t in offered(page)) == ["discard", "new"]
     assert page.locator("#place[disabled]").count() == 1
@@ -418,3 +434,23 @@ def test_the_end_screen_shows_the_stage_table(server: tuple[str, Any], browser: 
         ]
         no_sideways_scroll(page)
         shot(page, f"ohanami-web-end-{name}")
+
+
+def test_four_gardens_late_in_a_stage(server: tuple[str, Any], browser: Browser) -> None:
+    """The fullest table: four gardens of three rows, stage 3, placing the fourth pick."""
+    url, _app = server
+    state = cardtable.load("ohanami", players=4).new_state(seed=8)
+    while (state.stage, state.pick, state.phase) != (3, 4, "place"):
+        for seat in sorted(state.to_move):
+            state.apply(seat, state.legal_actions(seat)[0])
+    view = state.view(0)
+    for size, name in ((LAPTOP, "1366"), (PHONE, "390")):
+        page = new_page(browser, **size)
+        mount(page, url, view, on_table_page=True)
+        assert page.locator(".oh-garden").count() == 4
+        page.locator(".oh-kept .oh-pick").first.click()
+        shot(page, f"ohanami-web-four-{name}")
+        no_sideways_scroll(page)
+        if size is LAPTOP:
+            bottom = page.eval_on_selector(".oh-mine", "e => e.getBoundingClientRect().bottom")
+            assert bottom <= LAPTOP["height"], f"the hand and garden end at {bottom}px"

@@ -129,30 +129,35 @@ export function render(root, ctx) {
     state.focus = focus;
     render(root, ctx);
   };
-  // a frame may arrive while a player is choosing with the keyboard: keep the focus where it was
+  // a frame may arrive while a player is choosing with the keyboard: keep the focus where it
+  // was (every focusable element has a data-fid that is the same from frame to frame)
   const active = root.contains(document.activeElement) ? document.activeElement.closest("[data-fid]") : null;
-  const focusAfter = state.focus || (active ? active.dataset.fid : null);
+  const focusAfter = state.focus || active?.dataset.fid;
   state.focus = null;
 
   const { view, seat } = ctx;
   const parts = [topBar(ctx)];
-  const others = otherSeats(view, seat);
-  parts.push(h("div", { class: `oh-others${isSeat(seat) ? "" : " oh-all"}` }, others.map((n) => gardenView(n, ctx))));
+  const others = otherSeats(view, seat).map((n) => gardenView(n, ctx));
+  parts.push(h("div", { class: `oh-others${isSeat(seat) ? "" : " oh-all"}` }, others));
   if (isSeat(seat)) parts.push(myArea(ctx, state, redraw));
-  if (view.over) parts.push(h("section", { class: "oh-final" }, h("h3", {}, ctx.t("ohanami.by_stage")), resultExtras(view, ctx)));
+  if (view.over) parts.push(finalTable(view, ctx));
   root.replaceChildren(h("div", { class: "ohanami", "data-stage": view.stage, "data-pick": view.pick }, parts));
 
-  if (focusAfter) root.querySelector(`[data-fid="${focusAfter}"]`)?.focus({ preventScroll: false });
+  if (focusAfter) root.querySelector(`[data-fid="${focusAfter}"]`)?.focus();
+}
+
+function finalTable(view, ctx) {
+  return h("section", { class: "oh-final" }, h("h3", {}, ctx.t("ohanami.by_stage")), resultExtras(view, ctx));
 }
 
 function topBar(ctx) {
   const { view, t } = ctx;
+  const where = { stage: view.stage, stages: STAGES, pick: view.pick, picks: PICKS };
   // at the end the status line says "Game over" by itself
-  const progress = view.over ? "" : h("span", { class: "oh-progress" }, t("ohanami.stage_pick", { stage: view.stage, stages: STAGES, pick: view.pick, picks: PICKS }));
-  return h("div", { class: "oh-bar" },
-    progress,
-    statusLine(ctx),
-    h("span", { class: "oh-stock", "data-zone": "stock", title: t("ohanami.stock_title") }, t("ohanami.stock", { n: view.stock_size })));
+  const progress = view.over ? "" : h("span", { class: "oh-progress" }, t("ohanami.stage_pick", where));
+  const stock = h("span", { class: "oh-stock", "data-zone": "stock", title: t("ohanami.stock_title") },
+    t("ohanami.stock", { n: view.stock_size }));
+  return h("div", { class: "oh-bar" }, progress, statusLine(ctx), stock);
 }
 
 /** The player's own part of the table: the choice of the moment, then the garden. */
@@ -163,7 +168,9 @@ function myArea(ctx, state, redraw) {
   const places = legal.filter((a) => a.type === "place");
   if (places.length) {
     const plan = new PlacementPlan(view.gardens[ctx.seat] || [], view.kept || [], places);
-    return h("section", { class: "oh-mine placing" }, placeChoice(ctx, state, plan, redraw), gardenView(ctx.seat, ctx, { plan, state, redraw }));
+    return h("section", { class: "oh-mine placing" },
+      placeChoice(ctx, state, plan, redraw),
+      gardenView(ctx.seat, ctx, { plan, state, redraw }));
   }
   const choice = keeps.length ? keepChoice(ctx, state, keeps, redraw) : waitingChoice(ctx);
   return h("section", { class: "oh-mine" }, choice, gardenView(ctx.seat, ctx));
@@ -190,9 +197,12 @@ function keepChoice(ctx, state, keeps, redraw) {
   const chosen = keeps.find((a) => same(a.cards, state.picked));
   const from = handSource(ctx);
   const toggle = (card) => {
-    state.picked = state.picked.includes(card) ? state.picked.filter((c) => c !== card) : [...state.picked, card].slice(-2);
+    const picked = state.picked.includes(card);
+    // a third card replaces the first one picked
+    state.picked = picked ? state.picked.filter((c) => c !== card) : [...state.picked, card].slice(-2);
     redraw(`hand-${card}`);
   };
+  const keep = () => chosen && send(chosen);
   const hand = (view.hand || []).map((card) =>
     h("button", {
       class: `oh-pick${state.picked.includes(card) ? " selected" : ""}`,
@@ -204,30 +214,32 @@ function keepChoice(ctx, state, keeps, redraw) {
     h("div", { class: "oh-prompt" }, h("strong", {}, t("ohanami.keep_prompt")), " ", passNote(ctx)),
     h("div", { class: "hand oh-hand" }, hand),
     h("div", { class: "oh-buttons" },
-      h("button", { class: "primary", id: "keep", "data-fid": "keep", disabled: !chosen, onclick: () => chosen && send(chosen) },
+      h("button", { class: "primary", id: "keep", "data-fid": "keep", disabled: !chosen, onclick: keep },
         t("ohanami.keep"), state.picked.length ? ` (${state.picked.join(", ")})` : "")));
 }
 
 function waitingChoice(ctx) {
   const { view, t } = ctx;
   if (view.over) return h("div", { class: "oh-choice" });
-  // between stages the shell shows the result beside this final board
-  if (ctx.roundBreak) return h("div", { class: "oh-choice" }, h("div", { class: "oh-prompt" }, h("strong", {}, t("ohanami.stage_over", { n: ctx.roundBreak.round }))));
-  const kept = view.kept || [];
+  if (ctx.roundBreak) {
+    // between stages the shell shows the result beside this final board
+    const note = t("ohanami.stage_over", { n: ctx.roundBreak.round });
+    return h("div", { class: "oh-choice" }, h("div", { class: "oh-prompt" }, h("strong", {}, note)));
+  }
+  // kept, not yet placed: the two cards wait here until the others have kept theirs
   const placed = view.my_choice?.type === "place";
+  const kept = placed ? [] : (view.kept || []).map((card) => drawCard(card, ctx, { "data-anim": card }));
   return h("div", { class: "oh-choice" },
     h("div", { class: "oh-prompt muted" }, t("ohanami.waiting")),
-    kept.length && !placed ? h("div", { class: "hand oh-hand" }, kept.map((card) => drawCard(card, ctx, { "data-anim": card }))) : "");
+    kept.length ? h("div", { class: "hand oh-hand" }, kept) : "");
 }
 
-/** Step one of placing: the kept cards, the one being placed raised; the row ends it can go
- * to light up in the garden below. */
+/** Placing: the kept cards, the one being placed raised (its destinations light up in the
+ * garden below), then Undo and Place. */
 function placeChoice(ctx, state, plan, redraw) {
   const { t, send } = ctx;
   const left = plan.remaining(state.steps);
   if (state.selected !== null && !left.includes(state.selected)) state.selected = null;
-  // once the first card is down the second is the only one left: raise it at once
-  if (state.selected === null && state.steps.length && left.length === 1) state.selected = left[0];
   const move = plan.move(state.steps);
   let prompt;
   if (move) prompt = t("ohanami.place_ready");
@@ -243,6 +255,7 @@ function placeChoice(ctx, state, plan, redraw) {
       "aria-pressed": String(selected),
       onclick: () => {
         state.selected = selected ? null : card;
+        // raised: the focus goes on to where it may go (for a keyboard: Enter, Enter)
         redraw(selected ? `kept-${card}` : firstTargetId(plan, state.steps, card) || `kept-${card}`);
       },
     }, drawCard(card, ctx, { "data-anim": card }));
@@ -254,10 +267,11 @@ function placeChoice(ctx, state, plan, redraw) {
   };
   return h("div", { class: "oh-choice" },
     h("div", { class: "oh-prompt" }, h("strong", {}, prompt)),
-    h("div", { class: "hand oh-hand oh-kept" }, kept),
+    h("div", { class: "hand oh-hand oh-kept" }, kept, discardArea(ctx, { plan, state, redraw })),
     h("div", { class: "oh-buttons" },
       h("button", { id: "undo", "data-fid": "undo", disabled: !state.steps.length, onclick: undo }, t("ohanami.undo")),
-      h("button", { class: "primary", id: "place", "data-fid": "place", disabled: !move, onclick: () => move && send(move) }, t("ohanami.confirm"))));
+      h("button", { class: "primary", id: "place", "data-fid": "place", disabled: !move, onclick: () => move && send(move) },
+        t("ohanami.confirm"))));
 }
 
 function targetId(to, card, rows) {
@@ -283,46 +297,57 @@ function gardenView(n, ctx, placing = null) {
   const offered = selected !== null ? placing.plan.offered(placing.state.steps, selected) : [];
   const target = (to) => destination(ctx, placing, rows, selected, to);
 
-  const rowViews = rows.map((row, index) => {
-    const ends = offered.includes(index) ? (selected < row[0] ? ["start"] : ["end"]) : [];
-    return h("div", { class: "oh-row", "data-row": index },
+  const end = (index, side) => {
+    const lit = offered.includes(index) && (side === "start") === selected < rows[index][0];
+    return lit ? target(index) : h("span", { class: `oh-end ${side}`, "aria-hidden": "true" });
+  };
+  const rowViews = rows.map((row, index) =>
+    h("div", { class: "oh-row", "data-row": index },
       h("span", { class: "oh-row-label", title: t("ohanami.row", { n: index + 1 }) }, String(index + 1)),
       h("div", { class: "oh-row-cards" },
-        ends.includes("start") ? target(index) : h("span", { class: "oh-end start", "aria-hidden": "true" }),
+        end(index, "start"),
         row.map((card) => drawCard(card, ctx, {
           class: pending.has(card) ? "oh-pending" : "",
           "data-anim": card,
+          // a card new in another garden slides in from that garden (the shell's motion)
           "data-from": own ? undefined : `seat-${n}`,
         })),
-        ends.includes("end") ? target(index) : h("span", { class: "oh-end end", "aria-hidden": "true" })));
-  });
-  // below the rows: a new row and the discard, side by side, when the raised card may go there
-  const extras = [];
-  if (offered.includes("new")) extras.push(target("new"));
-  const discarded = placing ? placing.state.steps.filter((s) => s.to === "discard").map((s) => s.card) : [];
-  if (offered.includes("discard") || discarded.length) extras.push(discardArea(ctx, discarded, offered.includes("discard") ? target("discard") : null));
-  const empty = !rows.length && !extras.length ? h("div", { class: "oh-empty muted" }, t("ohanami.no_rows")) : "";
+        end(index, "end"))));
+  // below the rows, where it would appear: a new row, when the raised card may start one
+  const extras = offered.includes("new") ? h("div", { class: "oh-extras" }, target("new")) : "";
+  const empty = !rows.length && !extras ? h("div", { class: "oh-empty muted" }, t("ohanami.no_rows")) : "";
 
   return h("section", {
-    class: `oh-garden${own ? " own" : ""}${(view.to_move || []).includes(n) ? " to-move" : ""}`,
+    class: `oh-garden${own ? " own" : ""}`,
     "data-seat": n,
     "data-zone": own ? undefined : `seat-${n}`,
-  }, gardenHeader(n, ctx), h("div", { class: "oh-rows" }, rowViews, empty, extras.length ? h("div", { class: "oh-extras" }, extras) : ""));
+  },
+  gardenHeader(n, ctx),
+  h("div", { class: "oh-rows" }, rowViews, empty, extras));
+}
+
+/** A colour's square and a number (a count of cards, or points). */
+function colourChip(colour, value, title) {
+  return h("span", { class: `oh-chip ${colour}`, title, "data-colour": colour },
+    h("span", { class: "oh-dot", "aria-hidden": "true" }), String(value));
 }
 
 function gardenHeader(n, ctx) {
   const { view, seat, t } = ctx;
   const counts = view.colour_counts[n] || {};
-  const now = view.stage_points ? Object.values(view.stage_points[n]).reduce((a, b) => a + b, 0) : null;
-  const chips = COLOURS.map((colour) =>
-    h("span", { class: `oh-chip ${colour}`, title: `${t(`colour.${colour}`)}: ${counts[colour] ?? 0}`, "data-colour": colour },
-      h("span", { class: "oh-dot", "aria-hidden": "true" }), String(counts[colour] ?? 0)));
+  const chips = COLOURS.map((colour) => {
+    const count = counts[colour] ?? 0;
+    return colourChip(colour, count, `${t(`colour.${colour}`)}: ${count}`);
+  });
+  // what the garden would score if the stage ended now (the engine's view says)
+  const now = view.stage_points && !view.over ? Object.values(view.stage_points[n]).reduce((a, b) => a + b, 0) : null;
   const done = (view.committed || [])[n] && !view.over;
   return h("header", { class: "oh-who" },
     h("span", { class: "oh-name" }, ctx.seatName(n), n === seat ? ` (${t("ohanami.you")})` : ""),
     done ? h("span", { class: "oh-ready", title: t("ohanami.ready") }, "✓") : "",
     h("span", { class: "oh-chips" }, chips),
-    now !== null && !view.over ? h("span", { class: "oh-now", title: t("ohanami.now_title", { n: view.stage }) }, t("ohanami.now", { points: now })) : "",
+    now === null ? "" : h("span", { class: "oh-now", title: t("ohanami.now_title", { n: view.stage }) },
+      t("ohanami.now", { points: now })),
     h("span", { class: "oh-total", title: t("ohanami.total") }, `Σ ${(view.scores || [])[n] ?? 0}`));
 }
 
@@ -340,8 +365,9 @@ function destination(ctx, placing, rows, card, to) {
   const id = targetId(to, card, rows);
   const choose = () => {
     state.steps.push({ card, to });
-    state.selected = null;
+    // the other kept card is raised at once, and the focus goes to its first destination
     const next = plan.remaining(state.steps)[0];
+    state.selected = next ?? null;
     redraw(next === undefined ? "place" : firstTargetId(plan, state.steps, next));
   };
   return h("button", {
@@ -358,10 +384,17 @@ function destination(ctx, placing, rows, card, to) {
   drawCard(card, ctx, { class: "oh-ghost" }));
 }
 
-function discardArea(ctx, discarded, target) {
+/** The discard, beside the kept cards: lit while the raised card may go there, and holding
+ * the cards this placing discards (face up to their owner only). */
+function discardArea(ctx, placing) {
+  const { plan, state } = placing;
+  const discarded = state.steps.filter((s) => s.to === "discard").map((s) => s.card);
+  const lit = state.selected !== null && plan.offered(state.steps, state.selected).includes("discard");
+  const rows = applySteps(plan.rows, state.steps);
   return h("div", { class: "oh-discard-area" },
-    target,
-    discarded.map((card) => h("span", { class: "oh-discarded", title: ctx.t("ohanami.to_discard", { card }) }, drawCard(card, ctx, { class: "oh-pending", "data-anim": card }))));
+    lit ? destination(ctx, placing, rows, state.selected, "discard") : "",
+    discarded.map((card) => h("span", { class: "oh-discarded", title: ctx.t("ohanami.to_discard", { card }) },
+      drawCard(card, ctx, { class: "oh-pending", "data-anim": card }))));
 }
 
 // -- results -----------------------------------------------------------------------------------
@@ -402,12 +435,13 @@ export function resultExtras(view, ctx) {
       if (!result) return h("td", { class: "num muted" }, "–");
       total += result.scores[n];
       const colours = colourPoints(result, n);
+      const chips = COLOURS.filter((c) => colours[c]).map((c) => colourChip(c, colours[c], `${t(`colour.${c}`)}: ${colours[c]}`));
       return h("td", { class: "num", "data-stage": stage },
         h("div", { class: "oh-stage-score" }, String(result.scores[n])),
-        h("div", { class: "oh-stage-colours" }, COLOURS.filter((c) => colours[c]).map((c) =>
-          h("span", { class: `oh-chip ${c}`, title: `${t(`colour.${c}`)}: ${colours[c]}` }, h("span", { class: "oh-dot", "aria-hidden": "true" }), String(colours[c])))));
+        h("div", { class: "oh-stage-colours" }, chips));
     });
-    rows.push(h("tr", { "data-seat": n }, h("th", { scope: "row" }, ctx.seatName(n)), cells, h("td", { class: "num oh-grand" }, String(total))));
+    const name = h("th", { scope: "row" }, ctx.seatName(n));
+    rows.push(h("tr", { "data-seat": n }, name, cells, h("td", { class: "num oh-grand" }, String(total))));
   }
   return h("table", { class: "oh-stages" }, h("thead", {}, head), h("tbody", {}, rows));
 }
@@ -431,59 +465,78 @@ function rowsBefore(rows, placements) {
   return out;
 }
 
+const line = (id, text, announce = false) => ({ id, text, announce });
+
+/** One placement in words; another seat's discard is face down, so its number is not told. */
+function placementText(ctx, seat, rows, { card, to }) {
+  const { t } = ctx;
+  const name = ctx.seatName(seat);
+  if (to === "discard") {
+    return seat === ctx.seat ? t("ohanami.log.discarded_own", { name, card }) : t("ohanami.log.discarded", { name });
+  }
+  if (to === "new") return t("ohanami.log.new_row", { name, card, n: rows.length + 1 });
+  const key = card < rows[to][0] ? "ohanami.log.placed_start" : "ohanami.log.placed_end";
+  return t(key, { name, card, n: to + 1 });
+}
+
 function placementLines(view, ctx, where) {
-  const { t, seat } = ctx;
   const lines = [];
   for (const event of view.placements || []) {
-    const name = ctx.seatName(event.seat);
     let rows = rowsBefore(view.gardens[event.seat] || [], event.placements);
-    event.placements.forEach(({ card, to }, i) => {
-      let text;
-      if (to === "discard") text = event.seat === seat ? t("ohanami.log.discarded_own", { name, card }) : t("ohanami.log.discarded", { name });
-      else if (to === "new") text = t("ohanami.log.new_row", { name, card, n: rows.length + 1 });
-      else if (card < rows[to][0]) text = t("ohanami.log.placed_start", { name, card, n: to + 1 });
-      else text = t("ohanami.log.placed_end", { name, card, n: to + 1 });
-      rows = withCard(rows, card, to);
-      lines.push({ id: `${where}:seat${event.seat}:c${i}`, text, announce: false });
+    event.placements.forEach((placement, i) => {
+      lines.push(line(`${where}:seat${event.seat}:c${i}`, placementText(ctx, event.seat, rows, placement)));
+      rows = withCard(rows, placement.card, placement.to);
     });
   }
   return lines;
 }
 
-function keptLines(view, ctx, where, seats) {
-  return seats.map((n) => ({ id: `${where}:keep${n}`, text: ctx.t("ohanami.log.kept", { name: ctx.seatName(n) }), announce: false }));
+function keptLines(ctx, where, seats) {
+  return seats.map((n) => line(`${where}:keep${n}`, ctx.t("ohanami.log.kept", { name: ctx.seatName(n) })));
 }
 
 function stageLine(result, ctx) {
   const scores = result.scores.map((s, n) => `${ctx.seatName(n)} ${s}`).join(", ");
-  return { id: `s${result.round}:scored`, text: ctx.t("ohanami.log.stage_scored", { n: result.round, scores }), announce: true };
+  return line(`s${result.round}:scored`, ctx.t("ohanami.log.stage_scored", { n: result.round, scores }), true);
 }
 
 const allSeats = (view) => Array.from({ length: view.players }, (_, n) => n);
 
+/** The pick being played: how it began (a new stage, or the hands passed), who has kept,
+ * who has placed. Every seat has kept once the placing began (the fifth pick keeps the
+ * last two cards without a choice). */
+function currentPickLines(view, ctx) {
+  const { t } = ctx;
+  const where = `s${view.stage}:p${view.pick}`;
+  const lines = [];
+  if (view.pick === 1) lines.push(line(`${where}:start`, t(`ohanami.log.stage_start_${view.pass_to}`, { n: view.stage })));
+  else lines.push(line(`${where}:pass`, t(`ohanami.log.passed_${view.pass_to}`)));
+  const committed = allSeats(view).filter((n) => (view.committed || [])[n]);
+  if (view.phase === "select") lines.push(...keptLines(ctx, where, committed));
+  if (view.phase === "place") {
+    if (view.pick < PICKS) lines.push(...keptLines(ctx, where, allSeats(view)));
+    for (const n of committed) lines.push(line(`${where}:ready${n}`, t("ohanami.log.ready", { name: ctx.seatName(n) })));
+  }
+  return lines;
+}
+
 /** Every event the view lets us tell, oldest first: the stages scored, the last reveal (who
- * kept, who put which card where), then the current pick (the pass, who has chosen). */
+ * kept, who put which card where), then the current pick. Ids name the stage and pick, so
+ * an event keeps its id from frame to frame. */
 export function narrate(view, ctx) {
   const lines = [];
   const results = stageResults(view);
   const revealed = revealedPick(view);
-  for (const result of results) if (!revealed || result.round < revealed.stage) lines.push(stageLine(result, ctx));
+  for (const result of results) {
+    if (!revealed || result.round < revealed.stage) lines.push(stageLine(result, ctx));
+  }
   if (revealed) {
     const where = `s${revealed.stage}:p${revealed.pick}`;
-    if (revealed.pick < PICKS) lines.push(...keptLines(view, ctx, where, allSeats(view)));
+    if (revealed.pick < PICKS) lines.push(...keptLines(ctx, where, allSeats(view)));
     lines.push(...placementLines(view, ctx, where));
     const ended = results.find((r) => r.round === revealed.stage);
     if (ended) lines.push(stageLine(ended, ctx));
   }
-  if (view.over) return lines;
-  const where = `s${view.stage}:p${view.pick}`;
-  if (view.pick === 1) lines.push({ id: `${where}:start`, text: ctx.t(`ohanami.log.stage_start_${view.pass_to}`, { n: view.stage }), announce: false });
-  else lines.push({ id: `${where}:pass`, text: ctx.t(`ohanami.log.passed_${view.pass_to}`), announce: false });
-  const committed = allSeats(view).filter((n) => (view.committed || [])[n]);
-  if (view.phase === "select") lines.push(...keptLines(view, ctx, where, committed));
-  else if (view.phase === "place") {
-    if (view.pick < PICKS) lines.push(...keptLines(view, ctx, where, allSeats(view)));
-    lines.push(...committed.map((n) => ({ id: `${where}:ready${n}`, text: ctx.t("ohanami.log.ready", { name: ctx.seatName(n) }), announce: false })));
-  }
+  if (!view.over) lines.push(...currentPickLines(view, ctx));
   return lines;
 }
