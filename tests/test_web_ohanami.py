@@ -9,6 +9,9 @@ would go between two cards of a row is known in advance). Screenshots land in
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
@@ -454,3 +457,18 @@ def test_four_gardens_late_in_a_stage(server: tuple[str, Any], browser: Browser)
         if size is LAPTOP:
             bottom = page.eval_on_selector(".oh-mine", "e => e.getBoundingClientRect().bottom")
             assert bottom <= LAPTOP["height"], f"the hand and garden end at {bottom}px"
+
+
+def test_every_text_of_the_renderer_is_in_every_language() -> None:
+    source = (Path(cardtable.__file__).parent / "games/ohanami/web/render.js").read_text()
+    # every quoted message key, and those built from the pass direction or a colour
+    keys = set(re.findall(r"""["'`]((?:ohanami|table)\.[\w.]+)["'`]""", source))
+    for stem in re.findall(r"`(ohanami\.[\w.]+_)\$\{view\.pass_to\}`", source):
+        keys |= {f"{stem}left", f"{stem}right"}
+    keys |= {f"colour.{colour}" for colour in ("blue", "green", "grey", "pink")}
+    assert len(keys) > 30
+    for lang in ("en", "pl", "ru"):
+        messages = json.loads(
+            (Path(cardtable.__file__).parent / f"locales/{lang}.json").read_text()
+        )
+        assert sorted(keys - set(messages)) == [], lang
