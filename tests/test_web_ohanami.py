@@ -273,9 +273,9 @@ def fixed_views() -> tuple[dict[str, Any], dict[str, Any]]:
     return revealed, state.view(0)
 
 
-MOUNT = """async ([url, view, onBoard]) => {
+MOUNT = """async ([url, view, onBoard, lang]) => {
     const module = await import(url);
-    const messages = await (await fetch('/api/locales/en')).json();
+    const messages = await (await fetch(`/api/locales/${lang}`)).json();
     const cards = await (await fetch('/api/cards')).json();
     const t = (key, vars = {}) =>
       (messages[key] ?? key).replace(/\\{(\\w+)\\}/g, (_, n) => String(vars[n]));
@@ -289,7 +289,7 @@ MOUNT = """async ([url, view, onBoard]) => {
     window.sent = [];
     const names = ['Anna', 'Bot', 'Kasia', 'Ivan'];
     const ctx = {
-      frame: { table: { id: 'fixed' }, version: 1 }, view, seat: 0, t, lang: 'en', cards, ui: {},
+      frame: { table: { id: 'fixed' }, version: 1 }, view, seat: 0, t, lang, cards, ui: {},
       seatName: (n) => names[n], send: (a) => window.sent.push(a), toast() {},
     };
     window.fixedCtx = ctx;
@@ -298,7 +298,9 @@ MOUNT = """async ([url, view, onBoard]) => {
 }"""
 
 
-def mount(page: Page, url: str, view: dict[str, Any], on_table_page: bool = False) -> list[str]:
+def mount(
+    page: Page, url: str, view: dict[str, Any], on_table_page: bool = False, lang: str = "en"
+) -> list[str]:
     """Draw ``view`` with the renderer: alone on a page, or on the board of a table page (its
     header and side panels around it; the table does not exist, so nothing else draws)."""
     if on_table_page:
@@ -310,7 +312,7 @@ def mount(page: Page, url: str, view: dict[str, Any], on_table_page: bool = Fals
         page.goto(f"{url}/")
         page.add_style_tag(url="/static/css/app.css")
     page.add_style_tag(url="/games/ohanami/style.css")
-    return page.evaluate(MOUNT, [RENDERER, view, on_table_page])
+    return page.evaluate(MOUNT, [RENDERER, view, on_table_page, lang])
 
 
 def call(page: Page, expression: str, view: dict[str, Any]) -> Any:
@@ -447,9 +449,9 @@ def test_four_gardens_late_in_a_stage(server: tuple[str, Any], browser: Browser)
         for seat in sorted(state.to_move):
             state.apply(seat, state.legal_actions(seat)[0])
     view = state.view(0)
-    for size, name in ((LAPTOP, "1366"), (PHONE, "390")):
+    for size, name, lang in ((LAPTOP, "1366", "en"), (PHONE, "390", "en"), (PHONE, "390-pl", "pl")):
         page = new_page(browser, **size)
-        mount(page, url, view, on_table_page=True)
+        mount(page, url, view, on_table_page=True, lang=lang)
         assert page.locator(".oh-garden").count() == 4
         page.locator(".oh-kept .oh-pick").first.click()
         shot(page, f"ohanami-web-four-{name}")

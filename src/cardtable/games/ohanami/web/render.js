@@ -293,6 +293,7 @@ function gardenView(n, ctx, placing = null) {
   const own = n === seat;
   const rows = placing ? applySteps(placing.plan.rows, placing.state.steps) : view.gardens[n] || [];
   const pending = new Set(placing ? placing.state.steps.map((s) => s.card) : []);
+  const fresh = lastPlaced(view, n);
   const selected = placing ? placing.state.selected : null;
   const offered = selected !== null ? placing.plan.offered(placing.state.steps, selected) : [];
   const target = (to) => destination(ctx, placing, rows, selected, to);
@@ -307,7 +308,7 @@ function gardenView(n, ctx, placing = null) {
       h("div", { class: "oh-row-cards" },
         end(index, "start"),
         row.map((card) => drawCard(card, ctx, {
-          class: pending.has(card) ? "oh-pending" : "",
+          class: pending.has(card) ? "oh-pending" : fresh.has(card) ? "oh-fresh" : "",
           "data-anim": card,
           // a card new in another garden slides in from that garden (the shell's motion)
           "data-from": own ? undefined : `seat-${n}`,
@@ -324,6 +325,12 @@ function gardenView(n, ctx, placing = null) {
   },
   gardenHeader(n, ctx),
   h("div", { class: "oh-rows" }, rowViews, empty, extras));
+}
+
+/** The cards `seat` put in its rows at the last reveal (marked, so a move can be followed). */
+function lastPlaced(view, seat) {
+  const event = (view.placements || []).find((e) => e.seat === seat);
+  return new Set(event ? event.placements.filter((p) => p.to !== "discard").map((p) => p.card) : []);
 }
 
 /** A colour's square and a number (a count of cards, or points). */
