@@ -257,9 +257,10 @@ HAND_0 = [10, 60, 1, 2, 3, 4, 6, 7, 8, 9]
 HAND_1 = [5, 35, 11, 12, 13, 14, 15, 16, 17, 18]
 
 
-def fixed_views() -> tuple[dict[str, Any], dict[str, Any]]:
+def fixed_views() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """Seat 0's view after pick 1 (10 started a row, 60 went after it; the bot started a
-    row with 11 and discarded 12), and while placing pick 2 with 5 and 35 kept."""
+    row with 11 and discarded 12); while placing pick 2 with 5 and 35 kept; and once 5 and
+    35 are placed, the bot still to place."""
     deal = [{"hands": [HAND_0, HAND_1]}]
     state = cardtable.load("ohanami", players=2).new_state(seed=3, deals=deal)
     assert isinstance(state, OhanamiState)
@@ -270,7 +271,9 @@ def fixed_views() -> tuple[dict[str, Any], dict[str, Any]]:
     revealed = state.view(0)
     state.apply(0, Keep((5, 35)))
     state.apply(1, Keep((1, 2)))
-    return revealed, state.view(0)
+    placing = state.view(0)
+    state.apply(0, Place(((5, 0), (35, "new"))))
+    return revealed, placing, state.view(0)
 
 
 MOUNT = """async ([url, view, onBoard, lang]) => {
@@ -326,7 +329,7 @@ def test_narration_names_the_cards_and_hides_the_others_discards(
 ) -> None:
     url, _app = server
     page = new_page(browser)
-    revealed, _placing = fixed_views()
+    revealed, _placing, _placed = fixed_views()
     lines = mount(page, url, revealed)
     assert "Anna kept 2 cards" in lines and "Bot kept 2 cards" in lines
     assert "Anna started row 1 with 10" in lines
@@ -343,7 +346,7 @@ def test_narration_names_the_cards_and_hides_the_others_discards(
 def test_a_card_is_offered_only_where_it_may_go(server: tuple[str, Any], browser: Browser) -> None:
     url, _app = server
     page = new_page(browser)
-    _revealed, placing = fixed_views()
+    _revealed, placing, placed = fixed_views()
     assert placing["gardens"][0] == [[10, 60]] and placing["kept"] == [5, 35]
     mount(page, url, placing)
     page.click("#fixed [data-fid='kept-35']")
@@ -371,6 +374,10 @@ def test_a_card_is_offered_only_where_it_may_go(server: tuple[str, Any], browser
     assert len(sent) == 1 and sent[0]["type"] == "place"
     assert sorted((p["card"], p["to"]) for p in sent[0]["placements"]) == [(5, 0), (35, "new")]
     assert outcome(sent[0]) in [outcome(action) for action in placing["legal_actions"]]
+    # sent, not yet revealed: the cards stay where they were put, dashed, until the reveal
+    mount(page, url, placed)
+    assert own_rows(page) == [[5, 10, 60], [35]]
+    assert page.locator("#fixed .oh-garden.own .oh-pending").count() == 2
 
 
 def outcome(action: dict[str, Any]) -> list[tuple[int, str]]:

@@ -291,8 +291,9 @@ function firstTargetId(plan, steps, card) {
 function gardenView(n, ctx, placing = null) {
   const { view, seat, t } = ctx;
   const own = n === seat;
-  const rows = placing ? applySteps(placing.plan.rows, placing.state.steps) : view.gardens[n] || [];
-  const pending = new Set(placing ? placing.state.steps.map((s) => s.card) : []);
+  const steps = placing ? placing.state.steps : committedSteps(view, n, seat);
+  const rows = applySteps(view.gardens[n] || [], steps);
+  const pending = new Set(steps.map((s) => s.card));
   const fresh = lastPlaced(view, n);
   const selected = placing ? placing.state.selected : null;
   const offered = selected !== null ? placing.plan.offered(placing.state.steps, selected) : [];
@@ -325,6 +326,12 @@ function gardenView(n, ctx, placing = null) {
   },
   gardenHeader(n, ctx),
   h("div", { class: "oh-rows" }, rowViews, empty, extras));
+}
+
+/** The player's own placing, sent and waiting for the others: drawn in the garden (dashed)
+ * until everyone's placings are revealed together. */
+function committedSteps(view, n, seat) {
+  return n === seat && view.my_choice?.type === "place" ? view.my_choice.placements : [];
 }
 
 /** The cards `seat` put in its rows at the last reveal (marked, so a move can be followed). */
