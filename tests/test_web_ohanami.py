@@ -409,6 +409,11 @@ def test_stage_table_of_the_results(server: tuple[str, Any], browser: Browser) -
         assert row[:3] == [["Anna", "Bot"][seat], str(first), str(second)]
         assert row[3] == "–" and row[4] == str(first + second)
     assert call(page, "lastResult(view).round", view) == 2
+    # the table keeps its colours outside the board too (in the shell's result panel)
+    dot = page.eval_on_selector(
+        "body > .oh-stages .oh-dot", "d => getComputedStyle(d).backgroundColor"
+    )
+    assert dot not in ("", "rgba(0, 0, 0, 0)")
 
 
 def test_stage_ends_are_announced(server: tuple[str, Any], browser: Browser) -> None:
