@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -453,24 +454,37 @@ def test_the_end_screen_shows_the_stage_table(server: tuple[str, Any], browser: 
         shot(page, f"ohanami-web-end-{name}")
 
 
-def test_four_gardens_late_in_a_stage(server: tuple[str, Any], browser: Browser) -> None:
-    """The fullest table: four gardens of three rows, stage 3, placing the fourth pick."""
-    url, _app = server
-    state = cardtable.load("ohanami", players=4).new_state(seed=8)
-    while (state.stage, state.pick, state.phase) != (3, 4, "place"):
+def play_to(state: OhanamiState, stage: int, pick: int, phase: str) -> dict[str, Any]:
+    """Seat 0's view once every seat has taken its first legal move up to that point."""
+    while (state.stage, state.pick, state.phase) != (stage, pick, phase):
         for seat in sorted(state.to_move):
             state.apply(seat, state.legal_actions(seat)[0])
-    view = state.view(0)
-    for size, name, lang in ((LAPTOP, "1366", "en"), (PHONE, "390", "en"), (PHONE, "390-pl", "pl")):
+    return state.view(0)
+
+
+def test_four_gardens_late_in_the_game(server: tuple[str, Any], browser: Browser) -> None:
+    """The fullest table: four gardens of three rows in stage 3, keeping a hand of ten and
+    placing the fourth pick; the player's hand and garden stay on a 1366×768 screen."""
+    url, _app = server
+    state = cardtable.load("ohanami", players=4).new_state(seed=8)
+    assert isinstance(state, OhanamiState)
+    keeping = play_to(state, 3, 1, "select")
+    placing = play_to(state, 3, 4, "place")
+    sizes = ((LAPTOP, "1366", "en"), (PHONE, "390", "en"), (PHONE, "390-pl", "pl"))
+    for (size, name, lang), (view, raise_card) in product(
+        sizes, ((keeping, False), (placing, True))
+    ):
         page = new_page(browser, **size)
         mount(page, url, view, on_table_page=True, lang=lang)
         assert page.locator(".oh-garden").count() == 4
-        page.locator(".oh-kept .oh-pick").first.click()
-        shot(page, f"ohanami-web-four-{name}")
+        if raise_card:
+            page.locator(".oh-kept .oh-pick").first.click()
+        shot(page, f"ohanami-web-four-{view['phase']}-{name}")
         no_sideways_scroll(page)
         if size is LAPTOP:
             bottom = page.eval_on_selector(".oh-mine", "e => e.getBoundingClientRect().bottom")
             assert bottom <= LAPTOP["height"], f"the hand and garden end at {bottom}px"
+        page.context.close()
 
 
 def test_every_text_of_the_renderer_is_in_every_language() -> None:
