@@ -196,66 +196,74 @@ def test_a_bot_challenges_a_family_repeat(server: tuple[str, Any], browser: Brow
 
 
 def place_two_cards(page: Page, version: str) -> bool | None:
-    """Try the row buttons of both kept cards until the Place button lights up: True once
-    placed, False if no combination was legal, None if the view moved on meanwhile (a
-    click can land on Place itself while the rows re-render under the pointer)."""
-    rows = page.locator(".place-row")
-    first, second = rows.nth(0).locator("button"), rows.nth(1).locator("button")
-    for i in range(first.count()):
-        for j in range(second.count()):
-            if board(page)["version"] != version:
-                return None
-            first.nth(i).click()
-            second.nth(j).click()
-            if page.locator("#place:not([disabled])").count():
-                shot(page, "ohanami-place")
-                page.click("#place")
-                return True
-    if board(page)["version"] != version or rows.count() < 2:
-        return None
-    shot(page, "ohanami-no-placement")
-    return False
+    """Click a kept card, then the first lit destination (a row end, a new row or the
+    discard); the other kept card is raised by itself: its first destination, then Place.
+    True once placed, None if the view moved on meanwhile (the stage ended under the
+    pointer)."""
+    page.locator(".oh-kept .oh-pick").first.click()
+    for _ in range(2):
+        if board(page)["version"] != version:
+            return None
+        in_garden = page.locator(".oh-garden.own .oh-target")
+        (in_garden.first if in_garden.count() else page.locator(".oh-target.discard")).click()
+    shot(page, "ohanami-place")
+    page.click("#place")
+    return True
+
+
+# the stage's result: the old dialog, or the shell's panel and its "Next round" button
+RESULTS = {
+    "dialog[open] #close-result": "dialog[open]",
+    "#round-result #next-round": "#round-result",
+}
+RESULT = ", ".join(RESULTS)
 
 
 def test_ohanami_stage(server: tuple[str, Any], browser: Browser) -> None:
     url, _app = server
     page = new_page(browser, width=1100)
     create_table(page, url, "ohanami", ["human", "bot:greedy"], {})
-    page.set_default_timeout(5000)  # a click the stage's result dialog covers fails fast
+    page.set_default_timeout(5000)  # a click the stage's result covers fails fast
     deadline = time.time() + 90
     while time.time() < deadline:
         # one consistent look at the page: the bot may end the stage at any moment
         view = page.evaluate(
-            """() => ({
-                result: !!document.querySelector('dialog[open] #close-result'),
+            """result => ({
+                result: !!document.querySelector(result),
+                stage: document.querySelector('.ohanami')?.dataset.stage,
                 mine: document.querySelector('#board').dataset.mine === 'true',
                 version: document.querySelector('#board').dataset.version,
                 keep: !!document.querySelector('#keep'),
-                place: document.querySelectorAll('.place-row').length > 0,
-            })"""
+                place: !!document.querySelector('.oh-kept .oh-pick'),
+            })""",
+            RESULT,
         )
-        if view["result"]:
+        # a shell without a pause between stages goes straight on to stage 2
+        if view["result"] or view["stage"] == "2":
             break
         if not view["mine"] or not (view["keep"] or view["place"]):
             time.sleep(0.05)
             continue
         try:
             if view["keep"]:
-                cards = page.locator(".hand .card.playable")
+                cards = page.locator(".oh-hand:not(.oh-kept) .oh-pick")
                 cards.nth(0).click()
                 cards.nth(1).click()
                 page.click("#keep")
             else:
-                placed = place_two_cards(page, view["version"])
-                assert placed is not False, "no placement combination was legal"
+                place_two_cards(page, view["version"])
         except PlaywrightTimeout:
             continue  # the view moved on under the click (the stage's result is up): look again
         wait_for_change(page, view["version"])
     page.set_default_timeout(30000)
-    page.wait_for_selector("dialog[open] #close-result")
+    page.wait_for_selector(f"{RESULT}, .ohanami[data-stage='2']")
     shot(page, "ohanami-stage-result")
-    assert "Blue" in page.inner_text("dialog") or "Green" in page.inner_text("dialog")
-    page.click("#close-result")
+    for button, panel in RESULTS.items():
+        if page.locator(button).count():
+            text = page.inner_text(panel)
+            assert "Blue" in text or "Green" in text
+            page.click(button)
+    page.wait_for_selector(".ohanami[data-stage='2']")
     assert board(page)["round"] == "2"
 
 

@@ -35,7 +35,7 @@ from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, draw_below
 from cardtable.core.state import KeepsRounds, State
-from cardtable.games.ohanami.deck import COLOUR_OF, COLOURS, NUMBERS
+from cardtable.games.ohanami.deck import COLOUR_OF, COLOURS, NUMBERS, stage_points
 from cardtable.games.ohanami.scoring import STAGES, Garden, pink_tiebreak, score_stage
 
 JSON = dict[str, Any]
@@ -518,6 +518,11 @@ class OhanamiState(KeepsRounds, State):
             "last_stage": self.results[-1].to_json() if self.results else None,
             "over": self.is_over,
         }
+        if not brief:  # for the browser: the stage-by-stage table and the running score
+            data["stages"] = [result.to_json() for result in self.results]
+            data["stage_points"] = [
+                stage_points(self.colour_counts(s), self.stage) for s in range(self.n)
+            ]
         if seat is not None:
             data["hand"] = cards_in(self.hands[seat])
             data["kept"] = cards_in(self.kept[seat])
