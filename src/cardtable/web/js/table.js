@@ -241,7 +241,8 @@ function renderTitle() {
 function renderSoundSwitch() {
   const button = $("sound");
   const on = soundOn();
-  button.textContent = on ? "🔔" : "🔕";
+  // drawn, not an emoji: not every system has a font with a bell
+  button.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6zm-2 15a2 2 0 0 0 4 0" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/>${on ? "" : '<path d="M4 4l16 16" stroke="currentColor" stroke-width="2"/>'}</svg>`;
   button.setAttribute("aria-pressed", String(on));
   button.title = on ? t("table.sound_on") : t("table.sound_off");
   button.setAttribute("aria-label", button.title);

@@ -38,7 +38,10 @@ export function renderResult(panel, { frame, client, ctx, ui, onNext, now }) {
   const key = `${table.id}:${finished ? "over" : pause?.round}`;
   const show = Boolean(result) && (Boolean(pause) || (finished && ui.closedResult !== key));
   panel.hidden = !show;
-  if (!show) return;
+  if (!show) {
+    panel.replaceChildren(); // no stale button stays behind, hidden
+    return;
+  }
   const { t } = ctx;
   const drawCard = (code, size) => (client.cardArt ? client.cardArt(code, size, ctx) : h("span", {}, code));
   const lines = breakdown(result, ctx, drawCard);

@@ -1,0 +1,296 @@
+"""The table page as players meet it, in real Chromium: rounds end on their final board and
+wait for "Next round", bots' calls are announced, spectators see every seat, cards move,
+the hand stays on screen, the tab says whose turn it is, a double click is no error."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from websockets.sync.client import connect
+
+from .browser_helpers import (
+    board,
+    browser,
+    close_result,
+    create_table,
+    hanafuda_move,
+    new_page,
+    server,
+    shot,
+    wait_for_change,
+)
+
+__all__ = ["browser", "server"]  # fixtures used by name
+
+#: a game, the seats and house rules that make a short game with more than one round
+BREAK_TABLES = {
+    "koi-koi": (["human", "bot:random"], {"rounds": "3"}),
+    "ohanami": (["human", "bot:greedy"], {}),
+    "siedem-slow": (
+        ["human", "bot:easy"],
+        {"deck": '"en"', "rounds": "2", "hourglass_seconds": "5", "grace_seconds": "0",
+         "flip_cap_seconds": "6"},
+    ),
+}  # fmt: skip
+
+
+@contextmanager
+def seat_socket(page: Page, url: str, table_id: str) -> Iterator[Any]:
+    """A second connection to the page's own seat (its key is in the page's storage): the
+    test plays the seat's moves through it while the page shows the table."""
+    stored = page.evaluate(f"localStorage.getItem('cardtable.seat.{table_id}')")
+    seat = json.loads(stored)
+    ws_url = url.replace("http", "ws")
+    with connect(f"{ws_url}/ws/tables/{table_id}?seat={seat['seat']}&key={seat['key']}") as ws:
+        yield ws
+
+
+def frames(ws: Any) -> Iterator[dict[str, Any]]:
+    while True:
+        frame = json.loads(ws.recv(timeout=30))
+        assert frame["type"] != "error", frame
+        if frame["type"] == "state":
+            yield frame
+
+
+def play_until_break(ws: Any, rng: random.Random, limit: float = 90) -> dict[str, Any]:
+    """Random legal moves for the seat until a round ends; that frame."""
+    deadline = time.time() + limit
+    for frame in frames(ws):
+        assert time.time() < deadline, "no round ended"
+        if frame["table"]["round_break"]:
+            return frame
+        legal = [a for a in frame["view"].get("legal_actions", []) if a["type"] != "flip"]
+        if legal:
+            action = rng.choice(legal)
+            ws.send(json.dumps({"type": "action", "action": action, "version": frame["version"]}))
+    raise AssertionError("the socket closed")
+
+
+@pytest.mark.parametrize("game", list(BREAK_TABLES))
+def test_a_round_ends_on_its_final_board_and_waits_for_next_round(
+    server: tuple[str, Any], browser: Browser, game: str
+) -> None:
+    url, app = server
+    seats, rules = BREAK_TABLES[game]
+    page = new_page(browser, width=1366, height=768)
+    table_id = create_table(page, url, game, seats, rules)
+    table = app.state.hub.tables[table_id]
+    with seat_socket(page, url, table_id) as ws:
+        pause = play_until_break(ws, random.Random(4))
+    page.wait_for_selector("#round-result:not([hidden]) #next-round")
+    assert board(page)["break"] == "1"
+    # the final board with its result: the round's own number, nobody to move
+    assert board(page)["round"] == "1" and board(page)["mine"] == "false"
+    expect(page.locator("#round-result .breakdown")).to_be_visible()
+    over = "Stage 1 is over" if game == "ohanami" else "Round 1 is over"
+    expect(page.locator("#status")).to_contain_text(over)
+    shot(page, f"break-{game}")
+    # the server deals nothing visible, and no bot or clock runs while we look
+    version = table.version
+    time.sleep(1.5)
+    assert table.version == version and table.round_break is not None
+    assert page.locator("#clock").is_hidden()
+    assert board(page)["break"] == "1"
+    assert pause["view"]["round" if game != "ohanami" else "stage"] == 1
+    page.click("#next-round")
+    page.wait_for_function("document.querySelector('#board').dataset.break === ''")
+    assert board(page)["round"] == "2"
+    assert page.locator("#round-result").is_hidden()
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_bots_koikoi_call_is_announced_and_logged(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser, width=1366, height=768)
+    create_table(page, url, "koi-koi", ["human", "bot:random"], {"rounds": "12"})
+    # remember every announcement the table makes
+    page.evaluate(
+        """() => {
+            window.announced = [];
+            const banner = document.querySelector('#announce');
+            new MutationObserver(() => window.announced.push(banner.textContent)).observe(
+                banner, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+    deadline = time.time() + 150
+    while time.time() < deadline:
+        if page.locator("#log li", has_text="calls koi-koi").count():
+            break
+        version = board(page)["version"]
+        if hanafuda_move(page):
+            wait_for_change(page, version, 10)
+        else:
+            time.sleep(0.05)
+    else:
+        raise AssertionError("the bot never called koi-koi")
+    call = page.locator("#log li", has_text="calls koi-koi").first.inner_text()
+    assert call.startswith("Bot (random) calls koi-koi")
+    page.wait_for_function("window.announced.some(t => t.includes('calls koi-koi'))")
+    # the log says the round in words: who played which card and what it took
+    lines = page.locator("#log li").all_inner_texts()
+    assert any(" plays " in line and ", takes " in line for line in lines)
+    assert any(" draws " in line for line in lines)
+    shot(page, "koikoi-call-announced")
+
+
+@pytest.mark.parametrize(("game", "players"), [("koi-koi", 2), ("hana-awase-88", 3)])
+def test_a_spectator_sees_every_seat(
+    server: tuple[str, Any], browser: Browser, game: str, players: int
+) -> None:
+    url, _app = server
+    host = new_page(browser)
+    seats = ["human"] + ["bot:easy"] * (players - 1)
+    table_id = create_table(host, url, game, seats, {"rounds": "1"} if game == "koi-koi" else {})
+    watcher = new_page(browser, locale="ru-RU")
+    watcher.goto(f"{url}/t/{table_id}?watch=1")
+    watcher.wait_for_selector(".seat-box")
+    for n in range(players):
+        box = watcher.locator(f".seat-box[data-seat='{n}']")
+        expect(box).to_be_visible()
+        expect(box.locator(".name")).not_to_be_empty()
+        expect(box.locator(".stack")).to_have_count(4)
+    assert watcher.locator(".hand").count() == 0  # a spectator holds no cards
+    shot(watcher, f"spectator-{game}")
+
+
+def test_cards_move_between_two_frames(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    page = new_page(browser, width=1366, height=768)
+    create_table(page, url, "koi-koi", ["human", "bot:easy"], {"rounds": "1"})
+    page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
+    page.evaluate(
+        """() => {
+            window.moves = [];
+            new MutationObserver(() => {
+                const moving = document.querySelectorAll('#board [data-anim]');
+                for (const card of moving) {
+                    if (!card.getAnimations().length) continue;
+                    const first = card.getBoundingClientRect();
+                    setTimeout(() => {
+                        const later = card.getBoundingClientRect();
+                        window.moves.push(
+                            [card.dataset.anim, first.left, first.top, later.left, later.top]);
+                    }, 120);
+                }
+            }).observe(document.querySelector('#board'), { childList: true });
+        }"""
+    )
+    version = board(page)["version"]
+    page.locator(".hand .card.playable").first.click()
+    wait_for_change(page, version)
+    page.wait_for_function("window.moves.length > 0")
+    moves = page.evaluate("window.moves")
+    assert any(abs(x0 - x1) > 2 or abs(y0 - y1) > 2 for _code, x0, y0, x1, y1 in moves)
+
+
+def test_reduced_motion_moves_nothing(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    create_table(page, url, "koi-koi", ["human", "bot:easy"], {"rounds": "1"})
+    page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
+    version = board(page)["version"]
+    page.locator(".hand .card.playable").first.click()
+    wait_for_change(page, version)
+    cards_moving = "document.getAnimations().filter(a => a.effect?.target?.dataset?.anim).length"
+    assert page.evaluate(cards_moving) == 0
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
+def test_the_hand_stays_on_screen_through_a_round(
+    server: tuple[str, Any], browser: Browser, width: int, height: int
+) -> None:
+    url, _app = server
+    page = new_page(browser, width=width, height=height)
+    create_table(page, url, "koi-koi", ["human", "bot:medium"], {"rounds": "1"})
+    checked = 0
+    deadline = time.time() + 120
+    while board(page).get("status") != "finished" and time.time() < deadline:
+        close_result(page)
+        state = board(page)
+        if state.get("mine") != "true":
+            time.sleep(0.05)
+            continue
+        page.evaluate("window.scrollTo(0, 0)")
+        box = page.evaluate(
+            """() => {
+                const r = document.querySelector('.mine .hand').getBoundingClientRect();
+                const width = document.documentElement.scrollWidth;
+                return [r.top, r.bottom, innerHeight, width];
+            }"""
+        )
+        top, bottom, inner, scroll_width = box
+        assert top >= 0 and bottom <= inner, f"the hand is off screen at {width}x{height}: {box}"
+        assert scroll_width <= width, f"the page scrolls sideways ({scroll_width}px)"
+        checked += 1
+        if checked == 4:
+            shot(page, f"koikoi-hand-{width}")
+        hanafuda_move(page)
+        wait_for_change(page, state["version"], 10)
+    assert checked >= 4
+
+
+def test_the_tab_title_says_your_turn_and_the_sound_switch_is_remembered(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser, locale="pl-PL")
+    create_table(page, url, "koi-koi", ["human", "bot:easy"], {"rounds": "1"})
+    page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
+    expect(page).to_have_title("● Twój ruch — Koi-koi")
+    assert "data:image/svg+xml" in (page.get_attribute("link[rel=icon]", "href") or "")
+    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
+    page.click("#sound")
+    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    page.reload()
+    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    version = board(page)["version"]
+    page.locator(".hand .card.playable").first.click()
+    wait_for_change(page, version)
+    if board(page)["mine"] == "false":
+        expect(page).to_have_title("Koi-koi — cardtable")
+
+
+def test_a_double_click_is_not_an_error(server: tuple[str, Any], browser: Browser) -> None:
+    url, app = server
+    page = new_page(browser)
+    table_id = create_table(page, url, "koi-koi", ["human", "bot:easy"], {"rounds": "1"})
+    page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
+    version = int(board(page)["version"])
+    card = page.locator(".hand .card.playable").first
+    card.dblclick()
+    wait_for_change(page, str(version))
+    time.sleep(0.5)
+    assert page.locator("#toast").is_hidden(), page.locator("#toast").inner_text()
+    log = app.state.hub.tables[table_id].state.log
+    assert sum(1 for move in log[version:] if move.seat == 0) <= 2  # one play (and its take)
+
+
+def test_every_choice_is_reachable_from_the_keyboard(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser)
+    create_table(page, url, "koi-koi", ["human", "bot:easy"], {"rounds": "1"})
+    page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
+    version = board(page)["version"]
+    page.locator(".hand .card.playable").first.focus()
+    focused = page.evaluate("document.activeElement.matches('.hand .card.playable')")
+    assert focused
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none", "focus is visible"
+    page.keyboard.press("Enter")
+    if page.locator(".card.target").count():  # two matches: the table cards are next in turn
+        page.locator(".card.target").first.focus()
+        page.keyboard.press(" ")
+    wait_for_change(page, version)
