@@ -294,3 +294,30 @@ def test_every_choice_is_reachable_from_the_keyboard(
         page.locator(".card.target").first.focus()
         page.keyboard.press(" ")
     wait_for_change(page, version)
+
+
+def test_a_three_player_round_by_clicking_keeps_the_hand_on_screen(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """Hana-awase 88: three seats around the field, captures also from the others' piles
+    (a stolen card is picked out of its stack), until the round's result."""
+    url, _app = server
+    page = new_page(browser, width=1366, height=768)
+    create_table(page, url, "hana-awase-88", ["human", "bot:easy", "bot:easy"], {})
+    names = page.locator(".seat-box .name").all_inner_texts()
+    assert len(set(names)) == 3, names  # two easy bots, told apart
+    deadline = time.time() + 120
+    while not board(page).get("break") and time.time() < deadline:
+        state = board(page)
+        if state.get("mine") != "true":
+            time.sleep(0.05)
+            continue
+        page.evaluate("window.scrollTo(0, 0)")
+        bottom = page.evaluate(
+            "document.querySelector('.mine .hand').getBoundingClientRect().bottom"
+        )
+        assert bottom <= 768
+        hanafuda_move(page)
+        wait_for_change(page, state["version"], 10)
+    expect(page.locator("#round-result #next-round")).to_be_visible()
+    shot(page, "hana-awase-88-round-result")

@@ -115,6 +115,20 @@ def build_game(request: TableRequest) -> Game:
     return game
 
 
+def distinct(name: str, taken: Sequence[str]) -> str:
+    """``name``, numbered when another seat has it already (two medium bots: the log and
+    the result must tell them apart).
+
+    >>> distinct("Bot (medium)", ["Anna", "Bot (medium)"])
+    'Bot (medium) 2'
+    """
+    number, candidate = 1, name
+    while candidate in taken:
+        number += 1
+        candidate = f"{name} {number}"
+    return candidate
+
+
 def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
     seats: list[SeatInfo] = []
     for number, asked in enumerate(request.seats):
@@ -125,7 +139,7 @@ def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
             kind = f"bot:{name}"
         given = request.names[number].strip()[:24] if number < len(request.names) else ""
         default = f"Bot ({kind[4:]})" if kind != "human" else f"Player {number + 1}"
-        seats.append(SeatInfo(kind, given or default))
+        seats.append(SeatInfo(kind, distinct(given or default, [s.name for s in seats])))
     if not any(s.kind == "human" for s in seats):
         raise OptionError(
             "a table needs at least one human seat (bots-only games: cardtable arena)"
