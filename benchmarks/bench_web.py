@@ -2,8 +2,9 @@
 
 The server runs as its own process (``cardtable serve`` on a fresh SQLite file, bots off:
 every seat is a client). Clients are asyncio tasks in this process; each plays koi-koi
-(12-round matches, so tables stay busy) with a think time, and measures the time from
-sending an action to receiving the state frame that contains it (action-to-update latency).
+(12-round matches, so tables stay busy; "Next round" after each) with a think time, and
+measures the time from sending an action to receiving the state frame that contains it
+(action-to-update latency).
 
     python benchmarks/bench_web.py --seats 1000 --think 1.0 --duration 60
 """
@@ -48,6 +49,7 @@ async def seat_client(
     address = f"{url}/ws/tables/{table_id}?seat={seat}&key={key}"
     async with connect(address, max_size=2**20, compression=None) as socket:
         version = -1
+        paused = False  # between rounds: the frame that ends the pause has the same version
         sent_at: float | None = None
         while time.monotonic() < stop:
             try:
@@ -57,8 +59,22 @@ async def seat_client(
             except TimeoutError:
                 break
             frame = json.loads(raw)
-            if frame["type"] != "state" or frame["version"] <= version:
+            if frame["type"] != "state":
                 continue
+            pause = frame["table"].get("round_break")
+            if pause is not None and sent_at is not None and frame["version"] > version:
+                if time.monotonic() >= warm:  # the move that ended the round arrived
+                    latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+            if pause is not None:  # a round ended: look at it a moment, then go on
+                if seat in pause["waiting"] and not paused:
+                    await asyncio.sleep(think * (0.5 + rng.random()))
+                    await socket.send(json.dumps({"type": "next_round"}))
+                paused = True
+                continue
+            if frame["version"] <= version and not paused:
+                continue
+            paused = False
             version = frame["version"]
             if sent_at is not None:
                 if time.monotonic() >= warm:  # steady state only: not the connect storm

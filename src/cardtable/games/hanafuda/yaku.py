@@ -147,22 +147,17 @@ class YakuDef:
 
 
 class YakuProgress(NamedTuple):
-    """How far a pile is towards a yaku it has not made yet."""
+    """How far a pile is towards a yaku it has not made yet (``name``: the catalogue key of
+    its name, which front ends say in the reader's language)."""
 
     key: str
-    name: Localized
+    name: str
     have: int
     need: int
     missing: int
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "name": self.name._asdict(),
-            "have": self.have,
-            "need": self.need,
-            "missing": self.missing,
-        }
+        return self._asdict()
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +262,11 @@ class YakuTable:
     )
     #: each row's name for score lines, by key (a round's scoring is on the playout path)
     _names: dict[str, Localized] = field(default_factory=dict, compare=False, repr=False)
+    #: progress already worked out, by (pile, cards out of reach): every view of a frame
+    #: asks for every seat's
+    _progress: dict[tuple[int, int], tuple[YakuProgress, ...]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         # Table cards that can void a yaku (the weather rule); other table cards never matter.
@@ -317,6 +317,15 @@ class YakuTable:
         >>> [p.key for p in koikoi_table({}).progress(cards("01-1 08-1"), gone)]
         ['tsukimi']
         """
+        key = (captured, elsewhere)
+        cached = self._progress.get(key)
+        if cached is None:
+            if len(self._progress) >= 1 << 14:
+                self._progress.clear()
+            cached = self._progress[key] = self._near(captured, elsewhere)
+        return list(cached)
+
+    def _near(self, captured: int, elsewhere: int) -> tuple[YakuProgress, ...]:
         found: dict[str, YakuProgress] = {}  # of a group (the lights) only the nearest
         for row in self.rows:
             have, missing = row.count(captured), row.missing(captured)
@@ -324,11 +333,11 @@ class YakuTable:
                 continue
             if row.requires & elsewhere or row.count(row.counts & ~elsewhere) < row.need:
                 continue
-            near = YakuProgress(row.key, self._names[row.key], have, row.need, missing)
+            near = YakuProgress(row.key, row.message_key, have, row.need, missing)
             slot = row.group or row.key
             if slot not in found or (missing, row.need) < (found[slot].missing, found[slot].need):
                 found[slot] = near
-        return list(found.values())
+        return tuple(found.values())
 
     def total(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> int:
         """The points of :meth:`evaluate` without building the yaku (the engine's hot path)."""

@@ -50,7 +50,7 @@ function yakuChips(view, n, ctx) {
   const made = (view.yaku?.[n] || []).map((y) =>
     h("span", { class: "yaku made", title: y.cards.map((c) => cardName(c, ctx)).join(", ") }, `${y.name} ${y.points}`));
   const near = (view.yaku_progress?.[n] || []).map((p) => {
-    const name = p.name[ctx.lang] ?? p.name.en;
+    const name = ctx.t(p.name);
     return h("span", { class: `yaku near${p.missing === 1 ? " one-away" : ""}`, title: p.missing === 1 ? ctx.t("hanafuda.one_away") : "" },
       `${name.split(" (")[0]} ${p.have}/${p.need}${p.missing === 1 ? " ★" : ""}`);
   });
