@@ -20,10 +20,15 @@ TRANSLATED_DOCS = ("pl", "ru")
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    """Every message of a language (English for an unknown one)."""
+    """Every message of a language (English for an unknown one): the shared catalogue, and
+    each game package's own (``games/NAME/locales/LANG.json``: its options, its words)."""
     lang = lang if lang in LANGUAGES else "en"
-    text = (resources.files("cardtable") / "locales" / f"{lang}.json").read_text("utf-8")
-    data: dict[str, str] = json.loads(text)
+    root = resources.files("cardtable")
+    data: dict[str, str] = json.loads((root / "locales" / f"{lang}.json").read_text("utf-8"))
+    for package in sorted((root / "games").iterdir(), key=lambda entry: entry.name):
+        own = package / "locales" / f"{lang}.json"
+        if own.is_file():
+            data.update(json.loads(own.read_text("utf-8")))
     return data
 
 

@@ -30,6 +30,8 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.game import Capability, game_ids, load, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.core.web import WebClient
+from cardtable.locales import LANGUAGES
+from cardtable.locales import catalogue as messages
 from cardtable.server.cards import card_data, web_clients
 from cardtable.server.client_options import check_record_options
 from cardtable.server.companion import router as companion_router
@@ -50,8 +52,6 @@ from cardtable.server.tables import Hub, LiveTable, TableRequest
 log = logging.getLogger("cardtable.server")
 
 WEB_ROOT = Path(str(resources.files("cardtable") / "web"))
-LOCALES = Path(str(resources.files("cardtable") / "locales"))
-LANGUAGES = ("en", "pl", "ru")
 
 
 class CreateTable(BaseModel):
@@ -195,7 +195,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             raise HTTPException(
                 404, detail={"code": "not_found", "message": f"no language {lang!r}"}
             )
-        return FileResponse(LOCALES / f"{lang}.json", media_type="application/json")
+        return JSONResponse(messages(lang))
 
     @app.get("/api/health")
     def health() -> JSONResponse:
