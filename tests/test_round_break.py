@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import cardtable
 from cardtable.server.app import create_app
+from cardtable.server.round_break import RoundBreak
 
 from .server_helpers import FAST, seat_keys
 from .socket_play import next_reply, next_state
@@ -64,7 +66,7 @@ def test_a_round_ends_on_its_final_board_and_waits_for_the_player(client: TestCl
         assert view["to_move"] == [] and view["legal_actions"] == [] and not view["over"]
         assert pause["clock"] is None
         assert pause["table"]["round_break"] == {
-            "round": 1, "ready": [], "waiting": [0], "deadline": None,
+            "round": 1, "ready": [], "waiting": [0], "deadline": None, "also": [],
         }  # fmt: skip
         # the engine has dealt round 2, but nobody sees it and the bot does not move
         assert table.state.rounds_finished == 1 and not table.state.is_over
@@ -134,3 +136,26 @@ def test_the_last_round_ends_the_game_without_a_break(client: TestClient) -> Non
                 ws.send_json({"type": "action", "action": action, "version": frame["version"]})
             frame = next_state(ws, frame["version"])
         assert frame["view"]["over"] and frame["view"]["last_round"]["lines"]
+
+
+def test_a_round_that_ends_at_its_deal_is_shown_with_the_one_before() -> None:
+    """A koi-koi deal may hold a lucky hand: the move that ends a round then ends the next
+    one too. The break shows the first round's final board, and the lucky round's result
+    with it (nobody could have seen it otherwise)."""
+    game = cardtable.load("koi-koi", preset="nintendo", rounds=12)
+    for seed in range(200):
+        state, rng = game.new_state(seed=seed), random.Random(seed)
+        while not state.is_over:
+            seat = min(state.to_move)
+            action = rng.choice(state.legal_actions(seat))
+            before, rounds = state.clone(), state.rounds_finished
+            state.apply(seat, action)
+            if state.rounds_finished == rounds + 2 and not state.is_over:
+                pause = RoundBreak.after(before, state, seat, action, [0], now=0.0, countdown=9)
+                assert pause.round == rounds + 1 and pause.deadline is None
+                assert [r["round"] for r in pause.also] == [rounds + 2]
+                assert pause.also[0]["outcome"] == "lucky_hand"
+                assert any(line["rule"].startswith("lucky") for line in pause.also[0]["lines"])
+                assert pause.view(0)["round"] == rounds + 1
+                return
+    raise AssertionError("no lucky hand came up in 200 seeded games")

@@ -25,23 +25,29 @@ class RoundBreak:
     humans: frozenset[int]  # the seats that must press "Next round"
     deadline: float | None  # when the table moves on by itself (None: it waits)
     ready: set[int] = field(default_factory=set)
+    #: rounds the same move ended after this one, with no move of their own (a koi-koi
+    #: lucky hand shown at the next deal): their results, shown with this one
+    also: list[JSON] = field(default_factory=list)
 
     @classmethod
     def after(
         cls,
         before: State,
+        after: State,
         seat: int,
         action: Action,
         humans: Collection[int],
         now: float,
         countdown: float,
     ) -> RoundBreak:
-        """The break after ``action`` (by ``seat``) ended the round ``before`` was in."""
+        """The break after ``action`` (by ``seat``) ended the round ``before`` was in;
+        ``after`` is the game once the move was made."""
         final = before
         final.end_at_round(explain=True)
         final.apply(seat, action)
         deadline = now + countdown if len(humans) > 1 else None
-        return cls(final, frozenset(humans), deadline)
+        also = [r.to_json() for r in after.result().rounds[final.rounds_finished :]]
+        return cls(final, frozenset(humans), deadline, also=also)
 
     @property
     def round(self) -> int:
@@ -71,4 +77,5 @@ class RoundBreak:
             "ready": sorted(self.ready),
             "waiting": self.waiting,
             "deadline": self.deadline,
+            "also": self.also,
         }

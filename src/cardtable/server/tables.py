@@ -380,7 +380,7 @@ class LiveTable:
             self.state.apply(seat, action)
             if before is not None and self.state.rounds_finished > rounds and not self.finished:
                 self.round_break = RoundBreak.after(
-                    before, seat, action, self._human_seats(), self.last_change,
+                    before, self.state, seat, action, self._human_seats(), self.last_change,
                     self.hub.settings.round_break_seconds,
                 )  # fmt: skip
             self.version += 1

@@ -71,6 +71,11 @@ export function renderResult(panel, { frame, client, ctx, ui, onNext, now }) {
       }, folded ? t("table.show_result") : t("table.show_board"))),
     h("div", { class: "result-body" },
       lines,
+      // rounds the same move ended at their deal (a lucky hand): their results follow
+      (pause?.also || []).map((more) => [
+        h("h4", { class: "also" }, t("table.round_over", { n: more.round })),
+        breakdown(more, ctx, drawCard),
+      ]),
       extras || "",
       pause ? waitingLine(pause, seat, ctx) : "",
       pause?.deadline ? h("p", { class: "countdown", id: "next-countdown" }, countdownText(pause, now, t)) : "",
