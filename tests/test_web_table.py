@@ -306,6 +306,7 @@ def test_a_three_player_round_by_clicking_keeps_the_hand_on_screen(
     url, _app = server
     page = new_page(browser, width=1366, height=768)
     create_table(page, url, "hana-awase-88", ["human", "bot:easy", "bot:easy"], {})
+    expect(page.locator(".seat-box .name")).to_have_count(3)
     names = page.locator(".seat-box .name").all_inner_texts()
     assert len(set(names)) == 3, names  # two easy bots, told apart
     deadline = time.time() + 120

@@ -60,5 +60,6 @@ export function narrate(view, ctx) {
     }
   });
   if (ctx.roundBreak || view.over) lines.push(...endLines(view.last_round, ctx));
+  for (const more of ctx.roundBreak?.also || []) lines.push(...endLines(more, ctx));
   return lines;
 }
