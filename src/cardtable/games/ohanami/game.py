@@ -173,6 +173,8 @@ def targets(rows: Sequence[Row], card: int) -> Iterator[Target]:
 
 # -- options --------------------------------------------------------------------------------
 class OhanamiOptions(GameOptions):
+    GROUPS = ("scoring",)
+
     players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
     pink_tiebreak: Literal["raw", "capped"] = Field(
         "raw",
@@ -180,6 +182,7 @@ class OhanamiOptions(GameOptions):
             "Ties on points go to more pink cards: raw counts every pink card; capped "
             "counts at most 15 (as scored)."
         ),
+        json_schema_extra={"x-group": "scoring"},
     )
 
 
