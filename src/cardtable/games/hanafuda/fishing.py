@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, NamedTuple, Self
+from typing import Any, ClassVar, Literal, NamedTuple, Self
 
 from pydantic import Field, model_validator
 
@@ -110,7 +110,7 @@ class FishingOptions(GameOptions):
     Each option names its group (``x-group``); the words of an option are the game's own
     (``option.GAME.FIELD``, games/hanafuda/locales), as one option can differ by game."""
 
-    GROUPS = ("match", "scoring", "yaku", "lucky_hands", "turn_flow")
+    GROUPS: ClassVar[tuple[str, ...]] = ("match", "scoring", "yaku", "lucky_hands", "turn_flow")
 
 
 def rounds_field() -> Any:

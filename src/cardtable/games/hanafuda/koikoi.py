@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal, Self, cast
+from typing import Any, ClassVar, Literal, Self, cast
 
 from pydantic import Field, field_validator, model_validator
 
@@ -126,7 +126,15 @@ def from_former_flags(data: dict[str, Any], defaults: Mapping[str, Any]) -> dict
 
 
 class KoiKoiOptions(FishingOptions):
-    GROUPS = ("match", "scoring", "yaku", "koikoi_calls", "lucky_hands", "turn_flow", "draws")
+    GROUPS: ClassVar[tuple[str, ...]] = (
+        "match",
+        "scoring",
+        "yaku",
+        "koikoi_calls",
+        "lucky_hands",
+        "turn_flow",
+        "draws",
+    )
 
     players: Literal[2] = Field(2, description="Koi-koi is for exactly 2 players.")
     rounds: Literal[1, 3, 6, 8, 12] = rounds_field()

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -22,7 +22,7 @@ from cardtable.games.siedem_slow.tables import (
 
 
 class SiedemSlowOptions(GameOptions):
-    GROUPS = ("match", "words", "scoring", "timer", "solo", "handicap")
+    GROUPS: ClassVar[tuple[str, ...]] = ("match", "words", "scoring", "timer", "solo", "handicap")
 
     players: int = Field(3, ge=1, le=6, description="Number of players, 1 (solo) to 6.")
     deck: Literal["pl", "en"] = Field(
