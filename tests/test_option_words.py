@@ -159,5 +159,5 @@ def test_the_lobby_gets_groups_levels_and_advanced_bots(tmp_path: Path) -> None:
     assert koikoi["bot_help"]["hard"] == "bot.hard.help"
     for game in games.values():
         assert set(game["bots_advanced"]) | set(game["bot_levels"]) == set(game["bots"])
-    assert words["option.koi-koi.koikoi_multiplier.count_all"].startswith("×2, ×3")
+    assert words["option.koi-koi.koikoi_multiplier.count_all"].startswith("×2 po jednym wezwaniu")
     assert words["preset.koi-koi.nintendo"] == "Zasady Nintendo"
