@@ -82,13 +82,18 @@ def options_table(game_id: str, lang: str = "en") -> str:
     return markdown_table(HEADERS[lang]["options"], option_rows(game_id, lang))
 
 
+def preset_words(game_id: str, name: str, lang: str = "en") -> tuple[str, str]:
+    """A rule set's name and one line about it (its own name where no words are given)."""
+    key = f"preset.{game_id}.{name}"
+    return _said(key, lang, name), _said(f"{key}.help", lang)
+
+
 def presets_table(game_id: str, lang: str = "en") -> str:
     rows = []
     for name, values in spec_of(game_id).presets.items():
         defaults = HEADERS[lang]["defaults"][0]
         shown = ", ".join(f"`{k}={v}`" for k, v in values.items()) or defaults
-        key = f"preset.{game_id}.{name}"
-        title, help_text = _said(key, lang, name), _said(f"{key}.help", lang)
+        title, help_text = preset_words(game_id, name, lang)
         rows.append([f"`{name}`", f"**{title}.** {help_text}" if help_text else title, shown])
     return markdown_table(HEADERS[lang]["presets"], rows)
 

@@ -8,7 +8,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from cardtable.agents import advanced_agents, describe_agents
-from cardtable.cli.docs import option_rows, strip_generated
+from cardtable.cli.docs import option_rows, preset_words, strip_generated
 from cardtable.core.game import spec_of
 from cardtable.core.terminal import console
 from cardtable.locales import bot_help_key, message
@@ -37,8 +37,8 @@ def show_rules(game_id: str) -> None:
     presets.add_column("sets")
     for name, values in spec.presets.items():
         shown = ", ".join(f"{k}={v}" for k, v in values.items()) or "the defaults above"
-        key = f"preset.{game_id}.{name}"
-        presets.add_row(name, f"{message(key)}: {message(key + '.help')}", shown)
+        title, help_text = preset_words(game_id, name)
+        presets.add_row(name, f"{title}: {help_text}" if help_text else title, shown)
     console.print(presets)
     bots = Table(title="Bots (--seats human,NAME,...)", title_style="bold")
     bots.add_column("bot", style="cyan")
