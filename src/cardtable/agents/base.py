@@ -26,14 +26,17 @@ from cardtable.core.state import Agent, State
 
 #: Agent is core's interface (a terminal seat holds one too); this layer hands it out
 __all__ = [
+    "LEVELS",
     "Agent",
     "AgentFactory",
     "BotSpec",
     "Shortlisting",
     "Thinking",
     "actions_for",
+    "advanced_agents",
     "agent_names",
     "best_by_value",
+    "bot_levels",
     "bots_of",
     "describe_agents",
     "make_agent",
@@ -105,6 +108,26 @@ def bots_of(game_id: str) -> dict[str, BotSpec]:
     spec = spec_of(game_id)
     own: Mapping[str, BotSpec] = spec.optional(Capability.BOTS, {})
     return {**_GENERIC, **own}
+
+
+#: the bot levels a player picks from, weakest first; every other bot is "advanced" (a
+#: technical bot for comparisons and testing: random, greedy, ismcts, strategist...)
+LEVELS = ("easy", "medium", "hard")
+
+
+def bot_levels(game_id: str) -> list[str]:
+    """The levels a game's bots come in, weakest first."""
+    bots = bots_of(game_id)
+    return [level for level in LEVELS if level in bots]
+
+
+def advanced_agents(game_id: str) -> list[str]:
+    """A game's technical bots (not a level), sorted: a front end shows them as advanced.
+
+    >>> advanced_agents("koi-koi")
+    ['greedy', 'ismcts', 'random', 'strategist']
+    """
+    return sorted(name for name in bots_of(game_id) if name not in LEVELS)
 
 
 def agent_names(game_id: str | None = None) -> list[str]:

@@ -14,26 +14,88 @@ from pathlib import Path
 
 from cardtable.core.game import Capability, spec_of
 from cardtable.core.markdown import markdown_table
-from cardtable.core.options import describe
-from cardtable.locales import TRANSLATED_DOCS
+from cardtable.core.options import OptionInfo, describe
+from cardtable.locales import TRANSLATED_DOCS, catalogue
 
 BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n)(.*?)(<!-- end -->)", re.DOTALL)
 
 
-def options_table(game_id: str, lang: str = "en") -> str:
+#: headers of the generated option and preset tables, per language
+HEADERS: dict[str, dict[str, list[str]]] = {
+    "en": {
+        "options": ["group", "option", "default", "values", "meaning"],
+        "presets": ["preset", "rule set", "sets"],
+        "defaults": ["the defaults"],
+    },
+    "pl": {
+        "options": ["grupa", "opcja", "domyślnie", "wartości", "znaczenie"],
+        "presets": ["zestaw", "zasady", "ustawia"],
+        "defaults": ["wartości domyślne"],
+    },
+    "ru": {
+        "options": ["группа", "опция", "по умолчанию", "значения", "смысл"],
+        "presets": ["набор", "правила", "задаёт"],
+        "defaults": ["значения по умолчанию"],
+    },
+}
+
+
+def _said(key: str, lang: str, fallback: str = "") -> str:
+    return catalogue(lang).get(key) or catalogue("en").get(key) or fallback
+
+
+def option_words(game_id: str, info: OptionInfo, lang: str = "en") -> tuple[str, str, str]:
+    """An option's group, label and help as a player reads them (the game's catalogue;
+    the model's own description where the catalogue has none)."""
+    base = f"option.{game_id}.{info.name}"
+    group = _said(f"group.{info.group}", lang, info.group or "")
+    return group, _said(base, lang, info.name), _said(f"{base}.help", lang, info.description)
+
+
+def value_words(game_id: str, info: OptionInfo, lang: str = "en") -> str:
+    """An option's values: each named choice with its words, else the range."""
+    named = [c for c in info.choices or () if isinstance(c, str)]
+    if not named:
+        return info.describe_values()
+    base = f"option.{game_id}.{info.name}"
+    return "; ".join(f"`{c}`: {_said(f'{base}.{c}', lang, c)}" for c in named)
+
+
+def option_rows(game_id: str, lang: str = "en") -> list[list[str]]:
+    """Group, option, default, values and meaning of every option, in the order of the
+    groups (the docs' table and ``cardtable rules``); code spans in backquotes."""
+    model = spec_of(game_id).options_model
+    order = {group: n for n, group in enumerate(model.GROUPS)}
+    infos = sorted(describe(model), key=lambda info: order.get(info.group or "", -1))
     rows = []
-    for info in describe(spec_of(game_id).options_model):
+    for info in infos:
         default = str(info.default).lower() if isinstance(info.default, bool) else info.default
-        rows.append([f"`{info.name}`", f"`{default}`", info.describe_values(), info.description])
-    return markdown_table(["option", "default", "values", "meaning"], rows)
+        group, label, help_text = option_words(game_id, info, lang)
+        meaning = f"**{label}.** {help_text}" if label != info.name else help_text
+        values = value_words(game_id, info, lang)
+        rows.append([group, f"`{info.name}`", f"`{default}`", values, meaning])
+    return rows
+
+
+def options_table(game_id: str, lang: str = "en") -> str:
+    """The options in the order of their groups, each in a player's words."""
+    return markdown_table(HEADERS[lang]["options"], option_rows(game_id, lang))
+
+
+def preset_words(game_id: str, name: str, lang: str = "en") -> tuple[str, str]:
+    """A rule set's name and one line about it (its own name where no words are given)."""
+    key = f"preset.{game_id}.{name}"
+    return _said(key, lang, name), _said(f"{key}.help", lang)
 
 
 def presets_table(game_id: str, lang: str = "en") -> str:
     rows = []
     for name, values in spec_of(game_id).presets.items():
-        shown = ", ".join(f"`{k}={v}`" for k, v in values.items()) or "the defaults"
-        rows.append([f"`{name}`", shown])
-    return markdown_table(["preset", "sets"], rows)
+        defaults = HEADERS[lang]["defaults"][0]
+        shown = ", ".join(f"`{k}={v}`" for k, v in values.items()) or defaults
+        title, help_text = preset_words(game_id, name, lang)
+        rows.append([f"`{name}`", f"**{title}.** {help_text}" if help_text else title, shown])
+    return markdown_table(HEADERS[lang]["presets"], rows)
 
 
 #: the blocks every game page may have; a game adds its own (its spec's DOCS)

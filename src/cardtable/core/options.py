@@ -12,19 +12,37 @@ import types
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic.fields import FieldInfo
 
 from cardtable.core.errors import OptionError
 
 OptionsT = TypeVar("OptionsT", bound="GameOptions")
 
 
-class GameOptions(BaseModel):
-    """Base of every game's options: frozen, and unknown keys are errors."""
+def _schema_groups(schema: dict[str, Any], cls: type[Any]) -> None:
+    """The model's JSON schema names its option groups in order (``x-groups``): those of
+    ``GROUPS`` that one of its options is in."""
+    used = {prop.get("x-group") for prop in schema.get("properties", {}).values()}
+    schema["x-groups"] = [group for group in getattr(cls, "GROUPS", ()) if group in used]
 
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+class GameOptions(BaseModel):
+    """Base of every game's options: frozen, and unknown keys are errors.
+
+    Each option names its group in its field, ``json_schema_extra={"x-group": "yaku"}``,
+    and the model lists its groups once, in the order a form shows them (``GROUPS``); the
+    JSON schema carries both (``x-group`` on each property, ``x-groups`` on the model).
+    The words of an option live in the game's catalogue (docs/house.md, "Option words").
+    """
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, validate_default=True, json_schema_extra=_schema_groups
+    )
+    #: the option groups of the game, in the order a form shows them
+    GROUPS: ClassVar[tuple[str, ...]] = ()
 
     def changed(self) -> dict[str, Any]:
         """The options that differ from the model's defaults (what a record needs)."""
@@ -45,6 +63,8 @@ class OptionInfo:
     choices: tuple[Any, ...] | None
     description: str
     bounds: tuple[int | None, int | None] = (None, None)
+    group: str | None = None
+    local_only: bool = False
 
     def describe_values(self) -> str:
         if self.choices is not None:
@@ -69,6 +89,9 @@ def _choices(annotation: Any) -> tuple[Any, ...] | None:
     origin = typing.get_origin(annotation)
     if origin is Literal:
         return tuple(typing.get_args(annotation))
+    if origin is tuple:  # tuple[X, ...]: any number of X's choices (a set of cards)
+        args = typing.get_args(annotation)
+        return _choices(args[0]) if len(args) == 2 and args[1] is Ellipsis else None
     if origin in (typing.Union, types.UnionType):
         found: list[Any] = []
         for arg in typing.get_args(annotation):
@@ -87,6 +110,17 @@ def _bounds(field: Any) -> tuple[int | None, int | None]:
     return low, high
 
 
+def _extra(field: FieldInfo) -> dict[str, Any]:
+    extra = field.json_schema_extra
+    return extra if isinstance(extra, dict) else {}
+
+
+def option_group(field: FieldInfo) -> str | None:
+    """The group an option is shown in (its ``x-group``), if it names one."""
+    group = _extra(field).get("x-group")
+    return group if isinstance(group, str) else None
+
+
 def describe(model: type[GameOptions]) -> list[OptionInfo]:
     """Every option of a model, in declaration order."""
     infos = []
@@ -98,6 +132,8 @@ def describe(model: type[GameOptions]) -> list[OptionInfo]:
                 choices=_choices(field.annotation),
                 description=field.description or "",
                 bounds=_bounds(field),
+                group=option_group(field),
+                local_only=bool(_extra(field).get("x-local-only")),
             )
         )
     return infos

@@ -32,6 +32,17 @@ def catalogue(lang: str) -> dict[str, str]:
     return data
 
 
+def bot_help_key(game_id: str, name: str) -> str:
+    """The catalogue key that explains a bot to a player: the game's own words where its
+    bot of that name plays differently (``bot.GAME.NAME.help``), else ``bot.NAME.help``.
+
+    >>> bot_help_key("siedem-slow", "easy"), bot_help_key("ohanami", "easy")
+    ('bot.siedem-slow.easy.help', 'bot.easy.help')
+    """
+    own = f"bot.{game_id}.{name}.help"
+    return own if own in catalogue("en") else f"bot.{name}.help"
+
+
 class Localized(NamedTuple):
     """A value given in every language (a yaku's name): a message picks the reader's."""
 

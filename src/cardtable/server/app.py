@@ -24,13 +24,13 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from cardtable.agents import agent_names, describe_agents
+from cardtable.agents import advanced_agents, agent_names, bot_levels, describe_agents
 from cardtable.companion import pad_of, scorer
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Capability, game_ids, load, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.core.web import WebClient
-from cardtable.locales import LANGUAGES
+from cardtable.locales import LANGUAGES, bot_help_key
 from cardtable.locales import catalogue as messages
 from cardtable.server.cards import card_data, web_clients
 from cardtable.server.client_options import check_record_options
@@ -123,6 +123,11 @@ def game_catalogue() -> list[dict[str, Any]]:
             "schema": spec.options_model.model_json_schema(),
             "bots": agent_names(game_id),
             "bot_descriptions": describe_agents(game_id),
+            # the levels a player picks from (weakest first); the other bots are technical
+            "bot_levels": bot_levels(game_id),
+            "bots_advanced": advanced_agents(game_id),
+            # each bot's explanation in the catalogue (a game's own words where it has them)
+            "bot_help": {name: bot_help_key(game_id, name) for name in agent_names(game_id)},
             "rule_sections": anchors(game_id),
             "hints": spec.has(Capability.HINTS),
         }

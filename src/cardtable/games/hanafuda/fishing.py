@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, NamedTuple, Self
+from typing import Any, ClassVar, Literal, NamedTuple, Self
 
 from pydantic import Field, model_validator
 
@@ -105,11 +105,20 @@ _HAND, _STOCK = Source.HAND, Source.STOCK
 
 class FishingOptions(GameOptions):
     """Base of the fishing games' options; each declares ``rounds`` with
-    :func:`rounds_field` (koi-koi allows 8 rounds besides the rulebook's 1, 3, 6, 12)."""
+    :func:`rounds_field` (koi-koi allows 8 rounds besides the rulebook's 1, 3, 6, 12).
+
+    Each option names its group (``x-group``); the words of an option are the game's own
+    (``option.GAME.FIELD``, games/hanafuda/locales), as one option can differ by game."""
+
+    GROUPS: ClassVar[tuple[str, ...]] = ("match", "scoring", "yaku", "lucky_hands", "turn_flow")
 
 
 def rounds_field() -> Any:
-    return Field(12, description="Rounds in the match: a year of 12, or fewer.")
+    return Field(
+        12,
+        description="Rounds in the match: a year of 12, or fewer.",
+        json_schema_extra={"x-group": "match"},
+    )
 
 
 class CardValueOptions(FishingOptions):
@@ -123,6 +132,7 @@ class CardValueOptions(FishingOptions):
             "traditional: captured card values minus par (264 / players), zero-sum; "
             "simple: captured card values."
         ),
+        json_schema_extra={"x-group": "scoring"},
     )
     two_player_stop_when_hands_empty: bool = Field(
         False,
@@ -130,6 +140,7 @@ class CardValueOptions(FishingOptions):
             "Two players: end the round when the hands are empty instead of playing "
             "stock-only turns until the stock is empty (simple scoring only)."
         ),
+        json_schema_extra={"x-group": "turn_flow"},
     )
 
     @model_validator(mode="after")

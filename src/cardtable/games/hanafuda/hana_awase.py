@@ -45,21 +45,27 @@ class HanaAwaseOptions(CardValueOptions):
             "traditional: (cards - par) + own yaku x (players - 1) - the others' yaku, "
             "zero-sum; simple: cards + own yaku x (players - 1)."
         ),
+        json_schema_extra={"x-group": "scoring"},
     )
     forced_hand_match: bool = Field(
         False,
         description="A player who can capture with a hand card must play such a card.",
+        json_schema_extra={"x-group": "turn_flow"},
     )
     capture_from_opponent_piles: bool = Field(
         False,
         description="A played card may also take a card of its month from an opponent's pile.",
+        json_schema_extra={"x-group": "turn_flow"},
     )
     teyaku: bool = Field(
         False,
         description="Hands dealt with 7 plains collect 30 from each player, with 6 plains 20.",
+        json_schema_extra={"x-group": "lucky_hands"},
     )
     willow_is_plain_for_teyaku: bool = Field(
-        False, description="Teyaku count every willow card as a plain."
+        False,
+        description="Teyaku count every willow card as a plain.",
+        json_schema_extra={"x-group": "lucky_hands"},
     )
     special_payments: bool = Field(
         False,
@@ -68,18 +74,27 @@ class HanaAwaseOptions(CardValueOptions):
             "otherwise the dealer or the player after him with at most 8 captured cards, and "
             "the third player with at most 10, collect 30 from each."
         ),
+        json_schema_extra={"x-group": "scoring"},
     )
     fuke_threshold_inclusive: bool = Field(
-        False, description="The drawn-deal rule uses 20 or less instead of under 20."
+        False,
+        description="The drawn-deal rule uses 20 or less instead of under 20.",
+        json_schema_extra={"x-group": "scoring"},
     )
     willow_row_cancels_yaku: bool = Field(
-        False, description="If anyone holds all four willow cards, nobody scores yaku."
+        False,
+        description="If anyone holds all four willow cards, nobody scores yaku.",
+        json_schema_extra={"x-group": "yaku"},
     )
     rain_spoils_drinking: bool = Field(
-        False, description="The rain man's holder scores no Nomi, Hanami or Tsukimi."
+        False,
+        description="The rain man's holder scores no Nomi, Hanami or Tsukimi.",
+        json_schema_extra={"x-group": "yaku"},
     )
     sugawara_excluded_by_lights: bool = Field(
-        False, description="Gokō and Shikō replace Omote-sugawara."
+        False,
+        description="Gokō and Shikō replace Omote-sugawara.",
+        json_schema_extra={"x-group": "yaku"},
     )
 
     @cached_property
@@ -109,6 +124,7 @@ _PAR_88_FIELDS: dict[str, Any] = {
         Field(
             "traditional",
             description="(cards - 88) + own yaku x 2 - the others' yaku + teyaku and specials.",
+            json_schema_extra={"x-group": "scoring"},
         ),
     ),
     **{

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal, Self, cast
+from typing import Any, ClassVar, Literal, Self, cast
 
 from pydantic import Field, field_validator, model_validator
 
@@ -126,12 +126,30 @@ def from_former_flags(data: dict[str, Any], defaults: Mapping[str, Any]) -> dict
 
 
 class KoiKoiOptions(FishingOptions):
+    GROUPS: ClassVar[tuple[str, ...]] = (
+        "match",
+        "scoring",
+        "yaku",
+        "koikoi_calls",
+        "lucky_hands",
+        "turn_flow",
+        "draws",
+    )
+
     players: Literal[2] = Field(2, description="Koi-koi is for exactly 2 players.")
     rounds: Literal[1, 3, 6, 8, 12] = rounds_field()
     zero_sum: bool = Field(
-        True, description="★ Both start with zero_sum_start points; the loser pays the winner."
+        True,
+        description="★ Both start with zero_sum_start points; the loser pays the winner.",
+        json_schema_extra={"x-group": "match"},
     )
-    zero_sum_start: int = Field(30, ge=1, le=1000, description="Starting points (zero-sum).")
+    zero_sum_start: int = Field(
+        30,
+        ge=1,
+        le=1000,
+        description="Starting points (zero-sum).",
+        json_schema_extra={"x-group": "match"},
+    )
     # deal
     lucky_hands: LuckyHands = Field(
         "void",
@@ -139,17 +157,28 @@ class KoiKoiOptions(FishingOptions):
             "★ void: teshi or kuttsuki in a hand and the cards are dealt again; win: it wins "
             "the round at once (6 points); off: nothing happens."
         ),
+        json_schema_extra={"x-group": "lucky_hands"},
     )
     kuttsuki_enabled: bool = Field(
-        True, description="Kuttsuki (four pairs) counts as a lucky hand besides teshi."
+        True,
+        description="Kuttsuki (four pairs) counts as a lucky hand besides teshi.",
+        json_schema_extra={"x-group": "lucky_hands"},
     )
     table_lucky_void: bool = Field(
-        True, description="★ Four pairs on the table: the cards are dealt again."
+        True,
+        description="★ Four pairs on the table: the cards are dealt again.",
+        json_schema_extra={"x-group": "lucky_hands"},
     )
     table_triple_void: bool = Field(
-        False, description="Three cards of one month on the table: the cards are dealt again."
+        False,
+        description="Three cards of one month on the table: the cards are dealt again.",
+        json_schema_extra={"x-group": "lucky_hands"},
     )
-    deal_ten_cards: bool = Field(False, description="10 cards per hand (table 8, stock 20).")
+    deal_ten_cards: bool = Field(
+        False,
+        description="10 cards per hand (table 8, stock 20).",
+        json_schema_extra={"x-group": "turn_flow"},
+    )
     # yaku
     chofuku_mode: Literal["replace", "add", "none"] = Field(
         "replace",
@@ -157,6 +186,7 @@ class KoiKoiOptions(FishingOptions):
             "Akatan + Aotan: replace = 10 instead of 5 + 5; add = 10 plus both 5s; "
             "none = no extra yaku."
         ),
+        json_schema_extra={"x-group": "yaku"},
     )
     set_yaku_extra_bonus: bool = Field(
         False,
@@ -164,24 +194,36 @@ class KoiKoiOptions(FishingOptions):
             "+1 per extra animal on Ino-shika-chō and per extra ribbon on Akatan/Aotan; "
             "Tane/Tanzaku then do not count those cards again."
         ),
+        json_schema_extra={"x-group": "yaku"},
     )
-    inoshikacho_enabled: bool = Field(True, description="Ino-shika-chō is a yaku.")
+    inoshikacho_enabled: bool = Field(
+        True, description="Ino-shika-chō is a yaku.", json_schema_extra={"x-group": "yaku"}
+    )
     sake_viewing: Literal["normal", "disabled", "needs_other_yaku"] = Field(
-        "normal", description="Hanami/Tsukimi: normal, disabled, or only with another yaku."
+        "normal",
+        description="Hanami/Tsukimi: normal, disabled, or only with another yaku.",
+        json_schema_extra={"x-group": "yaku"},
     )
     weather_ruins_viewing: bool = Field(
         True,
         description="★ No Hanami while a November card is on the table, no Tsukimi while "
         "a December card is.",
+        json_schema_extra={"x-group": "yaku"},
     )
     sake_cup_mode: Literal["both", "one_of", "animal_only"] = Field(
-        "both", description="The sake cup counts as animal and plain, as either, or animal only."
+        "both",
+        description="The sake cup counts as animal and plain, as either, or animal only.",
+        json_schema_extra={"x-group": "yaku"},
     )
     viewing_value: Literal["standard", "low"] = Field(
-        "standard", description="low: Hanami/Tsukimi are worth 1, or 3 after own koi-koi."
+        "standard",
+        description="low: Hanami/Tsukimi are worth 1, or 3 after own koi-koi.",
+        json_schema_extra={"x-group": "yaku"},
     )
     double_plain: tuple[Literal["sake_cup", "lightning", "yellow_paulownia"], ...] = Field(
-        (), description="Cards that count as two plains for Kasu (comma separated)."
+        (),
+        description="Cards that count as two plains for Kasu (comma separated).",
+        json_schema_extra={"x-group": "yaku"},
     )
     # extra card properties
     lightning: Lightning = Field(
@@ -190,10 +232,13 @@ class KoiKoiOptions(FishingOptions):
             "The lightning (11-4): a plain card, wild (matches any card), or wild_if_grass "
             "(wild when an August plain is on the first table)."
         ),
+        json_schema_extra={"x-group": "turn_flow"},
     )
     # turn variants
     continue_with_stock_after_hands: bool = Field(
-        False, description="After the hands are empty, play stock-only turns."
+        False,
+        description="After the hands are empty, play stock-only turns.",
+        json_schema_extra={"x-group": "turn_flow"},
     )
     turn_variant: TurnVariant = Field(
         "standard",
@@ -202,27 +247,50 @@ class KoiKoiOptions(FishingOptions):
             "two cards; keep_unmatched_draw: a flipped card that matches nothing goes to "
             "hand, and another card is played."
         ),
+        json_schema_extra={"x-group": "turn_flow"},
     )
     # draws
     oya_ken_points: int = Field(
-        0, ge=0, le=50, description="On a draw the dealer collects this and keeps the deal."
+        0,
+        ge=0,
+        le=50,
+        description="On a draw the dealer collects this and keeps the deal.",
+        json_schema_extra={"x-group": "draws"},
     )
-    draw_passes_deal: bool = Field(False, description="On a draw the other player deals.")
+    draw_passes_deal: bool = Field(
+        False,
+        description="On a draw the other player deals.",
+        json_schema_extra={"x-group": "draws"},
+    )
     draw_last_yaku_scores: bool = Field(
-        False, description="On a draw the last player to form or raise a yaku scores it."
+        False,
+        description="On a draw the last player to form or raise a yaku scores it.",
+        json_schema_extra={"x-group": "draws"},
     )
     # koi-koi declaration
     koikoi_min_points: int = Field(
-        0, ge=0, le=50, description="Koi-koi only with at least this many points."
+        0,
+        ge=0,
+        le=50,
+        description="Koi-koi only with at least this many points.",
+        json_schema_extra={"x-group": "koikoi_calls"},
     )
     koikoi_only_on_new_yaku: bool = Field(
-        False, description="Only a new yaku (not a raised one) allows a koi-koi call."
+        False,
+        description="Only a new yaku (not a raised one) allows a koi-koi call.",
+        json_schema_extra={"x-group": "koikoi_calls"},
     )
     koikoi_once_per_round: bool = Field(
-        False, description="At most one koi-koi call per round; after it, yaku win at once."
+        False,
+        description="At most one koi-koi call per round; after it, yaku win at once.",
+        json_schema_extra={"x-group": "koikoi_calls"},
     )
     # multipliers
-    double_if_seven_plus: bool = Field(False, description="×2 when the base is 7 or more.")
+    double_if_seven_plus: bool = Field(
+        False,
+        description="×2 when the base is 7 or more.",
+        json_schema_extra={"x-group": "scoring"},
+    )
     koikoi_multiplier: KoikoiMultiplier = Field(
         "count_all",
         description=(
@@ -230,14 +298,23 @@ class KoiKoiOptions(FishingOptions):
             "own_x2 / opponent_x2 / any_x2: ×2 after such a call; japan_bonus: +1..+3 for "
             "1-3 own calls, then ×2..×5; none."
         ),
+        json_schema_extra={"x-group": "scoring"},
     )
     table_lights_multiplier: Literal["none", "x2", "count"] = Field(
-        "none", description="Lights on the first table: x2 = ×2; count = ×(lights + 1)."
+        "none",
+        description="Lights on the first table: x2 = ×2; count = ×(lights + 1).",
+        json_schema_extra={"x-group": "scoring"},
     )
     # scoring
-    best_yaku_only: bool = Field(False, description="The winner scores only his best yaku.")
+    best_yaku_only: bool = Field(
+        False,
+        description="The winner scores only his best yaku.",
+        json_schema_extra={"x-group": "scoring"},
+    )
     score_opponent_yaku: bool = Field(
-        False, description="The winner also adds the value of the opponent's yaku."
+        False,
+        description="The winner also adds the value of the opponent's yaku.",
+        json_schema_extra={"x-group": "scoring"},
     )
 
     @cached_property

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
-from typing import Any, Literal, cast
+from typing import Any, ClassVar, Literal, cast
 
 from pydantic import Field
 
@@ -173,6 +173,8 @@ def targets(rows: Sequence[Row], card: int) -> Iterator[Target]:
 
 # -- options --------------------------------------------------------------------------------
 class OhanamiOptions(GameOptions):
+    GROUPS: ClassVar[tuple[str, ...]] = ("scoring",)
+
     players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
     pink_tiebreak: Literal["raw", "capped"] = Field(
         "raw",
@@ -180,6 +182,7 @@ class OhanamiOptions(GameOptions):
             "Ties on points go to more pink cards: raw counts every pink card; capped "
             "counts at most 15 (as scored)."
         ),
+        json_schema_extra={"x-group": "scoring"},
     )
 
 

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -22,20 +22,31 @@ from cardtable.games.siedem_slow.tables import (
 
 
 class SiedemSlowOptions(GameOptions):
+    GROUPS: ClassVar[tuple[str, ...]] = ("match", "words", "scoring", "timer", "solo", "handicap")
+
     players: int = Field(3, ge=1, le=6, description="Number of players, 1 (solo) to 6.")
     deck: Literal["pl", "en"] = Field(
-        "pl", description="Letter deck and language: pl (7 słów) or en (Wordsy); provisional."
+        "pl",
+        description="Letter deck and language: pl (7 słów) or en (Wordsy); provisional.",
+        json_schema_extra={"x-group": "words"},
     )
     dictionary: str = Field(
         "default",
         description="Word list: default (the language's system list) or a file path.",
         # a file path on the machine that runs the game: a server never takes it from a client
-        json_schema_extra={"x-local-only": True},
+        json_schema_extra={"x-local-only": True, "x-group": "words"},
     )
-    rounds: int = Field(ROUNDS, ge=1, le=ROUNDS, description="Rounds in the game (7).")
+    rounds: int = Field(
+        ROUNDS,
+        ge=1,
+        le=ROUNDS,
+        description="Rounds in the game (7).",
+        json_schema_extra={"x-group": "match"},
+    )
     variant: Literal["standard", "no-hourglass"] = Field(
         "standard",
         description="no-hourglass: no timer; a main player stands in for the fastest (§10).",
+        json_schema_extra={"x-group": "timer"},
     )
     validation: Literal["auto", "challenge"] = Field(
         "auto",
@@ -43,6 +54,7 @@ class SiedemSlowOptions(GameOptions):
             "auto: the dictionary checks each word as it is written; challenge: words are "
             "checked only when another player challenges them (the table game)."
         ),
+        json_schema_extra={"x-group": "words"},
     )
     family_rule: Literal["lemma+root", "lemma", "word"] = Field(
         "lemma+root",
@@ -51,9 +63,12 @@ class SiedemSlowOptions(GameOptions):
             "and warns (challengeable) on a shared root; lemma only blocks; word blocks "
             "only the identical word."
         ),
+        json_schema_extra={"x-group": "words"},
     )
     own_families: bool = Field(
-        True, description="The family rule covers your own earlier words too (§8 REC)."
+        True,
+        description="The family rule covers your own earlier words too (§8 REC).",
+        json_schema_extra={"x-group": "words"},
     )
     better_card: BetterCard = Field(
         "value",
@@ -61,12 +76,14 @@ class SiedemSlowOptions(GameOptions):
             "Two cards of a letter, the word holds it once: the card worth more scores "
             "(value) or the one in the better column (column)."
         ),
+        json_schema_extra={"x-group": "scoring"},
     )
     fastest_needs: int = Field(
         FASTEST_NEEDS_WITH_MANY,
         ge=1,
         le=5,
         description="With 5-6 players, opponents the fastest must tie or beat for the 2nd box.",
+        json_schema_extra={"x-group": "scoring"},
     )
     failed_fastest: Literal["compare-zero", "no-first-box"] = Field(
         "compare-zero",
@@ -74,32 +91,55 @@ class SiedemSlowOptions(GameOptions):
             "The fastest word fails a challenge: others beat a 0 (compare-zero) or nobody "
             "marks the 1st box this round."
         ),
+        json_schema_extra={"x-group": "scoring"},
     )
     veterans: tuple[int, ...] = Field(
-        (), description="Seats playing the veteran handicap (only 4 letters at full value)."
+        (),
+        description="Seats playing the veteran handicap (only 4 letters at full value).",
+        json_schema_extra={"x-group": "handicap"},
     )
-    veteran_letters: int = Field(4, ge=1, le=8, description="Full-value letters of a veteran.")
+    veteran_letters: int = Field(
+        4,
+        ge=1,
+        le=8,
+        description="Full-value letters of a veteran.",
+        json_schema_extra={"x-group": "handicap"},
+    )
     veteran_counts: VeteranCounts = Field(
         "uses",
         description="Veteran letters count card uses (uses) or letters, both cards as one.",
+        json_schema_extra={"x-group": "handicap"},
     )
     difficulty: Difficulty = Field(
-        "normal", description="Solo: normal 100, medium 110, hard 120, brutal 120 (no field 2)."
+        "normal",
+        description="Solo: normal 100, medium 110, hard 120, brutal 120 (no field 2).",
+        json_schema_extra={"x-group": "solo"},
     )
     solo_turns_per_field: bool = Field(
-        False, description="Solo house rule: on field 2 the hourglass runs twice (60 s)."
+        False,
+        description="Solo house rule: on field 2 the hourglass runs twice (60 s).",
+        json_schema_extra={"x-group": "solo"},
     )
     hourglass_seconds: int = Field(
-        HOURGLASS_SECONDS, ge=5, le=300, description="Seconds of sand after the flip."
+        HOURGLASS_SECONDS,
+        ge=5,
+        le=300,
+        description="Seconds of sand after the flip.",
+        json_schema_extra={"x-group": "timer"},
     )
     grace_seconds: int = Field(
-        2, ge=0, le=10, description="Front ends: seconds to finish typing after the sand runs out."
+        2,
+        ge=0,
+        le=10,
+        description="Front ends: seconds to finish typing after the sand runs out.",
+        json_schema_extra={"x-group": "timer"},
     )
     flip_cap_seconds: int = Field(
         180,
         ge=0,
         le=3600,
         description="Nobody flips for this long: a countdown starts with no fastest (0: never).",
+        json_schema_extra={"x-group": "timer"},
     )
 
     @model_validator(mode="after")
