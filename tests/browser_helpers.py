@@ -59,6 +59,9 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+OPEN_RULE_GROUPS = "for (const g of document.querySelectorAll('#rule-fields details')) g.open=1"
+
+
 def create_table(page: Page, url: str, game: str, seats: list[str], rules: dict[str, str]) -> str:
     page.goto(f"{url}/?game={game}")
     page.wait_for_selector(".seat-kind", state="attached")
@@ -68,6 +71,7 @@ def create_table(page: Page, url: str, game: str, seats: list[str], rules: dict[
         page.select_option(f".seat-kind[data-seat='{number}']", kind)
     if rules:
         page.click("#rules summary")
+        page.evaluate(OPEN_RULE_GROUPS)
         for name, value in rules.items():
             page.select_option(f"[data-option='{name}']", value) if page.locator(
                 f"select[data-option='{name}']"

@@ -298,7 +298,7 @@ def test_language_switch(server: tuple[str, Any], browser: Browser) -> None:
     expect(create).to_have_text("Создать стол")  # chosen from the browser
     page.select_option("#lang", "pl")
     expect(create).to_have_text("Utwórz stół")
-    expect(page.locator(".seat-kind[data-seat='1'] option").first).to_have_text("bot: hard")
+    expect(page.locator(".seat-kind[data-seat='1'] option").first).to_have_text("Bot: Łatwy")
     page.reload()
     expect(create).to_have_text("Utwórz stół")  # remembered
     page.select_option("#lang", "en")

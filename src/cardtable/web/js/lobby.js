@@ -14,6 +14,35 @@ function schemaProperty(game, name) {
   return game.schema.properties?.[name];
 }
 
+/** A bot's name and what it does, in the page's language (the game may say it its way). */
+function botWords(game, bot) {
+  return { name: t(`bot.${bot}`), help: t(game.bot_help?.[bot] || `bot.${bot}.help`) };
+}
+
+function seatChoice(game, seat) {
+  const select = h("select", { class: "seat-kind", "data-seat": seat, "aria-label": t("lobby.seat", { n: seat + 1 }) });
+  const levels = (game.bot_levels || []).filter((b) => game.bots.includes(b));
+  for (const bot of levels) select.append(new Option(t("lobby.bot", { name: botWords(game, bot).name }), `bot:${bot}`));
+  select.append(new Option(t("lobby.human"), "human"));
+  const advanced = (game.bots_advanced || []).filter((b) => game.bots.includes(b));
+  if (advanced.length) {
+    const group = h("optgroup", { label: t("lobby.advanced_bots") });
+    for (const bot of advanced) group.append(new Option(t("lobby.bot", { name: botWords(game, bot).name }), `bot:${bot}`));
+    select.append(group);
+  }
+  const remembered = localStorage.getItem(`cardtable.seat-kind.${game.id}.${seat}`);
+  select.value = [...select.options].some((o) => o.value === remembered) ? remembered : levels.includes("medium") ? "bot:medium" : select.options[0].value;
+  const help = h("p", { class: "option-help seat-help" });
+  const explain = () => {
+    const value = select.value;
+    help.textContent = value === "human" ? t("lobby.human_help") : botWords(game, value.slice(4)).help;
+    localStorage.setItem(`cardtable.seat-kind.${game.id}.${seat}`, value);
+  };
+  select.addEventListener("change", explain);
+  explain();
+  return h("div", { class: "option seat" }, h("label", {}, h("span", {}, t("lobby.seat", { n: seat + 1 })), " ", select), help);
+}
+
 function renderSeats() {
   const game = currentGame();
   const [low, high] = playerRange(game);
@@ -27,57 +56,58 @@ function renderSeats() {
     select.addEventListener("change", renderSeats);
     fieldset.append(h("label", {}, h("span", {}, t("lobby.players")), " ", select));
   }
-  for (let seat = 0; seat < count; seat++) {
-    const select = h("select", { class: "seat-kind", "data-seat": seat, "aria-label": t("lobby.seat", { n: seat + 1 }) });
-    if (seat === 0) {
-      select.append(new Option(t("lobby.you"), "human"));
-      select.disabled = true;
-    } else {
-      const levels = ["hard", "medium", "easy", "random"].filter((b) => game.bots.includes(b));
-      for (const bot of [...levels, ...game.bots.filter((b) => !levels.includes(b))]) {
-        select.append(new Option(t("lobby.bot", { name: bot }), `bot:${bot}`));
-      }
-      select.append(new Option(t("lobby.human"), "human"));
-      select.value = game.bots.includes("medium") ? "bot:medium" : select.options[0].value;
-    }
-    fieldset.append(h("label", {}, h("span", {}, t("lobby.seat", { n: seat + 1 })), " ", select));
-  }
+  fieldset.append(h("label", {}, h("span", {}, t("lobby.seat", { n: 1 })), " ", h("strong", {}, t("lobby.you"))));
+  for (let seat = 1; seat < count; seat++) fieldset.append(seatChoice(game, seat));
+}
+
+function renderPresetHelp() {
+  const game = currentGame();
+  const preset = $("preset").value;
+  $("preset-help").textContent = t(`preset.${game.id}.${preset}.help`);
 }
 
 function renderGame() {
   const game = currentGame();
-  $("game-summary").textContent = game.summary;
+  localStorage.setItem("cardtable.game", game.id);
+  $("game-summary").textContent = t(`game.${game.id}.summary`) === `game.${game.id}.summary` ? game.summary : t(`game.${game.id}.summary`);
   const preset = $("preset");
-  preset.replaceChildren(new Option(t("lobby.preset.none"), ""));
-  for (const name of game.presets) preset.append(new Option(name, name));
+  preset.replaceChildren();
+  for (const name of game.presets) preset.append(new Option(t(`preset.${game.id}.${name}`), name, false, name === "default"));
+  renderPresetHelp();
   const fields = $("rule-fields");
-  fields.replaceChildren(...optionFields(game.schema));
+  fields.replaceChildren(...optionFields(game.schema, ["players"], { game: game.id, t }));
   renderSeats();
 }
 
 function readOptions() {
   const game = currentGame();
   const options = readChangedOptions(game.schema, document.getElementById("rule-fields"));
-  const seats = [...document.querySelectorAll(".seat-kind")];
-  if (schemaProperty(game, "players")) options.players = seats.length;
+  const seats = [...document.querySelectorAll(".seat-kind")].length + 1;
+  if (schemaProperty(game, "players")) options.players = seats;
   return options;
 }
 
 async function createTable(event) {
   event.preventDefault();
   $("form-error").textContent = "";
-  const seats = [...document.querySelectorAll(".seat-kind")].map((s) => s.value);
+  const seats = ["human", ...[...document.querySelectorAll(".seat-kind")].map((s) => s.value)];
   const name = $("name").value.trim();
   localStorage.setItem("cardtable.name", name);
+  // every seat gets a name in the page's language (an invited person may choose another)
+  const names = seats.map((kind, n) => {
+    if (n === 0 && name) return name;
+    if (kind === "human") return t("lobby.default_name", { n: n + 1 });
+    return t("lobby.bot_name", { name: botWords(currentGame(), kind.slice(4)).name.toLocaleLowerCase() });
+  });
   try {
     const created = await api("/api/tables", {
       method: "POST",
       body: {
         game: currentGame().id,
-        preset: $("preset").value || null,
+        preset: $("preset").value === "default" ? null : $("preset").value,
         options: readOptions(),
         seats,
-        names: [name],
+        names,
         public: $("public").checked,
         move_seconds: Number($("move-seconds").value) || 0,
       },
@@ -142,10 +172,14 @@ async function main() {
   games = await api("/api/games");
   renderPadLinks();
   const select = $("game");
-  for (const game of games) select.append(new Option(game.title, game.id));
-  const wanted = new URLSearchParams(location.search).get("game");
-  if (wanted) select.value = wanted;
+  // the most played game first; then the order of the catalogue
+  const order = [...games].sort((a, b) => (b.id === "koi-koi") - (a.id === "koi-koi"));
+  for (const game of order) select.append(new Option(game.title, game.id));
+  const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("cardtable.game");
+  if (wanted && games.some((g) => g.id === wanted)) select.value = wanted;
+  else select.value = "koi-koi";
   select.addEventListener("change", renderGame);
+  $("preset").addEventListener("change", renderPresetHelp);
   $("name").value = localStorage.getItem("cardtable.name") || "";
   $("create-form").addEventListener("submit", createTable);
   $("lang-slot").append(languageSwitch(translate));

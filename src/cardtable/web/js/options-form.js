@@ -12,9 +12,26 @@ export function choicesOf(property) {
   return null;
 }
 
-/** One form field for an option, from its JSON schema. */
-export function optionField(name, property) {
-  const label = property.title || name.replace(/_/g, " ");
+/** The words a game's catalogue has for an option: its label, its help, each choice. */
+function wordsFor(game, name, property, t) {
+  const key = `option.${game}.${name}`;
+  const said = (k, fallback) => {
+    if (!t) return fallback;
+    const text = t(k);
+    return text === k ? fallback : text;
+  };
+  return {
+    label: said(key, property.title || name.replace(/_/g, " ")),
+    help: said(`${key}.help`, property.description || ""),
+    value: (choice) => said(`${key}.${choice}`, String(choice)),
+  };
+}
+
+/** One form field for an option, from its JSON schema; with `words` ({game, t}) it is
+ * labelled, explained and its choices said in the page's language. */
+export function optionField(name, property, words = null) {
+  const said = wordsFor(words?.game, name, property, words?.t);
+  const label = said.label;
   const choices = choicesOf(property);
   let input;
   if (property.type === "boolean") {
@@ -23,7 +40,7 @@ export function optionField(name, property) {
   } else if (choices) {
     input = h("select", { "data-option": name, "data-kind": "json" });
     for (const choice of choices) {
-      input.append(new Option(String(choice), JSON.stringify(choice), false, choice === property.default));
+      input.append(new Option(said.value(choice), JSON.stringify(choice), false, choice === property.default));
     }
   } else if (property.type === "array") {
     const value = (property.default || []).join(", ");
@@ -41,12 +58,13 @@ export function optionField(name, property) {
   } else {
     input = h("input", { "data-option": name, "data-kind": "text", value: property.default ?? "" });
   }
-  const row = h("label", { class: property.type === "boolean" ? "check" : "", title: property.description || "" });
+  const row = h("label", { class: property.type === "boolean" ? "check" : "", title: words ? null : said.help });
   if (property.type === "boolean") row.append(input, " ", label);
   else row.append(h("span", {}, label), " ", input);
-  return row;
+  if (!words || !said.help) return row;
+  // a phone has no hover: the explanation is on the page, under its option
+  return h("div", { class: "option", "data-option-row": name }, row, h("p", { class: "option-help" }, said.help));
 }
-
 
 /** The options whose inputs differ from their defaults, read from ``root``. */
 export function readChangedOptions(schema, root = document) {
@@ -65,11 +83,21 @@ export function readChangedOptions(schema, root = document) {
   return options;
 }
 
-/** Every option of ``schema`` as form fields, but those left to the command line. */
-export function optionFields(schema, skip = ["players"]) {
-  return Object.entries(schema.properties || {})
-    .filter(([name, property]) => !skip.includes(name) && !property["x-local-only"])
-    .map(([name, property]) => optionField(name, property));
+/** Every option of ``schema`` as form fields, but those left to the command line; with
+ * `words`, grouped as the game declares (x-groups), each group folded. */
+export function optionFields(schema, skip = ["players"], words = null) {
+  const shown = Object.entries(schema.properties || {})
+    .filter(([name, property]) => !skip.includes(name) && !property["x-local-only"]);
+  if (!words || !schema["x-groups"]) return shown.map(([name, property]) => optionField(name, property, words));
+  return schema["x-groups"]
+    .map((group) => {
+      const fields = shown.filter(([, property]) => property["x-group"] === group);
+      if (!fields.length) return null;
+      return h("details", { class: "option-group", "data-group": group },
+        h("summary", {}, words.t(`group.${group}`), h("span", { class: "count" }, ` (${fields.length})`)),
+        fields.map(([name, property]) => optionField(name, property, words)));
+    })
+    .filter(Boolean);
 }
 
 /** The fewest and most players a game's options allow. */

@@ -1,0 +1,59 @@
+"""The new-table form as a player meets it (issue "Welcome, languages and friends"): the
+most played game first and then the browser's own last choice, named rule sets with a line
+each, house rules grouped and folded with their explanations on the page and their values
+in words, bot levels explained, the technical bots under "advanced", seats named in the
+page's language."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Browser, expect
+
+from .browser_helpers import browser, new_page, server, shot
+
+__all__ = ["browser", "server"]  # fixtures used by name
+
+RAW_VALUE = re.compile(r"^[a-z]+(_[a-z0-9]+)+$")  # count_all, own_x2, zero_sum_start
+
+
+def test_the_form_speaks_to_players(server: tuple[str, Any], browser: Browser) -> None:
+    url, app = server
+    page = new_page(browser, locale="pl-PL", width=390, height=844)
+    page.goto(url)
+    page.wait_for_selector(".seat-kind")
+    expect(page.locator("#game")).to_have_value("koi-koi")  # the most played game first
+    expect(page.locator("#preset option:checked")).to_have_text("Zasady z polskiej instrukcji")
+    expect(page.locator("#preset-help")).not_to_be_empty()
+    # house rules: grouped, folded, explained on the page, values said in words
+    page.click("#rules summary")
+    groups = page.locator("#rule-fields details.option-group")
+    assert groups.count() >= 5
+    assert all(not d for d in groups.evaluate_all("ds => ds.map(d => d.open)"))
+    texts = page.locator("#rule-fields option").all_inner_texts()
+    assert texts and not [t for t in texts if RAW_VALUE.match(t)], texts
+    labels = page.locator("#rule-fields label span, #rule-fields label.check").all_inner_texts()
+    assert not [t for t in labels if RAW_VALUE.match(t.strip())]
+    groups.first.locator("summary").click()
+    expect(groups.first.locator(".option-help").first).to_be_visible()
+    # bots: levels explained; the technical ones under "advanced"
+    seat = page.locator(".seat-kind[data-seat='1']")
+    expect(seat.locator("option").first).to_have_text("Bot: Łatwy")
+    expect(seat.locator("optgroup")).to_have_attribute("label", "Boty zaawansowane")
+    seat.select_option("bot:hard")
+    expect(page.locator(".seat-help")).not_to_be_empty()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "lobby-pl-390")
+    # another game is remembered by the browser
+    page.select_option("#game", "ohanami")
+    page.reload()
+    page.wait_for_selector(".seat-kind")
+    expect(page.locator("#game")).to_have_value("ohanami")
+    # an empty name becomes a name in the page's language; bots are named the same way
+    page.select_option("#game", "koi-koi")
+    page.click("#create")
+    page.wait_for_selector("#board[data-version]")
+    table_id = page.url.rsplit("/", 1)[-1]
+    names = [s.name for s in app.state.hub.tables[table_id].seats]
+    assert names == ["Gracz 1", "Bot (trudny)"], names  # the seat remembers its bot
