@@ -300,8 +300,12 @@ def test_races_and_replayed_moves_count_once(tmp_path: Path) -> None:
         )
         table_id, keys = created["id"], seat_keys(created)
         address = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={{}}&key={{}}"
-        with connect(address.format(0, keys[0])) as probe:
-            view = json.loads(probe.recv(timeout=10))["view"]
+        with connect(address.format(1, keys[1])), connect(address.format(0, keys[0])) as probe:
+            # both people sat down (the game starts then): the mover's first state
+            frame = json.loads(probe.recv(timeout=10))
+            while frame["type"] != "state" or frame["table"]["waiting"]:
+                frame = json.loads(probe.recv(timeout=10))
+            view = frame["view"]
         mover = 0 if view["legal_actions"] else 1
         with ExitStack() as stack:
             sockets = [

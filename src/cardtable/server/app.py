@@ -44,6 +44,7 @@ from cardtable.server.http_guards import (
 )
 from cardtable.server.limits import ClientLimits
 from cardtable.server.rules_pages import anchors, page_html
+from cardtable.server.seating import router as seating_router
 from cardtable.server.settings import Settings
 from cardtable.server.sockets import play as play_socket
 from cardtable.server.store import StorageUnavailable, Store
@@ -262,7 +263,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             seat, key = table.claim(body.seat)
         except CardtableError as exc:
             raise _http_error(exc) from None
-        await table.broadcast_presence()
+        await table.seat_taken()
         return {"seat": seat, "key": key, "url": f"/t/{table.id}?seat={seat}&key={key}"}
 
     @app.post("/api/tables/{table_id}/rematch")
@@ -363,6 +364,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         return FileResponse(client.root / client.pad)
 
     app.include_router(companion_router(store, limits))
+    app.include_router(seating_router(live, limits))
     app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")
     for client in {c.folder: c for c in web_clients().values()}.values():
         app.mount(f"/games/{client.folder}", StaticFiles(directory=client.root))

@@ -201,6 +201,7 @@ class LiveTable:
             ],
             "status": "finished" if self.finished else "playing",
             "round_break": self.round_break.to_json() if self.round_break else None,
+            "waiting": self.waiting_for(),
             "commitment": row.commitment,
             "move_seconds": row.move_seconds,
             "moves": self.version,
@@ -287,6 +288,51 @@ class LiveTable:
         self.seats[seat].key_hash, self.seats[seat].claimed = hash_key(key), True
         return seat, key
 
+    # -- the waiting room ----------------------------------------------------------------
+    def waiting_for(self) -> list[int]:
+        """Human seats nobody has taken yet: the game starts when there are none."""
+        return [n for n, s in enumerate(self.seats) if s.kind == "human" and not s.claimed]
+
+    async def seat_taken(self) -> None:
+        """A seat was taken from the lobby: everyone hears; the last one starts the game."""
+        if self.waiting_for():
+            await self.broadcast_presence()
+            return
+        self.last_change = time.time()
+        self.changed.set()
+        await self.broadcast()
+
+    def _save_seats(self) -> None:
+        self.hub.store.set_fields(self.id, seats=[s.to_row() for s in self.seats])
+
+    async def rename(self, seat: int, name: str) -> str:
+        """The person at ``seat`` chose a name (numbered if another seat has it)."""
+        cleaned = " ".join(name.split())[:24]
+        if not cleaned:
+            raise TableError("a name needs at least one letter", "bad_name")
+        others = [s.name for n, s in enumerate(self.seats) if n != seat]
+        self.seats[seat].name = distinct(cleaned, others)
+        self._save_seats()
+        await self.broadcast()
+        return self.seats[seat].name
+
+    async def fill_with_bots(self, bot: str, names: Mapping[int, str]) -> list[int]:
+        """The seats still waiting for a person get bots (``names``: what to call each, in
+        the creator's language), and the game starts."""
+        filled = self.waiting_for()
+        for n in filled:
+            agent = make_agent(bot, self.row.game, seed=(self.row.seed + 7919 * n) % 2**31)
+            taken = [s.name for m, s in enumerate(self.seats) if m != n]
+            name = distinct(names.get(n, "").strip()[:24] or f"Bot ({bot})", taken)
+            self.seats[n] = SeatInfo(f"bot:{bot}", name)
+            self.agents[n] = agent
+        if filled:
+            self._save_seats()
+            self.last_change = time.time()  # the bots' delay counts from the start
+            self.changed.set()
+            await self.broadcast()
+        return filled
+
     def presence(self) -> JSON:
         """Who sits at the table now: what changes when a seat joins or leaves (a small
         frame instead of the whole state, so many spectators cost linear, not quadratic)."""
@@ -298,6 +344,7 @@ class LiveTable:
     async def join(self, listener: Listener) -> None:
         """The new listener gets the whole state; the others hear only of a seat that came."""
         self.listeners.add(listener)
+        waited = bool(self.waiting_for())
         seat_came = False
         if listener.seat is not None:
             info = self.seats[listener.seat]
@@ -309,6 +356,11 @@ class LiveTable:
                     self.hub.store.set_fields(self.id, seats=[s.to_row() for s in self.seats])
                 except StorageUnavailable:  # taken in memory; saved with the next seat write
                     log.warning("table %s: seat %d claimed but not saved", self.id, listener.seat)
+        if waited and not self.waiting_for():  # the last person sat down: the game starts
+            self.last_change = time.time()
+            self.changed.set()
+            await self.broadcast()
+            return
         await self._send_all([listener], self.frame)
         if seat_came:
             await self.broadcast_presence(besides=listener)
@@ -364,6 +416,8 @@ class LiveTable:
         async with self.lock:
             if expect_version is not None and expect_version != self.version:
                 raise TableError("the game moved on before this action", "stale")
+            if self.waiting_for():
+                raise TableError("the game starts when every player has sat down", "waiting")
             if self.round_break is not None:
                 raise TableError(
                     f"round {self.round_break.round} is over: the next one starts when "
@@ -522,6 +576,8 @@ class LiveTable:
         """The next thing to do without a client, and when."""
         if self.round_break is not None:  # nothing runs until people have seen the round
             return self._round_break_over, self.round_break.deadline
+        if self.waiting_for():  # nor before everyone invited has sat down
+            return None, None
         events: list[tuple[float, Callable[[], Awaitable[None]]]] = []
         deadline = self._timer_deadline()
         if deadline is not None:

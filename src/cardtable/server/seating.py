@@ -1,0 +1,87 @@
+"""The waiting room over HTTP: an invited person chooses a name, the creator fills the seats
+nobody took with bots, and an invite link becomes a QR code for a phone at the same table.
+The game starts when every human seat is taken (``LiveTable.waiting_for``)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import segno
+from fastapi import APIRouter, HTTPException, Query, Request, Response
+from pydantic import BaseModel, Field
+
+from cardtable.agents import make_agent
+from cardtable.core.errors import CardtableError
+from cardtable.server.http_guards import client_address
+from cardtable.server.limits import ClientLimits
+from cardtable.server.tables import LiveTable
+
+MAX_QR_TEXT = 300  # an invite link is about 80 characters
+
+
+class Rename(BaseModel):
+    seat: int
+    key: str = Field(max_length=64)
+    name: str = Field(max_length=64)
+
+
+class Fill(BaseModel):
+    seat: int
+    key: str = Field(max_length=64)
+    bot: str = Field(default="medium", max_length=40)
+    names: dict[int, str] = Field(default_factory=dict)
+
+
+def _error(exc: CardtableError) -> HTTPException:
+    return HTTPException(
+        400, detail={"code": getattr(exc, "code", "bad_request"), "message": str(exc)}
+    )
+
+
+def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) -> APIRouter:
+    api = APIRouter()
+
+    async def seated(table_id: str, seat: int, key: str, http: Request) -> LiveTable:
+        """The table, when ``key`` is the key of ``seat`` (wrong keys spend the address's tries)."""
+        address = client_address(http.scope)
+        if limits.bad_keys.exhausted(address):
+            raise HTTPException(
+                429,
+                detail={
+                    "code": "rate_limited",
+                    "message": "too many wrong seat keys: wait a minute",
+                },
+            )
+        table = await live(table_id)
+        if not table.key_matches(seat, key):
+            limits.bad_keys.allow(address)
+            raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
+        return table
+
+    @api.post("/api/tables/{table_id}/name")
+    async def rename(table_id: str, body: Rename, http: Request) -> dict[str, Any]:
+        table = await seated(table_id, body.seat, body.key, http)
+        try:
+            return {"seat": body.seat, "name": await table.rename(body.seat, body.name)}
+        except CardtableError as exc:
+            raise _error(exc) from None
+
+    @api.post("/api/tables/{table_id}/fill")
+    async def fill(table_id: str, body: Fill, http: Request) -> dict[str, Any]:
+        table = await seated(table_id, body.seat, body.key, http)
+        try:
+            make_agent(body.bot, table.row.game)  # an unknown bot names the valid ones
+            return {"filled": await table.fill_with_bots(body.bot, body.names)}
+        except CardtableError as exc:
+            raise _error(exc) from None
+
+    @api.get("/api/qr")
+    def qr(text: str = Query(max_length=MAX_QR_TEXT)) -> Response:
+        """``text`` (an invite link) as a QR code, in SVG."""
+        out = io.BytesIO()
+        segno.make(text, error="m").save(out, kind="svg", scale=5, border=2, dark="#231f20")
+        return Response(out.getvalue(), media_type="image/svg+xml")
+
+    return api
