@@ -43,10 +43,17 @@ WRITING = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
 class PadProblem(OptionError):
     """An entry the rules refuse; ``round`` and ``seat`` (0-based) say which."""
 
-    def __init__(self, message: str, round_number: int, seat: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        round_number: int,
+        seat: int | None = None,
+        why: tuple[str, dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.round = round_number
         self.seat = seat
+        self.why = why  # a refused word: its code and values (``pad.why.CODE``)
 
 
 @dataclass(frozen=True)
@@ -128,7 +135,8 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
         if word.strip():
             reason = state.illegal_reason(seat, Submit(word.strip()))
             if reason is not None:
-                raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat)
+                why = state.word_problem_code(seat, word.strip())
+                raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat, why)
             state.apply(seat, Submit(word.strip()))
     if state.solo:
         if entry.fastest is not None:
@@ -225,6 +233,8 @@ def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[st
         except PadProblem as problem:
             out["current_error"] = str(problem)
             out["current_error_seat"] = problem.seat
+            if problem.why is not None:
+                out["current_error_code"], out["current_error_values"] = problem.why
         except CardtableError as error:
             out["current_error"] = str(error)
     return out
