@@ -43,6 +43,7 @@ from cardtable.server.http_guards import (
     validation_answer,
 )
 from cardtable.server.limits import ClientLimits
+from cardtable.server.pages import language_of, not_found_html
 from cardtable.server.rules_pages import anchors, page_html
 from cardtable.server.settings import Settings
 from cardtable.server.sockets import play as play_socket
@@ -329,12 +330,23 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     def index() -> FileResponse:
         return FileResponse(WEB_ROOT / "index.html")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
-    def table_page(table_id: str) -> FileResponse:
+    def known_table(table_id: str) -> bool:
+        return table_id in hub.tables or (len(table_id) <= 32 and store.table(table_id) is not None)
+
+    def missing(request: Request, table_id: str) -> HTMLResponse:
+        lang = language_of(request.headers.get("accept-language"))
+        return HTMLResponse(not_found_html(lang, table_id), status_code=404)
+
+    @app.get("/t/{table_id}", include_in_schema=False, response_model=None)
+    def table_page(table_id: str, request: Request) -> FileResponse | HTMLResponse:
+        if not known_table(table_id):
+            return missing(request, table_id)
         return FileResponse(WEB_ROOT / "table.html")
 
-    @app.get("/replay/{table_id}", include_in_schema=False)
-    def replay_page(table_id: str) -> FileResponse:
+    @app.get("/replay/{table_id}", include_in_schema=False, response_model=None)
+    def replay_page(table_id: str, request: Request) -> FileResponse | HTMLResponse:
+        if not known_table(table_id):
+            return missing(request, table_id)
         return FileResponse(WEB_ROOT / "replay.html")
 
     @app.get("/verify", include_in_schema=False)

@@ -115,7 +115,7 @@ def verify(data: Mapping[str, Any]) -> Verdict:
                 state.apply(seat, action)
             except IllegalAction as error:
                 failed = {"move": number, "seat": seat, "action": str(action), "reason": str(error)}
-                problems.append(failed_move_text(failed))
+                problems.append(f"the move log does not replay: {failed_move_text(failed)}")
                 break
         else:
             replay_ok, moves, scores = True, len(record.log), state.scores()

@@ -15,6 +15,7 @@ the sand ran out, and the engine moves the hourglass on the SOLO card.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,9 +34,10 @@ from cardtable.games.siedem_slow import (
     TimeUp,
     Vote,
 )
+from cardtable.games.siedem_slow.area import LetterCard
 from cardtable.games.siedem_slow.game import Phase
 from cardtable.games.siedem_slow.scoring import normalize
-from cardtable.games.siedem_slow.tables import SOLO_TARGET
+from cardtable.games.siedem_slow.tables import COLUMN_VALUES, DECKS, ROWS_PER_COLUMN, SOLO_TARGET
 
 WRITING = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
 
@@ -130,7 +132,8 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
     try:
         state.area = Area.parse(entry.area, state.options.deck)
     except OptionError as error:
-        raise PadProblem(f"round {number}: {error}", number) from None
+        why = area_problem(entry.area, state.options.deck)
+        raise PadProblem(f"round {number}: {error}", number, why=why) from None
     for seat, word in enumerate(entry.words):
         if word.strip():
             reason = state.illegal_reason(seat, Submit(word.strip()))
@@ -176,6 +179,33 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
     while state.round == number and state.phase in (Phase.REVIEW, Phase.VOTE):
         seat = min(state.to_move)
         state.apply(seat, Accept() if state.phase == Phase.REVIEW else Vote(False))
+
+
+def area_problem(area: str, deck: str) -> tuple[str, dict[str, Any]]:
+    """Why the area is refused, as a code (``pad.why.CODE``) naming the first wrong slot
+    (0-7, column by column) and card.
+
+    >>> area_problem("KO|TA|PS|IE", "pl")
+    ('no_such_card', {'slot': 1, 'card': 'O', 'have': ''})
+    >>> area_problem("K7|TA|PS|IE", "pl")[0]
+    'not_a_letter'
+    """
+    spec = DECKS[deck]
+    for column, text in enumerate(area.split("|")[: len(COLUMN_VALUES)]):
+        tokens = re.findall(r"_|\w(?:\s*\+\s*\d)?|\S", text.strip())
+        for row, token in enumerate(tokens[:ROWS_PER_COLUMN]):
+            if token == "_":
+                continue
+            slot = column * ROWS_PER_COLUMN + row
+            try:
+                LetterCard.parse(token, spec)
+            except OptionError:
+                if re.fullmatch(r"[^\W\d_](\s*\+\s*\d)?", token) is None:
+                    return "not_a_letter", {"slot": slot, "card": token}
+                letter = token[0].upper()
+                have = ", ".join(str(LetterCard(letter, b)) for b in spec.bonuses_of(letter))
+                return "no_such_card", {"slot": slot, "card": token.upper(), "have": have}
+    return "area", {}
 
 
 def phase_now(state: SiedemSlowState) -> Phase:

@@ -23,7 +23,7 @@ function save() {
       pad.results = answer.results;
       renderResults();
     })
-    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error" }, error.message)));
+    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error", role: "alert" }, t("pad.not_saved", { reason: error.message }))));
   return saving;
 }
 
@@ -42,13 +42,37 @@ function renderForm() {
       COLOURS.map((colour) => h("label", {}, svg(ohanamiCard("", colour), { class: "card tiny" }), ` ${t(`colour.${colour}`)} `,
         h("input", { type: "number", min: 0, max: 40, value: garden.counts?.[colour] ?? 0, "data-colour": colour,
           oninput: (e) => { garden.counts = { ...garden.counts, [colour]: Math.max(0, Number(e.target.value) || 0) }; delete garden.cards; save(); } }))),
-      h("label", {}, t("pad.cards_instead"), " ",
+      h("label", { class: "cards-field" }, t("pad.cards_instead"),
         h("input", { type: "text", class: "card-numbers", placeholder: "3 14 62", "data-cards": n,
+          autocomplete: "off", "aria-describedby": `pad-cards-problem-${n}`, value: garden.cards ? garden.cards.join(" ") : "",
           onchange: (e) => {
-            const numbers = e.target.value.split(/[\s,]+/).filter(Boolean).map(Number);
+            const { numbers, problems } = readCards(e.target.value);
+            const said = $(`pad-cards-problem-${n}`);
+            if (problems.length) {  // refused where it was typed; the counts and the text stay
+              said.textContent = t("pad.bad_cards", { problems: problems.join("; ") });
+              e.target.setAttribute("aria-invalid", "true");
+              return;
+            }
+            said.textContent = "";
+            e.target.removeAttribute("aria-invalid");
             if (numbers.length) { gardens[n] = { cards: numbers }; } else { gardens[n] = emptyStage(1)[0]; }
             save();
-          } })))));
+          } })),
+      h("p", { class: "cards-problem error", id: `pad-cards-problem-${n}`, "data-cards-problem": n, "aria-live": "polite" }))));
+}
+
+/** Card numbers as typed ("3 14 62"): the numbers, and what is wrong with the rest. */
+function readCards(text) {
+  const numbers = [];
+  const problems = [];
+  for (const token of text.split(/[\s,;]+/).filter(Boolean)) {
+    const number = Number(token);
+    if (!/^\d+$/.test(token)) problems.push(t("pad.not_a_number", { token }));
+    else if (number < 1 || number > 120) problems.push(t("pad.not_a_card", { token }));
+    else if (numbers.includes(number)) problems.push(t("pad.twice", { token }));
+    else numbers.push(number);
+  }
+  return { numbers, problems };
 }
 
 function renderResults() {
