@@ -38,7 +38,9 @@ def open_pad(browser: Browser, url: str, pad: str, width: int, locale: str = "pl
     path, remembered = PADS[pad]
     page = new_page(browser, locale=locale, width=width, height=800)
     page.goto(f"{url}{path}")
-    page.evaluate(f"localStorage.removeItem('{remembered}'); localStorage.removeItem('cardtable.lang')")
+    page.evaluate(
+        f"localStorage.removeItem('{remembered}'); localStorage.removeItem('cardtable.lang')"
+    )
     page.goto(f"{url}{path}")
     page.wait_for_selector("#pad-players option", state="attached")  # the page is ready
     page.click("#pad-new")
@@ -56,12 +58,13 @@ def overflow(page: Page) -> int:
 def small_controls(page: Page) -> list[str]:
     """Visible controls too small for a thumb (under 40 px high, or a button under 40 wide)."""
     found: list[str] = page.evaluate(
-        """() => [...document.querySelectorAll('main button, main input, main select, main summary')]
+        """() => [...document.querySelectorAll('main :is(button, input, select, summary)')]
             .filter((e) => e.offsetParent !== null && e.type !== 'hidden')
             .filter((e) => {
                 const r = e.getBoundingClientRect();
                 const box = e.type === 'checkbox' || e.type === 'radio';
-                return box ? r.width < 20 : (r.height < 40 || (e.tagName === 'BUTTON' && r.width < 40));
+                const button = e.tagName === 'BUTTON';
+                return box ? r.width < 20 : (r.height < 40 || (button && r.width < 40));
             })
             .map((e) => `${e.tagName} ${e.id || e.className || e.dataset.slot || ''}`)"""
     )
@@ -118,7 +121,7 @@ def test_pad_setup_fits_a_phone(
 
 
 def test_a_refused_word_says_why_under_its_field(server: tuple[str, Any], browser: Browser) -> None:
-    """"QQQQ" in the 7 słów pad: the reason right under that word, in Polish; the area and
+    """The word QQQQ in the 7 słów pad: the reason right under that word, in Polish; the area and
     the word typed stay."""
     url, _app = server
     page = open_pad(browser, url, "words", 390)
@@ -141,19 +144,41 @@ def test_a_refused_word_says_why_under_its_field(server: tuple[str, Any], browse
     shot(page, "phone-pad-words-refused-pl-390")
     # the same reason in Russian after switching language, and gone once the word is fixed
     page.select_option("#lang", "ru")
-    page.fill("[data-word='0']", "QQQQ ")
-    page.press("[data-word='0']", "Tab")
     expect(problem).to_have_text("Слова QQQQ нет в словаре")
+    expect(page.locator("[data-word='0']")).to_have_value("QQQQ")
+    expect(page.locator("[data-player='0'] label span").first).to_have_text("Слово: Игрок 1")
     page.fill("[data-word='0']", "kot")
     page.press("[data-word='0']", "Tab")
     expect(problem).to_have_text("")
     expect(page.locator("#pad-save")).to_be_enabled()
 
 
+def test_a_refused_area_card_says_why_under_the_area(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """A vowel is no card of the Polish deck: said under the area, that box marked."""
+    url, _app = server
+    page = open_pad(browser, url, "words", 360)
+    page.fill("[data-slot='3']", "O")
+    page.press("[data-slot='3']", "Tab")
+    expect(page.locator("#pad-area-problem")).to_have_text("w tej talii nie ma karty O")
+    expect(page.locator("[data-slot='3']")).to_have_attribute("aria-invalid", "true")
+    page.fill("[data-slot='3']", "K+9")
+    page.press("[data-slot='3']", "Tab")
+    expect(page.locator("#pad-area-problem")).to_have_text(
+        re.compile(r"^w tej talii nie ma karty K\+9 \(jest K")
+    )
+    page.fill("[data-slot='3']", "K")
+    page.press("[data-slot='3']", "Tab")
+    expect(page.locator("#pad-area-problem")).to_be_hidden()
+    expect(page.locator("[data-slot='3']")).not_to_have_attribute("aria-invalid", "true")
+    assert overflow(page) == 0
+
+
 def test_typed_cards_are_refused_where_they_were_typed(
     server: tuple[str, Any], browser: Browser
 ) -> None:
-    """"200 abc" as Ohanami cards: why, right under that field, and nothing entered lost."""
+    """Ohanami cards typed as 200 abc: why, right under that field, and nothing entered lost."""
     url, _app = server
     page = open_pad(browser, url, "ohanami", 390, locale="en-GB")
     page.fill("[data-player='0'] [data-colour='blue']", "2")
@@ -174,7 +199,10 @@ def test_typed_cards_are_refused_where_they_were_typed(
     expect(page.locator("#pad-round")).to_have_attribute("data-scores", "6,0")  # still counted
     assert overflow(page) == 0
     shot(page, "phone-pad-ohanami-refused-en-390")
-    page.select_option("#lang", "pl")
+    page.select_option("#lang", "pl")  # the form is said again in Polish, the typed text kept
+    expect(page.locator("[data-player='0'] legend")).to_have_text("Gracz 1")
+    expect(page.locator("[data-cards='0']")).to_have_value("200 abc")
+    expect(problem).to_contain_text("nie ma karty 200")
     page.fill("[data-cards='0']", "200 abc 3 3")
     page.press("[data-cards='0']", "Tab")
     expect(problem).to_contain_text("nie ma karty 200")
@@ -280,8 +308,9 @@ def test_a_failed_verification_names_the_move(
     said = f"move {move} (seat {seat}: play {card}): not legal here — {card} is not in your hand"
     answer = httpx.post(f"{url}/api/verify", json=forged).json()
     assert not answer["ok"] and answer["commitment_ok"]
+    reason = f"{card} is not in your hand"
     assert answer["failed_move"] == {
-        "move": move, "seat": seat, "action": f"play {card}", "reason": f"{card} is not in your hand"
+        "move": move, "seat": seat, "action": f"play {card}", "reason": reason
     }  # fmt: skip
     assert any(said in problem for problem in answer["problems"])
     # the page, in English and in Polish

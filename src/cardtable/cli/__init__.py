@@ -277,7 +277,9 @@ def verify(
     console.print(f"{mark} seed commitment {data.get('fairness', {}).get('commitment', '?')}")
     if verdict.failed_move is not None:
         failed = verdict.failed_move
-        console.print(f"[red]✗[/] the moves before move {failed['move']} replay legally; it does not")
+        console.print(
+            f"[red]✗[/] the moves before move {failed['move']} replay legally; it does not"
+        )
     else:
         mark = "[green]✓[/]" if verdict.replay_ok else "[red]✗[/]"
         console.print(

@@ -138,8 +138,8 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
         if word.strip():
             reason = state.illegal_reason(seat, Submit(word.strip()))
             if reason is not None:
-                why = state.word_problem_code(seat, word.strip())
-                raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat, why)
+                code = state.word_problem_code(seat, word.strip())
+                raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat, code)
             state.apply(seat, Submit(word.strip()))
     if state.solo:
         if entry.fastest is not None:

@@ -63,6 +63,7 @@ PROBLEMS = {
     "not_in_dictionary": "not in the dictionary",
 }
 
+
 class SortedStrings(Sequence[str]):
     """Strings stored as one UTF-8 blob plus offsets; sorted, so ``bisect`` finds a word."""
 

@@ -325,7 +325,9 @@ class SiedemSlowState(KeepsRounds, Challenges):
             return found[0], {"word": word.strip().upper(), **found[1]}
         rule = self.options.family_rule
         for number, played in self.earlier_words(seat):
-            if played.word == text or (rule != "word" and self.families.same_lemma(text, played.word)):
+            if played.word == text or (
+                rule != "word" and self.families.same_lemma(text, played.word)
+            ):
                 return "same_family", {
                     "word": word.strip().upper(), "earlier": played.word.upper(), "round": number
                 }  # fmt: skip

@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 let pad = null;
 let formStage = null;
 let saving = Promise.resolve();
+const typedCards = {}; // what each player typed as card numbers, kept when it is refused
 const playerName = (n) => t("pad.player", { n: n + 1 });
 
 function emptyStage(players) {
@@ -44,21 +45,34 @@ function renderForm() {
           oninput: (e) => { garden.counts = { ...garden.counts, [colour]: Math.max(0, Number(e.target.value) || 0) }; delete garden.cards; save(); } }))),
       h("label", { class: "cards-field" }, t("pad.cards_instead"),
         h("input", { type: "text", class: "card-numbers", placeholder: "3 14 62", "data-cards": n,
-          autocomplete: "off", "aria-describedby": `pad-cards-problem-${n}`, value: garden.cards ? garden.cards.join(" ") : "",
+          autocomplete: "off", "aria-describedby": `pad-cards-problem-${n}`,
+          value: typedCards[n] ?? (garden.cards ? garden.cards.join(" ") : ""),
           onchange: (e) => {
-            const { numbers, problems } = readCards(e.target.value);
-            const said = $(`pad-cards-problem-${n}`);
-            if (problems.length) {  // refused where it was typed; the counts and the text stay
-              said.textContent = t("pad.bad_cards", { problems: problems.join("; ") });
-              e.target.setAttribute("aria-invalid", "true");
-              return;
-            }
-            said.textContent = "";
-            e.target.removeAttribute("aria-invalid");
-            if (numbers.length) { gardens[n] = { cards: numbers }; } else { gardens[n] = emptyStage(1)[0]; }
-            save();
+            typedCards[n] = e.target.value;
+            if (checkCards(n)) save();
           } })),
       h("p", { class: "cards-problem error", id: `pad-cards-problem-${n}`, "data-cards-problem": n, "aria-live": "polite" }))));
+  for (const n of Object.keys(typedCards)) checkCards(Number(n));
+}
+
+/** Take player n's typed cards into the garden, or say under the field why not (the
+ * counts and the text stay as they are). Whether they were taken. */
+function checkCards(n) {
+  const field = document.querySelector(`[data-cards="${n}"]`);
+  const said = $(`pad-cards-problem-${n}`);
+  if (!field || !said) return false;
+  const { numbers, problems } = readCards(field.value);
+  if (problems.length) {
+    said.textContent = t("pad.bad_cards", { problems: problems.join("; ") });
+    field.setAttribute("aria-invalid", "true");
+    return false;
+  }
+  said.textContent = "";
+  field.removeAttribute("aria-invalid");
+  const gardens = pad.data.current;
+  if (numbers.length) gardens[n] = { cards: numbers };
+  else if (gardens[n].cards) gardens[n] = emptyStage(1)[0];
+  return true;
 }
 
 /** Card numbers as typed ("3 14 62"): the numbers, and what is wrong with the rest. */
@@ -129,6 +143,7 @@ async function createPad() {
 async function nextStage() {
   if (!pad.results.current || pad.data.rounds.length >= 3) return;
   pad.data.rounds.push(pad.data.current);
+  for (const n of Object.keys(typedCards)) delete typedCards[n];
   // gardens only grow: the next stage starts from this one's counts
   pad.data.current = pad.data.rounds.length < 3 ? JSON.parse(JSON.stringify(pad.data.current)) : null;
   await save();
@@ -137,7 +152,7 @@ async function nextStage() {
 
 async function main() {
   await loadLanguage(pickLanguage());
-  $("lang-slot").append(languageSwitch(render));
+  $("lang-slot").append(languageSwitch(() => { formStage = null; render(); }));
   for (let n = 2; n <= 4; n++) $("pad-players").append(new Option(String(n), String(n)));
   $("pad-new").addEventListener("click", createPad);
   $("pad-save").addEventListener("click", nextStage);

@@ -249,7 +249,7 @@ async function nextRound() {
 
 async function main() {
   await loadLanguage(pickLanguage());
-  $("lang-slot").append(languageSwitch(render));
+  $("lang-slot").append(languageSwitch(() => { formRound = null; render(); }));
   $("pad-players").append(new Option(t("pad.solo"), "1"));
   for (let n = 2; n <= 6; n++) $("pad-players").append(new Option(String(n), String(n), false, n === 3));
   $("pad-players").addEventListener("change", () => { $("pad-difficulty-label").hidden = $("pad-players").value !== "1"; });
