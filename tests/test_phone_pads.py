@@ -118,6 +118,12 @@ def test_pad_setup_fits_a_phone(
     assert small_controls(page) == []
     if width == 360:
         shot(page, f"phone-pad-{pad}-setup-pl-{width}")
+    if pad == "hanafuda":  # the house rules, opened
+        page.click("#pad-rules summary")
+        assert overflow(page) == 0
+        assert small_controls(page) == []
+        if width == 360:
+            shot(page, f"phone-pad-{pad}-rules-pl-{width}")
 
 
 def test_a_refused_word_says_why_under_its_field(server: tuple[str, Any], browser: Browser) -> None:
