@@ -259,8 +259,15 @@ def test_an_unknown_table_is_a_404_page(
     shot(page, f"not-found-{path.split('/')[1]}-ru-360")
     page.click("#lobby-link")
     expect(page).to_have_url(f"{url}/")
+    page.evaluate("localStorage.setItem('cardtable.lang', 'pl')")  # chosen in the app
+    page.goto(f"{url}{path}")
+    expect(page.locator("#not-found-text")).to_contain_text("Nie ma stołu NOPE")
+    expect(page.locator("#lobby-link")).to_contain_text("Przejdź do lobby")
     english = httpx.get(f"{url}{path}", headers={"Accept-Language": "en-US,en;q=0.9"})
     assert english.status_code == 404 and "There is no table NOPE" in english.text
+    hostile = httpx.get(f"{url}/t/%3Cscript%3Ex")
+    assert hostile.status_code == 404 and "<script>x" not in hostile.text
+    assert "cardtable" in hostile.text  # our page, not a bare error
 
 
 def test_the_verify_page_explains_itself(server: tuple[str, Any], browser: Browser) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from html import escape
 
 from cardtable.locales import LANGUAGES
@@ -36,6 +37,8 @@ def not_found_html(lang: str, table_id: str | None = None) -> str:
     text = messages(lang)
     title = escape(text["page.not_found_title"])
     body = text["page.no_table"].format(id=table_id) if table_id else text["page.no_page"]
+    lobby = escape(text["page.to_lobby"])
+    script_id = json.dumps(table_id).replace("<", "\\u003c")  # no "</script>" in the page
     return f"""<!doctype html>
 <html lang="{lang}">
 <head>
@@ -49,11 +52,24 @@ def not_found_html(lang: str, table_id: str | None = None) -> str:
 <header class="top"><a class="logo" href="/">card<span>table</span></a></header>
 <main class="not-found">
 <section class="panel">
-<h1>{title}</h1>
+<h1 data-i18n="page.not_found_title">{title}</h1>
 <p id="not-found-text">{escape(body)}</p>
-<p><a id="lobby-link" class="button primary" href="/">{escape(text["page.to_lobby"])}</a></p>
+<p><a id="lobby-link" class="button primary" href="/" data-i18n="page.to_lobby">{lobby}</a></p>
 </section>
 </main>
+<script type="module">
+// the language chosen earlier in the app, where it is not the browser's
+import {{ loadLanguage, pickLanguage, t, translatePage }} from "/static/js/i18n.js";
+const wanted = pickLanguage();
+if (wanted !== document.documentElement.lang) {{
+  await loadLanguage(wanted);
+  translatePage();
+  document.title = `cardtable — ${{t("page.not_found_title")}}`;
+  const id = {script_id};
+  const said = id ? t("page.no_table", {{ id }}) : t("page.no_page");
+  document.getElementById("not-found-text").textContent = said;
+}}
+</script>
 </body>
 </html>
 """
