@@ -181,6 +181,23 @@ def test_a_refused_area_card_says_why_under_the_area(
     assert overflow(page) == 0
 
 
+def test_a_refused_flip_says_why_in_the_page_language(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """Who flipped first must have written a word: said under that player, in Polish."""
+    url, _app = server
+    page = open_pad(browser, url, "words", 360)
+    fill_some(page, "words")  # player 1 wrote KOT
+    page.select_option("#pad-fastest", "1")
+    expect(page.locator("[data-problem='1']")).to_have_text(
+        "Gracz 2 nie wpisał słowa, więc nie mógł pierwszy odwrócić klepsydry"
+    )
+    expect(page.locator("#pad-save")).to_be_disabled()
+    page.select_option("#pad-fastest", "0")
+    expect(page.locator("[data-problem='1']")).to_have_text("")
+    expect(page.locator("#pad-save")).to_be_enabled()
+
+
 def test_typed_cards_are_refused_where_they_were_typed(
     server: tuple[str, Any], browser: Browser
 ) -> None:
@@ -259,7 +276,8 @@ def test_an_unknown_table_is_a_404_page(
     shot(page, f"not-found-{path.split('/')[1]}-ru-360")
     page.click("#lobby-link")
     expect(page).to_have_url(f"{url}/")
-    page.evaluate("localStorage.setItem('cardtable.lang', 'pl')")  # chosen in the app
+    page.wait_for_selector("#lang")  # the lobby has stored its language: now choose Polish
+    page.evaluate("localStorage.setItem('cardtable.lang', 'pl')")
     page.goto(f"{url}{path}")
     expect(page.locator("#not-found-text")).to_contain_text("Nie ma stołu NOPE")
     expect(page.locator("#lobby-link")).to_contain_text("Przejdź do lobby")

@@ -152,10 +152,16 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
         seat = entry.fastest
         reason = state.illegal_reason(seat, Flip()) if 0 <= seat < n else "there is no such player"
         if reason is not None:
+            flip_code = "flip"
+            if seat == state.holder:
+                flip_code = "flip_holder"
+            elif 0 <= seat < n and not state.entries[seat]:
+                flip_code = "flip_no_word"
             raise PadProblem(
                 f"round {number}: player {seat + 1} cannot flip the hourglass ({reason})",
                 number,
                 seat,
+                (flip_code, {"player": seat + 1}),
             )
         state.apply(seat, Flip())
     elif not state.solo and state.timer is not None and state.timer[0] == "cap":
@@ -164,13 +170,15 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
         seat = min(state.to_move)
         reason = state.illegal_reason(seat, Lock())
         if reason is not None:
-            raise PadProblem(f"round {number}: say who flipped the hourglass ({reason})", number)
+            message = f"round {number}: say who flipped the hourglass ({reason})"
+            raise PadProblem(message, number, why=("who_flipped", {}))
         state.apply(seat, Lock())
     for challenger, target in entry.challenges:
         if state.round == number and phase_now(state) == Phase.REVIEW:
             reason = state.illegal_reason(challenger, Challenge(target))
             if reason is not None:
-                raise PadProblem(f"round {number}: {reason}", number, challenger)
+                why = ("challenge", {"player": challenger + 1, "target": target + 1})
+                raise PadProblem(f"round {number}: {reason}", number, challenger, why)
             state.apply(challenger, Challenge(target))
         while state.round == number and phase_now(state) == Phase.VOTE:
             voter = min(state.to_move)
