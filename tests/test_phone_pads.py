@@ -29,7 +29,7 @@ PHONES = (360, 390, 414)
 PADS = {  # path, the localStorage key of the remembered pad
     "hanafuda": ("/companion/hanafuda", "cardtable.pad"),
     "ohanami": ("/companion/ohanami", "cardtable.ohanami-pad"),
-    "words": ("/companion/siedem-slow", "cardtable.words-pad"),
+    "words": ("/companion/words", "cardtable.words-pad"),  # an alias of /companion/siedem-slow
 }
 
 
@@ -236,6 +236,33 @@ def test_typed_cards_are_refused_where_they_were_typed(
     page.press("[data-cards='0']", "Tab")
     expect(problem).to_have_text("")
     expect(page.locator("#pad-round")).to_have_attribute("data-scores", "6,0")
+
+
+def test_server_errors_are_said_in_the_page_language(
+    server: tuple[str, Any], browser: Browser, tmp_path: Path
+) -> None:
+    """A pad the server cannot save says so in Polish, by the error's code; what was typed
+    stays; a file that is not JSON is named as such on the verify page."""
+    url, _app = server
+    page = open_pad(browser, url, "ohanami", 360)
+    page.route(
+        "**/api/companion/*",
+        lambda route: route.fulfill(
+            status=503,
+            json={"detail": {"code": "storage_unavailable", "message": "database is locked"}},
+        ),
+    )
+    page.fill("[data-player='0'] [data-colour='blue']", "2")
+    expect(page.locator("#pad-round [role=alert]")).to_have_text(
+        "Nie zapisano: Serwer nie może teraz zapisywać: spróbuj ponownie za minutę."
+    )
+    expect(page.locator("[data-player='0'] [data-colour='blue']")).to_have_value("2")
+    page.unroute("**/api/companion/*")
+    path = tmp_path / "notes.txt"
+    path.write_text("not a game")
+    page.goto(f"{url}/verify")
+    page.set_input_files("#upload", str(path))
+    expect(page.locator("#verdict")).to_contain_text("ten plik to nie JSON")
 
 
 def test_a_wrong_invite_key_offers_watching(server: tuple[str, Any], browser: Browser) -> None:

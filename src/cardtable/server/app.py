@@ -20,7 +20,13 @@ from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -73,6 +79,9 @@ class SeatKey(BaseModel):
     seat: int
     key: str = Field(max_length=64)
 
+
+#: other addresses of the score pads
+PAD_ALIASES = {"words": "siedem-slow", "7-slow": "siedem-slow", "koi-koi": "hanafuda"}
 
 STATUS_OF_CODE = {
     "not_found": 404,
@@ -362,8 +371,11 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
 
     pads = {pad_of(game_id): client for game_id, client in pads_by_game().items()}
 
-    @app.get("/companion/{kind}", include_in_schema=False)
-    def pad_page(kind: str) -> FileResponse:
+    @app.get("/companion/{kind}", include_in_schema=False, response_model=None)
+    def pad_page(kind: str, request: Request) -> FileResponse | RedirectResponse:
+        if kind in PAD_ALIASES:  # the names people say: /companion/words is the 7 słów pad
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"/companion/{PAD_ALIASES[kind]}{query}")
         client = pads.get(kind)
         if client is None or client.pad is None:
             raise HTTPException(404, detail={"code": "not_found", "message": f"no pad {kind!r}"})

@@ -1,6 +1,6 @@
 // The replay viewer: step through a finished game and check its fair shuffle in the browser.
 import { api, cards, h } from "./api.js";
-import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.startsWith("/replay/") ? location.pathname.split("/").pop() : null;
@@ -125,7 +125,7 @@ async function upload(event) {
     verdict = await api("/api/verify", { method: "POST", body: record });
   } catch (error) {
     $("verdict").className = "verdict bad";
-    $("verdict").textContent = `${t("replay.failed")}: ${error.message}`;
+    $("verdict").textContent = `${t("replay.failed")}: ${error instanceof SyntaxError ? t("replay.not_json") : errorText(error)}`;
     return;
   }
   data = null;

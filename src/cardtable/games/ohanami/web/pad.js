@@ -1,7 +1,7 @@
 // Ohanami score pad for the boxed game: colour counts (or card numbers) per garden and stage.
 import { api, h, svg } from "/static/js/api.js";
 import { ohanamiCard } from "./cards.js";
-import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
+import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
 import { breakdown } from "/static/js/render/common.js";
 
 const COLOURS = ["blue", "green", "grey", "pink"];
@@ -24,7 +24,7 @@ function save() {
       pad.results = answer.results;
       renderResults();
     })
-    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error", role: "alert" }, t("pad.not_saved", { reason: error.message }))));
+    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error", role: "alert" }, t("pad.not_saved", { reason: errorText(error) }))));
   return saving;
 }
 
@@ -130,7 +130,7 @@ async function createPad() {
   try {
     pad = await api("/api/companion", { method: "POST", body: { kind: "ohanami", game: "ohanami", options: { players } } });
   } catch (error) {
-    $("pad-error").textContent = error.message;
+    $("pad-error").textContent = errorText(error);
     return;
   }
   localStorage.setItem("cardtable.ohanami-pad", pad.id);

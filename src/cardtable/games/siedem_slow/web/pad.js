@@ -1,7 +1,7 @@
 // 7 słów score pad for the boxed game: the area and the words of each round, checked and
 // scored by the engine on the server; a 30-second hourglass for the table.
 import { api, h } from "/static/js/api.js";
-import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
+import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
 import { breakdown } from "/static/js/render/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -45,7 +45,7 @@ function save() {
       pad.results = answer.results;
       renderResults();
     })
-    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error", role: "alert" }, t("pad.not_saved", { reason: error.message }))));
+    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error", role: "alert" }, t("pad.not_saved", { reason: errorText(error) }))));
   return saving;
 }
 
@@ -228,7 +228,7 @@ async function createPad() {
   try {
     pad = await api("/api/companion", { method: "POST", body: { kind: "siedem-slow", game: "siedem-slow", options } });
   } catch (error) {
-    $("pad-error").textContent = error.message;
+    $("pad-error").textContent = errorText(error);
     return;
   }
   localStorage.setItem("cardtable.words-pad", pad.id);
