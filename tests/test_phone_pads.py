@@ -96,7 +96,12 @@ def test_pads_fit_a_phone(server: tuple[str, Any], browser: Browser, pad: str, w
     fill_some(page, pad)
     assert overflow(page) == 0, f"{pad} at {width} px scrolls sideways"
     assert small_controls(page) == [], f"{pad} at {width} px: controls too small for a thumb"
-    if width == 390:
+    if pad == "hanafuda":  # the cards are tapped: each at least 36 px wide
+        widths = page.eval_on_selector_all(
+            "#pad-cards .card", "cards => cards.map((c) => c.getBoundingClientRect().width)"
+        )
+        assert len(widths) == 48 and min(widths) >= 36
+    if width in (360, 390):
         shot(page, f"phone-pad-{pad}-pl-{width}")
     assert page.errors == []  # type: ignore[attr-defined]
 
