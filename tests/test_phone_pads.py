@@ -285,6 +285,9 @@ def test_a_wrong_invite_key_offers_watching(server: tuple[str, Any], browser: Br
     expect(page.locator("#banner")).to_contain_text("klucz zaproszenia jest błędny")
     assert overflow(page) == 0
     shot(page, "wrong-key-pl-390")
+    page.select_option("#lang", "ru")
+    expect(watch).to_have_text("Смотреть этот стол")
+    expect(page.locator("#banner #lobby-link")).to_have_text("Перейти в лобби")
     watch.click()
     page.wait_for_selector("#board[data-version]")
     expect(page.locator("#banner #watch-link")).to_have_count(0)

@@ -53,6 +53,8 @@ function offerWatching() {
     h("a", { id: "lobby-link", class: "button", href: "/" }, t("table.to_lobby")));
   banner.classList.add("dead-end");
   banner.hidden = false;
+  if (!frame) document.querySelector("main").style.display = "none"; // an empty board says nothing
+  $("sound").hidden = true;
 }
 
 let toastTimer = null;
@@ -353,6 +355,7 @@ async function main() {
   narrator = new Narrator($("log"), $("announce"));
   $("lang-slot").append(languageSwitch(() => {
     narrator.reset();
+    if ($("banner").classList.contains("dead-end")) offerWatching();
     render();
   }));
   $("sound").addEventListener("click", () => {
