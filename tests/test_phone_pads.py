@@ -266,6 +266,7 @@ def test_server_errors_are_said_in_the_page_language(
     path = tmp_path / "notes.txt"
     path.write_text("not a game")
     page.goto(f"{url}/verify")
+    expect(page.locator("#explain-where")).not_to_be_empty()  # the page is ready
     page.set_input_files("#upload", str(path))
     expect(page.locator("#verdict")).to_contain_text("ten plik to nie JSON")
 
@@ -384,6 +385,7 @@ def test_a_failed_verification_names_the_move(
     path.write_text(json.dumps(forged))
     page = new_page(browser, width=390, height=800)
     page.goto(f"{url}/verify")
+    expect(page.locator("#explain-where")).not_to_be_empty()  # the page is ready
     page.set_input_files("#upload", str(path))
     verdict = page.locator("#verdict")
     expect(verdict).to_contain_text(said)
