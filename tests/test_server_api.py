@@ -183,15 +183,18 @@ def test_bots_play_server_side_and_rematch_keeps_the_seats(client: TestClient) -
 
 
 def test_pages_cards_and_locales_are_served(client: TestClient) -> None:
+    table_id = create(client, game="koi-koi", seats=["human", "human"])["id"]
     for path in (
         "/",
-        "/t/abc",
-        "/replay/abc",
+        f"/t/{table_id}",
+        f"/replay/{table_id}",
         "/verify",
         "/static/js/table.js",
         "/static/css/app.css",
     ):
         assert client.get(path).status_code == 200, path
+    for path in ("/t/abc", "/replay/abc"):  # no such table: a 404 page, not a page that waits
+        assert client.get(path).status_code == 404, path
     cards = client.get("/api/cards").json()
     assert len(cards["hanafuda"]["cards"]) == 48
     assert len(cards["ohanami"]["colours"]) == 120

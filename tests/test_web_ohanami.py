@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 import cardtable
 from cardtable.games.ohanami.game import Keep, OhanamiState, Place
+from cardtable.server.app import WEB_ROOT
 
 from .browser_helpers import browser, create_table, new_page, server, shot
 
@@ -307,7 +308,12 @@ def mount(
 ) -> list[str]:
     """Draw ``view`` with the renderer: alone on a page, or on the board of a table page (its
     header and side panels around it; the table does not exist, so nothing else draws)."""
-    if on_table_page:
+    if on_table_page:  # the table page's frame (an unknown table itself is a 404 page)
+        table_html = (WEB_ROOT / "table.html").read_text()
+        page.route(
+            f"{url}/t/no-such-table",
+            lambda route: route.fulfill(body=table_html, content_type="text/html"),
+        )
         page.goto(f"{url}/t/no-such-table")
         page.wait_for_selector("#banner:not([hidden])")
         page.wait_for_selector("link[href='/static/css/app.css']", state="attached")

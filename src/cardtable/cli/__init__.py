@@ -275,10 +275,16 @@ def verify(
     verdict = check(data)
     mark = "[green]✓[/]" if verdict.commitment_ok else "[red]✗[/]"
     console.print(f"{mark} seed commitment {data.get('fairness', {}).get('commitment', '?')}")
-    mark = "[green]✓[/]" if verdict.replay_ok else "[red]✗[/]"
-    console.print(
-        f"{mark} {verdict.moves} moves replay legally; final scores {list(verdict.scores)}"
-    )
+    if verdict.failed_move is not None:
+        failed = verdict.failed_move
+        console.print(
+            f"[red]✗[/] the moves before move {failed['move']} replay legally; it does not"
+        )
+    else:
+        mark = "[green]✓[/]" if verdict.replay_ok else "[red]✗[/]"
+        console.print(
+            f"{mark} {verdict.moves} moves replay legally; final scores {list(verdict.scores)}"
+        )
     for problem in verdict.problems:
         console.print(f"  [red]{problem}[/]")
     if not verdict.ok:

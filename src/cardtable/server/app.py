@@ -20,7 +20,13 @@ from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -43,6 +49,7 @@ from cardtable.server.http_guards import (
     validation_answer,
 )
 from cardtable.server.limits import ClientLimits
+from cardtable.server.pages import language_of, not_found_html
 from cardtable.server.rules_pages import anchors, page_html
 from cardtable.server.seating import router as seating_router
 from cardtable.server.settings import Settings
@@ -73,6 +80,9 @@ class SeatKey(BaseModel):
     seat: int
     key: str = Field(max_length=64)
 
+
+#: other addresses of the score pads
+PAD_ALIASES = {"words": "siedem-slow", "7-slow": "siedem-slow", "koi-koi": "hanafuda"}
 
 STATUS_OF_CODE = {
     "not_found": 404,
@@ -335,12 +345,23 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     def index() -> FileResponse:
         return FileResponse(WEB_ROOT / "index.html")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
-    def table_page(table_id: str) -> FileResponse:
+    def known_table(table_id: str) -> bool:
+        return table_id in hub.tables or (len(table_id) <= 32 and store.table(table_id) is not None)
+
+    def missing(request: Request, table_id: str) -> HTMLResponse:
+        lang = language_of(request.headers.get("accept-language"))
+        return HTMLResponse(not_found_html(lang, table_id), status_code=404)
+
+    @app.get("/t/{table_id}", include_in_schema=False, response_model=None)
+    def table_page(table_id: str, request: Request) -> FileResponse | HTMLResponse:
+        if not known_table(table_id):
+            return missing(request, table_id)
         return FileResponse(WEB_ROOT / "table.html")
 
-    @app.get("/replay/{table_id}", include_in_schema=False)
-    def replay_page(table_id: str) -> FileResponse:
+    @app.get("/replay/{table_id}", include_in_schema=False, response_model=None)
+    def replay_page(table_id: str, request: Request) -> FileResponse | HTMLResponse:
+        if not known_table(table_id):
+            return missing(request, table_id)
         return FileResponse(WEB_ROOT / "replay.html")
 
     @app.get("/verify", include_in_schema=False)
@@ -356,8 +377,11 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
 
     pads = {pad_of(game_id): client for game_id, client in pads_by_game().items()}
 
-    @app.get("/companion/{kind}", include_in_schema=False)
-    def pad_page(kind: str) -> FileResponse:
+    @app.get("/companion/{kind}", include_in_schema=False, response_model=None)
+    def pad_page(kind: str, request: Request) -> FileResponse | RedirectResponse:
+        if kind in PAD_ALIASES:  # the names people say: /companion/words is the 7 słów pad
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"/companion/{PAD_ALIASES[kind]}{query}")
         client = pads.get(kind)
         if client is None or client.pad is None:
             raise HTTPException(404, detail={"code": "not_found", "message": f"no pad {kind!r}"})

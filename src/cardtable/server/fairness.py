@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.core.errors import CardtableError
-from cardtable.core.record import GameRecord
+from cardtable.core.errors import CardtableError, IllegalAction
+from cardtable.core.record import GameRecord, replay
 
 PREFIX = "cardtable-seed/1"
 #: Seeds stay below 2**53 so that every JSON reader, browsers included, reads them exactly
@@ -64,6 +64,8 @@ class Verdict:
     moves: int
     scores: tuple[int, ...]
     problems: tuple[str, ...]
+    #: the first move that does not replay: its number (from 1), seat, action and reason
+    failed_move: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -77,6 +79,7 @@ class Verdict:
             "moves": self.moves,
             "scores": list(self.scores),
             "problems": list(self.problems),
+            "failed_move": self.failed_move,
         }
 
 
@@ -103,10 +106,31 @@ def verify(data: Mapping[str, Any]) -> Verdict:
         except (KeyError, TypeError, ValueError) as error:
             problems.append(f"fairness block unreadable: {error!r}")
     replay_ok, moves, scores = False, 0, tuple[int, ...]()
+    failed: dict[str, Any] | None = None
     try:
         record = GameRecord.from_json(data)
-        state = record.replay()
-        replay_ok, moves, scores = True, len(record.log), state.scores()
+        state = replay(record.game, record.options, record.seed, (), deals=record.deals)
+        for number, (seat, action) in enumerate(record.log, 1):
+            try:
+                state.apply(seat, action)
+            except IllegalAction as error:
+                failed = {"move": number, "seat": seat, "action": str(action), "reason": str(error)}
+                problems.append(f"the move log does not replay: {failed_move_text(failed)}")
+                break
+        else:
+            replay_ok, moves, scores = True, len(record.log), state.scores()
     except CardtableError as error:
         problems.append(f"the move log does not replay: {error}")
-    return Verdict(commitment_ok, replay_ok, moves, tuple(scores), tuple(problems))
+    return Verdict(commitment_ok, replay_ok, moves, tuple(scores), tuple(problems), failed)
+
+
+def failed_move_text(failed: Mapping[str, Any]) -> str:
+    """The move that does not replay, as a person reads it.
+
+    >>> failed_move_text({"move": 37, "seat": 2, "action": "play 03-1", "reason": "no"})
+    'move 37 (seat 2: play 03-1): not legal here — no'
+    """
+    return (
+        f"move {failed['move']} (seat {failed['seat']}: {failed['action']}): "
+        f"not legal here — {failed['reason']}"
+    )

@@ -15,6 +15,7 @@ the sand ran out, and the engine moves the hourglass on the SOLO card.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,9 +34,10 @@ from cardtable.games.siedem_slow import (
     TimeUp,
     Vote,
 )
+from cardtable.games.siedem_slow.area import LetterCard
 from cardtable.games.siedem_slow.game import Phase
 from cardtable.games.siedem_slow.scoring import normalize
-from cardtable.games.siedem_slow.tables import SOLO_TARGET
+from cardtable.games.siedem_slow.tables import COLUMN_VALUES, DECKS, ROWS_PER_COLUMN, SOLO_TARGET
 
 WRITING = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
 
@@ -43,10 +45,17 @@ WRITING = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
 class PadProblem(OptionError):
     """An entry the rules refuse; ``round`` and ``seat`` (0-based) say which."""
 
-    def __init__(self, message: str, round_number: int, seat: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        round_number: int,
+        seat: int | None = None,
+        why: tuple[str, dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.round = round_number
         self.seat = seat
+        self.why = why  # a refused word: its code and values (``pad.why.CODE``)
 
 
 @dataclass(frozen=True)
@@ -123,12 +132,14 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
     try:
         state.area = Area.parse(entry.area, state.options.deck)
     except OptionError as error:
-        raise PadProblem(f"round {number}: {error}", number) from None
+        why = area_problem(entry.area, state.options.deck)
+        raise PadProblem(f"round {number}: {error}", number, why=why) from None
     for seat, word in enumerate(entry.words):
         if word.strip():
             reason = state.illegal_reason(seat, Submit(word.strip()))
             if reason is not None:
-                raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat)
+                code = state.word_problem_code(seat, word.strip())
+                raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat, code)
             state.apply(seat, Submit(word.strip()))
     if state.solo:
         if entry.fastest is not None:
@@ -141,10 +152,16 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
         seat = entry.fastest
         reason = state.illegal_reason(seat, Flip()) if 0 <= seat < n else "there is no such player"
         if reason is not None:
+            flip_code = "flip"
+            if seat == state.holder:
+                flip_code = "flip_holder"
+            elif 0 <= seat < n and not state.entries[seat]:
+                flip_code = "flip_no_word"
             raise PadProblem(
                 f"round {number}: player {seat + 1} cannot flip the hourglass ({reason})",
                 number,
                 seat,
+                (flip_code, {"player": seat + 1}),
             )
         state.apply(seat, Flip())
     elif not state.solo and state.timer is not None and state.timer[0] == "cap":
@@ -153,13 +170,15 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
         seat = min(state.to_move)
         reason = state.illegal_reason(seat, Lock())
         if reason is not None:
-            raise PadProblem(f"round {number}: say who flipped the hourglass ({reason})", number)
+            message = f"round {number}: say who flipped the hourglass ({reason})"
+            raise PadProblem(message, number, why=("who_flipped", {}))
         state.apply(seat, Lock())
     for challenger, target in entry.challenges:
         if state.round == number and phase_now(state) == Phase.REVIEW:
             reason = state.illegal_reason(challenger, Challenge(target))
             if reason is not None:
-                raise PadProblem(f"round {number}: {reason}", number, challenger)
+                why = ("challenge", {"player": challenger + 1, "target": target + 1})
+                raise PadProblem(f"round {number}: {reason}", number, challenger, why)
             state.apply(challenger, Challenge(target))
         while state.round == number and phase_now(state) == Phase.VOTE:
             voter = min(state.to_move)
@@ -168,6 +187,33 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
     while state.round == number and state.phase in (Phase.REVIEW, Phase.VOTE):
         seat = min(state.to_move)
         state.apply(seat, Accept() if state.phase == Phase.REVIEW else Vote(False))
+
+
+def area_problem(area: str, deck: str) -> tuple[str, dict[str, Any]]:
+    """Why the area is refused, as a code (``pad.why.CODE``) naming the first wrong slot
+    (0-7, column by column) and card.
+
+    >>> area_problem("KO|TA|PS|IE", "pl")
+    ('no_such_card', {'slot': 1, 'card': 'O', 'have': ''})
+    >>> area_problem("K7|TA|PS|IE", "pl")[0]
+    'not_a_letter'
+    """
+    spec = DECKS[deck]
+    for column, text in enumerate(area.split("|")[: len(COLUMN_VALUES)]):
+        tokens = re.findall(r"_|\w(?:\s*\+\s*\d)?|\S", text.strip())
+        for row, token in enumerate(tokens[:ROWS_PER_COLUMN]):
+            if token == "_":
+                continue
+            slot = column * ROWS_PER_COLUMN + row
+            try:
+                LetterCard.parse(token, spec)
+            except OptionError:
+                if re.fullmatch(r"[^\W\d_](\s*\+\s*\d)?", token) is None:
+                    return "not_a_letter", {"slot": slot, "card": token}
+                letter = token[0].upper()
+                have = ", ".join(str(LetterCard(letter, b)) for b in spec.bonuses_of(letter))
+                return "no_such_card", {"slot": slot, "card": token.upper(), "have": have}
+    return "area", {}
 
 
 def phase_now(state: SiedemSlowState) -> Phase:
@@ -225,6 +271,8 @@ def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[st
         except PadProblem as problem:
             out["current_error"] = str(problem)
             out["current_error_seat"] = problem.seat
+            if problem.why is not None:
+                out["current_error_code"], out["current_error_values"] = problem.why
         except CardtableError as error:
             out["current_error"] = str(error)
     return out

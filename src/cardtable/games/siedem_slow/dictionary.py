@@ -50,6 +50,20 @@ Progress = Callable[[str], None]
 U8 = npt.NDArray[np.uint8]
 
 
+#: why a word is refused, by code (English; the catalogues say it as ``pad.why.CODE``)
+PROBLEMS = {
+    "empty": "no word given",
+    "hyphen": "needs a hyphen, which is not allowed",
+    "apostrophe": "needs an apostrophe, which is not allowed",
+    "letters_only": "letters only, please",
+    "one_word": "one word only",
+    "foreign_letter": "{letters} is not a letter of the {language} alphabet",
+    "abbreviation": "abbreviation",
+    "proper_noun": "proper noun ({noun})",
+    "not_in_dictionary": "not in the dictionary",
+}
+
+
 class SortedStrings(Sequence[str]):
     """Strings stored as one UTF-8 blob plus offsets; sorted, so ``bisect`` finds a word."""
 
@@ -179,31 +193,37 @@ class Dictionary:
 
     def problem(self, word: str) -> str | None:
         """Why ``word`` may not be played, or None when it may."""
+        found = self.problem_code(word)
+        return None if found is None else PROBLEMS[found[0]].format(**found[1])
+
+    def problem_code(self, word: str) -> tuple[str, dict[str, str]] | None:
+        """Why ``word`` may not be played as a code of :data:`PROBLEMS` with its values (a
+        front end says it in its reader's language: ``pad.why.CODE``), or None."""
         text = unicodedata.normalize("NFC", word.strip())
         if not text:
-            return "no word given"
+            return "empty", {}
         if "-" in text:
-            return "needs a hyphen, which is not allowed"
+            return "hyphen", {}
         if "'" in text or "’" in text:
-            return "needs an apostrophe, which is not allowed"
+            return "apostrophe", {}
         if not text.replace(" ", "").isalpha():
-            return "letters only, please"
+            return "letters_only", {}
         if " " in text:
-            return "one word only"
+            return "one_word", {}
         lower = text.lower()
         foreign = sorted(set(lower) - set(DECKS[self.language].alphabet))
         if foreign:
-            return f"{', '.join(foreign)} is not a letter of the {self.language} alphabet"
+            return "foreign_letter", {"letters": ", ".join(foreign), "language": self.language}
         if self.words.find(lower) >= 0:
             return None
         if lower in self.abbreviations:
-            return "abbreviation"
+            return "abbreviation", {}
         index = bisect.bisect_left(self.proper, lower + "\t")
         if index < len(self.proper):
             key, _, shown = self.proper[index].partition("\t")
             if key == lower:
-                return f"proper noun ({shown})"
-        return "not in the dictionary"
+                return "proper_noun", {"noun": shown}
+        return "not_in_dictionary", {}
 
     def random_word(self, rng: RandomSource) -> str:
         return self.words[draw_below(rng, len(self.words))]

@@ -312,6 +312,27 @@ class SiedemSlowState(KeepsRounds, Challenges):
             problem = self.family_block(seat, text)
         return None if problem is None else f"{word.strip().upper()}: {problem}"
 
+    def word_problem_code(self, seat: int, word: str) -> tuple[str, dict[str, Any]] | None:
+        """:meth:`word_problem` as a code and its values (``pad.why.CODE`` in the
+        catalogues), for a front end that says it in its reader's language."""
+        text = normalize(word)
+        if not text:
+            return "empty", {}
+        if self.options.validation == "challenge":
+            return None if text.isalpha() else ("letters_only", {})
+        found = self.dictionary.problem_code(text)
+        if found is not None:
+            return found[0], {"word": word.strip().upper(), **found[1]}
+        rule = self.options.family_rule
+        for number, played in self.earlier_words(seat):
+            if played.word == text or (
+                rule != "word" and self.families.same_lemma(text, played.word)
+            ):
+                return "same_family", {
+                    "word": word.strip().upper(), "earlier": played.word.upper(), "round": number
+                }  # fmt: skip
+        return None
+
     def earlier_words(self, seat: int) -> list[tuple[int, PlayedWord]]:
         """(round, word) of the earlier rounds that the family rule compares ``seat`` with."""
         out = []

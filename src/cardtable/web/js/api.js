@@ -7,7 +7,10 @@ export async function api(path, options = {}) {
   if (!response.ok) {
     const detail = data.detail;
     const message = typeof detail === "string" ? detail : detail?.message || JSON.stringify(detail);
-    throw new Error(message || response.statusText);
+    const error = new Error(message || response.statusText);
+    error.code = detail?.code; // the page says it in its language (errorText in i18n.js)
+    error.status = response.status;
+    throw error;
   }
   return data;
 }

@@ -30,6 +30,14 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
+/** A failed request in the page's language: by the server's error code where the catalogue
+ * has it (error.CODE), no connection as such; otherwise the server's own words. */
+export function errorText(error) {
+  if (error instanceof TypeError) return t("error.offline");
+  const key = `error.${error.code}`;
+  return error.code && key in messages ? t(key) : error.message;
+}
+
 /** A language <select> that reloads the page's texts through `onChange`. */
 export function languageSwitch(onChange) {
   const select = document.createElement("select");

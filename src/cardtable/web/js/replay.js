@@ -1,6 +1,6 @@
 // The replay viewer: step through a finished game and check its fair shuffle in the browser.
 import { api, cards, h } from "./api.js";
-import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.startsWith("/replay/") ? location.pathname.split("/").pop() : null;
@@ -8,6 +8,7 @@ let data = null;
 let step = 0;
 let cardInfo = null;
 let games = [];
+let lastVerdict = null; // the verdict on an uploaded file, said again when the language changes
 const renderers = {}; // game id -> its render function, once loaded
 
 async function sha256(text) {
@@ -27,7 +28,12 @@ async function browserCheck(record) {
 function showVerdict(verdict) {
   const element = $("verdict");
   element.className = `verdict ${verdict.ok ? "ok" : "bad"}`;
-  element.textContent = verdict.ok ? t("replay.verified", { n: verdict.moves }) : `${t("replay.failed")}: ${verdict.problems.join("; ")}`;
+  const failed = verdict.failed_move;
+  const problems = verdict.problems.map((problem) => (failed && problem.includes(`move ${failed.move} (`)
+    ? t("replay.failed_move", { n: failed.move, seat: failed.seat, action: failed.action, reason: failed.reason })
+    : problem));
+  element.textContent = verdict.ok ? t("replay.verified", { n: verdict.moves }) : `${t("replay.failed")}: ${problems.join("; ")}`;
+  if (failed) element.dataset.failedMove = String(failed.move);
 }
 
 function seatName(n) {
@@ -36,7 +42,12 @@ function seatName(n) {
 
 function render() {
   translatePage();
-  if (!data) return;
+  $("explain-where").textContent = t("replay.explain_where", { button: t("table.download") });
+  if (!tableId) $("title").textContent = t("replay.upload");
+  if (!data) {
+    if (lastVerdict) showVerdict(lastVerdict);
+    return;
+  }
   showVerdict(data.verdict);
   const view = data.views[step];
   const game = games.find((g) => g.id === data.record.game);
@@ -107,9 +118,18 @@ function setupControls(players) {
 async function upload(event) {
   const file = event.target.files[0];
   if (!file) return;
-  const record = JSON.parse(await file.text());
-  const verdict = await api("/api/verify", { method: "POST", body: record });
+  let record;
+  let verdict;
+  try {
+    record = JSON.parse(await file.text());
+    verdict = await api("/api/verify", { method: "POST", body: record });
+  } catch (error) {
+    $("verdict").className = "verdict bad";
+    $("verdict").textContent = `${t("replay.failed")}: ${error instanceof SyntaxError ? t("replay.not_json") : errorText(error)}`;
+    return;
+  }
   data = null;
+  lastVerdict = verdict;
   showVerdict(verdict);
   await browserCheck(record);
 }
@@ -121,6 +141,11 @@ async function main() {
   $("lang-slot").append(languageSwitch(render));
   $("upload").addEventListener("change", upload);
   translatePage();
+  $("explain").hidden = Boolean(tableId);
+  // checking a file: no board and no scores until there is a game to show
+  $("board").hidden = !tableId;
+  $("scores-panel").hidden = !tableId;
+  if (!tableId) render();
   if (tableId) {
     $("upload-label").hidden = true;
     await loadReplay(0);

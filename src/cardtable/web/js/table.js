@@ -43,6 +43,20 @@ function showBanner(text) {
   banner.hidden = !text;
 }
 
+/** A seat key that is wrong or used: no dead end, watch the table or go to the lobby. */
+function offerWatching() {
+  localStorage.removeItem(`cardtable.seat.${tableId}`);
+  const banner = $("banner");
+  banner.replaceChildren(
+    h("span", {}, t("table.bad_key")), " ",
+    h("a", { id: "watch-link", class: "button primary", href: `/t/${tableId}?watch=1` }, t("table.watch")), " ",
+    h("a", { id: "lobby-link", class: "button", href: "/" }, t("table.to_lobby")));
+  banner.classList.add("dead-end");
+  banner.hidden = false;
+  if (!frame) document.querySelector("main").style.display = "none"; // an empty board says nothing
+  $("sound").hidden = true;
+}
+
 let toastTimer = null;
 export function toast(text) {
   const element = $("toast");
@@ -88,7 +102,8 @@ function connect() {
       sentAt = null;
       // a click that raced the game (a double click, a move as the round ended) is no news
       if (message.code === "stale" || message.code === "round_break") return;
-      if (message.code === "forbidden" || message.code === "not_found") showBanner(message.message);
+      if (message.code === "forbidden" || (message.code === "rate_limited" && !frame)) offerWatching();
+      else if (message.code === "not_found") showBanner(message.message);
       else toast(t("table.error", { message: message.message }));
     }
   });
@@ -340,6 +355,7 @@ async function main() {
   narrator = new Narrator($("log"), $("announce"));
   $("lang-slot").append(languageSwitch(() => {
     narrator.reset();
+    if ($("banner").classList.contains("dead-end")) offerWatching();
     render();
   }));
   $("sound").addEventListener("click", () => {

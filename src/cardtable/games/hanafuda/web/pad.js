@@ -1,7 +1,7 @@
 // Round calculator for hanafuda played with a real deck: tap captured cards, get the score.
 import { api, cards, h, svg } from "/static/js/api.js";
 import { hanafudaCard } from "./cards.js";
-import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
+import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
 import { optionFields, playerRange, readChangedOptions } from "/static/js/options-form.js";
 import { breakdown } from "/static/js/render/common.js";
 
@@ -50,7 +50,7 @@ async function createPad() {
   try {
     pad = await api("/api/companion", { method: "POST", body: { kind: "hanafuda", game, preset: $("pad-preset").value || null, options } });
   } catch (error) {
-    $("pad-error").textContent = error.message;
+    $("pad-error").textContent = errorText(error);
     return;
   }
   localStorage.setItem("cardtable.pad", pad.id);
@@ -68,7 +68,7 @@ function save() {
     pad.results = answer.results;
     render();
   }).catch((error) => {
-    $("pad-round").replaceChildren(h("p", { class: "error" }, error.message));
+    $("pad-round").replaceChildren(h("p", { class: "error", role: "alert" }, t("pad.not_saved", { reason: errorText(error) })));
   });
   return saving;
 }

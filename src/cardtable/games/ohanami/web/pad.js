@@ -1,7 +1,7 @@
 // Ohanami score pad for the boxed game: colour counts (or card numbers) per garden and stage.
 import { api, h, svg } from "/static/js/api.js";
 import { ohanamiCard } from "./cards.js";
-import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
+import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
 import { breakdown } from "/static/js/render/common.js";
 
 const COLOURS = ["blue", "green", "grey", "pink"];
@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 let pad = null;
 let formStage = null;
 let saving = Promise.resolve();
+const typedCards = {}; // what each player typed as card numbers, kept when it is refused
 const playerName = (n) => t("pad.player", { n: n + 1 });
 
 function emptyStage(players) {
@@ -23,7 +24,7 @@ function save() {
       pad.results = answer.results;
       renderResults();
     })
-    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error" }, error.message)));
+    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error", role: "alert" }, t("pad.not_saved", { reason: errorText(error) }))));
   return saving;
 }
 
@@ -42,13 +43,50 @@ function renderForm() {
       COLOURS.map((colour) => h("label", {}, svg(ohanamiCard("", colour), { class: "card tiny" }), ` ${t(`colour.${colour}`)} `,
         h("input", { type: "number", min: 0, max: 40, value: garden.counts?.[colour] ?? 0, "data-colour": colour,
           oninput: (e) => { garden.counts = { ...garden.counts, [colour]: Math.max(0, Number(e.target.value) || 0) }; delete garden.cards; save(); } }))),
-      h("label", {}, t("pad.cards_instead"), " ",
+      h("label", { class: "cards-field" }, t("pad.cards_instead"),
         h("input", { type: "text", class: "card-numbers", placeholder: "3 14 62", "data-cards": n,
+          autocomplete: "off", "aria-describedby": `pad-cards-problem-${n}`,
+          value: typedCards[n] ?? (garden.cards ? garden.cards.join(" ") : ""),
           onchange: (e) => {
-            const numbers = e.target.value.split(/[\s,]+/).filter(Boolean).map(Number);
-            if (numbers.length) { gardens[n] = { cards: numbers }; } else { gardens[n] = emptyStage(1)[0]; }
-            save();
-          } })))));
+            typedCards[n] = e.target.value;
+            if (checkCards(n)) save();
+          } })),
+      h("p", { class: "cards-problem error", id: `pad-cards-problem-${n}`, "data-cards-problem": n, "aria-live": "polite" }))));
+  for (const n of Object.keys(typedCards)) checkCards(Number(n));
+}
+
+/** Take player n's typed cards into the garden, or say under the field why not (the
+ * counts and the text stay as they are). Whether they were taken. */
+function checkCards(n) {
+  const field = document.querySelector(`[data-cards="${n}"]`);
+  const said = $(`pad-cards-problem-${n}`);
+  if (!field || !said) return false;
+  const { numbers, problems } = readCards(field.value);
+  if (problems.length) {
+    said.textContent = t("pad.bad_cards", { problems: problems.join("; ") });
+    field.setAttribute("aria-invalid", "true");
+    return false;
+  }
+  said.textContent = "";
+  field.removeAttribute("aria-invalid");
+  const gardens = pad.data.current;
+  if (numbers.length) gardens[n] = { cards: numbers };
+  else if (gardens[n].cards) gardens[n] = emptyStage(1)[0];
+  return true;
+}
+
+/** Card numbers as typed ("3 14 62"): the numbers, and what is wrong with the rest. */
+function readCards(text) {
+  const numbers = [];
+  const problems = [];
+  for (const token of text.split(/[\s,;]+/).filter(Boolean)) {
+    const number = Number(token);
+    if (!/^\d+$/.test(token)) problems.push(t("pad.not_a_number", { token }));
+    else if (number < 1 || number > 120) problems.push(t("pad.not_a_card", { token }));
+    else if (numbers.includes(number)) problems.push(t("pad.twice", { token }));
+    else numbers.push(number);
+  }
+  return { numbers, problems };
 }
 
 function renderResults() {
@@ -92,7 +130,7 @@ async function createPad() {
   try {
     pad = await api("/api/companion", { method: "POST", body: { kind: "ohanami", game: "ohanami", options: { players } } });
   } catch (error) {
-    $("pad-error").textContent = error.message;
+    $("pad-error").textContent = errorText(error);
     return;
   }
   localStorage.setItem("cardtable.ohanami-pad", pad.id);
@@ -105,6 +143,7 @@ async function createPad() {
 async function nextStage() {
   if (!pad.results.current || pad.data.rounds.length >= 3) return;
   pad.data.rounds.push(pad.data.current);
+  for (const n of Object.keys(typedCards)) delete typedCards[n];
   // gardens only grow: the next stage starts from this one's counts
   pad.data.current = pad.data.rounds.length < 3 ? JSON.parse(JSON.stringify(pad.data.current)) : null;
   await save();
@@ -113,7 +152,7 @@ async function nextStage() {
 
 async function main() {
   await loadLanguage(pickLanguage());
-  $("lang-slot").append(languageSwitch(render));
+  $("lang-slot").append(languageSwitch(() => { formStage = null; render(); }));
   for (let n = 2; n <= 4; n++) $("pad-players").append(new Option(String(n), String(n)));
   $("pad-new").addEventListener("click", createPad);
   $("pad-save").addEventListener("click", nextStage);

@@ -1,7 +1,7 @@
 // 7 słów score pad for the boxed game: the area and the words of each round, checked and
 // scored by the engine on the server; a 30-second hourglass for the table.
 import { api, h } from "/static/js/api.js";
-import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
+import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
 import { breakdown } from "/static/js/render/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -45,7 +45,7 @@ function save() {
       pad.results = answer.results;
       renderResults();
     })
-    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error" }, error.message)));
+    .catch((error) => $("pad-round").replaceChildren(h("p", { class: "error", role: "alert" }, t("pad.not_saved", { reason: errorText(error) }))));
   return saving;
 }
 
@@ -60,7 +60,7 @@ function renderForm() {
     h("div", { class: "area-column" }, h("div", { class: "column-value" }, value),
       [0, 1].map((row) => {
         const slot = 2 * c + row;
-        return h("input", { class: "letter-slot", maxlength: 3, value: current.slots[slot], "data-slot": slot, autocapitalize: "characters",
+        return h("input", { class: "letter-slot", maxlength: 3, "aria-describedby": "pad-area-problem", autocomplete: "off", value: current.slots[slot], "data-slot": slot, autocapitalize: "characters",
           onchange: (e) => { current.slots[slot] = e.target.value.trim().toUpperCase(); e.target.value = current.slots[slot]; save(); } });
       }))));
   const players = current.words.length;
@@ -78,13 +78,14 @@ function renderForm() {
       : "";
     return h("div", { class: "word-row", "data-player": n },
       h("label", {}, h("span", {}, t("pad.word_of", { name: playerName(n) })), " ",
-        h("input", { class: "word-input", "data-word": n, value: word, autocomplete: "off", spellcheck: "false",
+        h("input", { class: "word-input", "data-word": n, value: word, autocomplete: "off", spellcheck: "false", autocapitalize: "characters",
+          "aria-describedby": `pad-problem-${n}`,
           onchange: (e) => {
             current.words[n] = e.target.value.trim();
             save().then(() => { if (challengesOpen() !== formChallenges) renderForm(); });
           } })),
       challenge, h("span", { class: "word-warning muted", "data-warning": n }, warnings[n] || ""),
-      h("span", { class: "word-problem error", "data-problem": n }));
+      h("p", { class: "word-problem error", "data-problem": n, id: `pad-problem-${n}`, "aria-live": "polite" }));
   });
   $("pad-words").replaceChildren(...rows, players === 1 ? lateBox(current) : fastestBox(current),
     h("div", { id: "pad-votes-slot" }));
@@ -132,6 +133,14 @@ function votes(current, voted) {
       } }), " ", t("pad.same_family", { name: playerName(n) }))) : h("p", { class: "muted" }, t("pad.no_voters")));
 }
 
+/** Why the round cannot be scored, in the page's language where the server gave a code. */
+function problemText(results) {
+  const code = results.current_error_code;
+  if (!code) return results.current_error || "";
+  const values = results.current_error_values || {};
+  return t(`pad.why.${code}${code === "no_such_card" && values.have ? "_has" : ""}`, values);
+}
+
 function renderSolo() {
   const solo = pad.results.solo;
   $("pad-solo").hidden = !solo;
@@ -143,16 +152,26 @@ function renderResults() {
   const ctx = { t, seatName: playerName, gameId: "siedem-slow", ruleSections: pad.rule_sections };
   const noCards = () => h("span", {}, "");
   for (const element of document.querySelectorAll("[data-problem]")) element.textContent = "";
+  for (const element of document.querySelectorAll("[data-word], [data-slot]")) element.removeAttribute("aria-invalid");
+  if ($("pad-area-problem")) $("pad-area-problem").textContent = "";
   if (results.current) {
     $("pad-round").replaceChildren(breakdown(results.current, ctx, noCards));
     $("pad-round").dataset.scores = results.current.scores.join(",");
   } else {
-    $("pad-round").replaceChildren(h("p", { class: "error", id: "pad-problem" }, results.current_error || ""));
-    delete $("pad-round").dataset.scores;
     const seat = results.current_error_seat;
+    const said = problemText(results);
+    $("pad-round").replaceChildren(h("p", { class: "error", id: "pad-problem" }, said));
+    delete $("pad-round").dataset.scores;
+    const wrongSlot = results.current_error_values?.slot;
+    if (wrongSlot !== undefined) {  // a card of the area: said right under the area
+      $("pad-area-problem").textContent = said;
+      document.querySelector(`[data-slot="${wrongSlot}"]`)?.setAttribute("aria-invalid", "true");
+    }
     if (seat !== undefined && seat !== null) {
       const slot = document.querySelector(`[data-problem="${seat}"]`);
-      if (slot) slot.textContent = results.current_error;
+      if (slot) slot.textContent = said;
+      const field = document.querySelector(`[data-word="${seat}"]`);
+      if (field) field.setAttribute("aria-invalid", "true");
     }
   }
   $("pad-save").disabled = !results.current;
@@ -209,7 +228,7 @@ async function createPad() {
   try {
     pad = await api("/api/companion", { method: "POST", body: { kind: "siedem-slow", game: "siedem-slow", options } });
   } catch (error) {
-    $("pad-error").textContent = error.message;
+    $("pad-error").textContent = errorText(error);
     return;
   }
   localStorage.setItem("cardtable.words-pad", pad.id);
@@ -230,7 +249,7 @@ async function nextRound() {
 
 async function main() {
   await loadLanguage(pickLanguage());
-  $("lang-slot").append(languageSwitch(render));
+  $("lang-slot").append(languageSwitch(() => { formRound = null; render(); }));
   $("pad-players").append(new Option(t("pad.solo"), "1"));
   for (let n = 2; n <= 6; n++) $("pad-players").append(new Option(String(n), String(n), false, n === 3));
   $("pad-players").addEventListener("change", () => { $("pad-difficulty-label").hidden = $("pad-players").value !== "1"; });
