@@ -82,6 +82,7 @@ def test_two_browsers_play_bakappana_against_each_other(
     invite = host.locator(".invite-url").first.input_value()
     guest = new_page(browser, locale="pl-PL")
     guest.goto(invite)
+    guest.click("#sit-down")  # an empty name: a name in the page's language
     guest.wait_for_selector(".hand .card")
     assert guest.locator("#title").inner_text().startswith("Bakappana · Runda 1")
     host.wait_for_selector("#invites-panel[hidden]", state="attached")  # the guest sat down

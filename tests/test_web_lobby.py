@@ -57,3 +57,62 @@ def test_the_form_speaks_to_players(server: tuple[str, Any], browser: Browser) -
     table_id = page.url.rsplit("/", 1)[-1]
     names = [s.name for s in app.state.hub.tables[table_id].seats]
     assert names == ["Gracz 1", "Bot (trudny)"], names  # the seat remembers its bot
+
+
+def test_a_friend_joins_through_the_waiting_room(server: tuple[str, Any], browser: Browser) -> None:
+    url, app = server
+    host = new_page(browser, width=1366, height=768)
+    host.goto(url)
+    host.wait_for_selector(".seat-kind")
+    host.fill("#name", "Anna")
+    host.select_option(".seat-kind[data-seat='1']", "human")
+    host.click("#create")
+    host.wait_for_selector("#waiting-room:not([hidden]) .invite")
+    table_id = host.url.rsplit("/", 1)[-1]
+    table = app.state.hub.tables[table_id]
+    # a big copy button, the link, and a QR code for a phone at the same table
+    expect(host.locator("#copy-invite-1")).to_be_visible()
+    qr = host.locator(".invite .qr img")
+    expect(qr).to_be_visible()
+    host.wait_for_function("document.querySelector('.invite .qr img').naturalWidth > 0")
+    assert host.evaluate("document.querySelector('#board').inert")
+    shot(host, "waiting-room-1366")
+    invite = host.locator(".invite-url").first.input_value()
+    assert table.version == 0 and table.waiting_for() == [1]  # nothing is played meanwhile
+    guest = new_page(browser, locale="ru-RU", width=390, height=844)
+    guest.goto(invite)
+    guest.fill("#sit-name", "Маша")
+    shot(guest, "sit-down-390")
+    guest.click("#sit-down")
+    guest.wait_for_selector(".hand .card")
+    host.wait_for_selector("#waiting-room[hidden]", state="attached")
+    expect(host.locator("#players")).to_contain_text("Маша")
+    assert [s.name for s in table.seats] == ["Anna", "Маша"]
+    assert not host.evaluate("document.querySelector('#board').inert")
+
+
+def test_the_creator_fills_the_empty_seats_with_bots(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, app = server
+    host = new_page(browser, locale="pl-PL", width=390, height=844)
+    host.goto(f"{url}/?game=bakappana")
+    host.wait_for_selector(".seat-kind")
+    host.select_option("#players", "3")
+    host.select_option(".seat-kind[data-seat='1']", "human")
+    host.select_option(".seat-kind[data-seat='2']", "human")
+    host.click("#create")
+    host.wait_for_selector("#waiting-room:not([hidden]) #fill-bots")
+    assert host.locator(".invite .qr img").count() == 2
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(host, "waiting-room-pl-390")
+    host.select_option("#fill-level", "easy")
+    host.click("#fill-bots")
+    host.wait_for_selector("#waiting-room[hidden]", state="attached")
+    table = app.state.hub.tables[host.url.rsplit("/", 1)[-1]]
+    assert [s.kind for s in table.seats] == ["human", "bot:easy", "bot:easy"]
+    assert [s.name for s in table.seats][1:] == ["Bot (łatwy)", "Bot (łatwy) 2"]
+    host.wait_for_function(
+        "Number(document.querySelector('#board').dataset.version) > 0 "
+        "|| document.querySelector('#board').dataset.mine === 'true'"
+    )

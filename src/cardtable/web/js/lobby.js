@@ -113,6 +113,7 @@ async function createTable(event) {
       },
     });
     sessionStorage.setItem(`cardtable.invites.${created.id}`, JSON.stringify(created.invites));
+    sessionStorage.setItem(`cardtable.created.${created.id}`, "1"); // this browser sits down at once
     location.href = created.url;
   } catch (error) {
     $("form-error").textContent = error.message;

@@ -6,6 +6,7 @@ import { setSound, soundOn, turnAlert } from "./table/alerts.js";
 import { animateFrom, snapshot } from "./table/motion.js";
 import { Narrator } from "./table/narration.js";
 import { countdownText, renderResult, scoringCards } from "./table/result.js";
+import { askName, openSeats, renderWaiting } from "./table/waiting.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -23,11 +24,14 @@ let wasMine = false;
 let framesSeen = 0;
 let narrator = null;
 
+let freshInvite = false; // opened from an invite link (not by the table's creator)
+
 function seatCredentials() {
   const params = new URLSearchParams(location.search);
   const stored = JSON.parse(localStorage.getItem(`cardtable.seat.${tableId}`) || "null");
   if (params.has("seat") && params.has("key")) {
     const fresh = { seat: Number(params.get("seat")), key: params.get("key") };
+    freshInvite = sessionStorage.getItem(`cardtable.created.${tableId}`) === null;
     localStorage.setItem(`cardtable.seat.${tableId}`, JSON.stringify(fresh));
     history.replaceState(null, "", `/t/${tableId}`); // keep the secret out of the address bar
     return fresh;
@@ -158,21 +162,10 @@ function renderPlayers() {
   });
 }
 
-function renderInvites() {
-  const invites = JSON.parse(sessionStorage.getItem(`cardtable.invites.${tableId}`) || "[]");
-  const open = invites.filter((i) => !frame.table.seats[i.seat]?.connected);
-  $("invites-panel").hidden = !open.length || frame.table.status === "finished";
-  const list = $("invites");
-  list.replaceChildren();
-  for (const invite of open) {
-    const url = `${location.origin}${invite.url}`;
-    list.append(
-      h("li", {},
-        h("span", {}, t("lobby.seat", { n: invite.seat + 1 }), ": "),
-        h("input", { readonly: true, value: url, class: "invite-url", "data-seat": invite.seat, onfocus: (e) => e.target.select() }),
-        h("button", { onclick: () => navigator.clipboard?.writeText(url) }, t("table.copy"))),
-    );
-  }
+function renderWaitingRoom() {
+  const waiting = openSeats(frame.table).length > 0 && frame.table.status !== "finished";
+  $("board").inert = waiting; // nothing to play before everyone has sat down
+  renderWaiting($("waiting-room"), { frame, credentials, t, seatName, toast });
 }
 
 function renderOver() {
@@ -319,7 +312,7 @@ function render({ moved = false } = {}) {
   translatePage();
   renderTitle();
   renderPlayers();
-  renderInvites();
+  renderWaitingRoom();
   renderOver();
   renderSoundSwitch();
   tickClock();
@@ -348,6 +341,19 @@ function render({ moved = false } = {}) {
   renderHintPanel();
 }
 
+/** Opened from an invite: the person chooses a name before taking the seat. */
+async function sitDown() {
+  let meta;
+  try {
+    meta = await api(`/api/tables/${tableId}`);
+  } catch {
+    return; // no such table: the socket says so
+  }
+  const seat = meta.seats[credentials.seat];
+  if (!seat || seat.kind !== "human" || seat.claimed || meta.status === "finished") return;
+  await askName($("waiting-room"), { table: meta, credentials, t });
+}
+
 async function main() {
   await loadLanguage(pickLanguage());
   cardInfo = await cards();
@@ -372,6 +378,7 @@ async function main() {
   });
   $("hint").addEventListener("click", askHint);
   translatePage();
+  if (credentials && freshInvite) await sitDown();
   connect();
   setInterval(tickClock, 250);
 }

@@ -1,0 +1,94 @@
+// The waiting room: who has sat down, the invite link of each empty seat with a big copy
+// button and a QR code for a phone at the same table, and "start with bots" for the
+// creator; the game starts on the server when every human seat is taken.
+import { api, h } from "../api.js";
+
+/** Human seats nobody has taken yet (from the frame and the presence updates since). */
+export function openSeats(table) {
+  return table.seats.map((seat, n) => ({ ...seat, n })).filter((s) => s.kind === "human" && !s.claimed).map((s) => s.n);
+}
+
+function inviteRow(invite, seatName, t) {
+  const url = `${location.origin}${invite.url}`;
+  const copy = h("button", { class: "primary copy", id: `copy-invite-${invite.seat}`, type: "button" }, t("table.copy"));
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      input.select(); // no clipboard permission: the link is selected for the person to copy
+      document.execCommand?.("copy");
+    }
+    copy.textContent = t("wait.copied");
+  });
+  const input = h("input", { readonly: true, value: url, class: "invite-url", "data-seat": invite.seat, onfocus: (e) => e.target.select() });
+  return h("li", { class: "invite", "data-seat": invite.seat },
+    h("p", { class: "invite-for" }, t("wait.share", { name: seatName(invite.seat) })),
+    h("div", { class: "invite-link" }, input, copy),
+    h("figure", { class: "qr" },
+      h("img", { src: `/api/qr?text=${encodeURIComponent(url)}`, alt: t("wait.qr"), width: 168, height: 168, "data-seat": invite.seat }),
+      h("figcaption", {}, t("wait.qr"))));
+}
+
+/** Fill `panel` while seats are empty; hide it once the game has started. */
+export function renderWaiting(panel, { frame, credentials, t, seatName, toast }) {
+  const table = frame.table;
+  const open = openSeats(table);
+  panel.hidden = !open.length || table.status === "finished";
+  if (panel.hidden) {
+    panel.replaceChildren();
+    return;
+  }
+  const invites = JSON.parse(sessionStorage.getItem(`cardtable.invites.${table.id}`) || "[]").filter((i) => open.includes(i.seat));
+  const seats = h("ul", { class: "seat-list" }, table.seats.map((seat, n) =>
+    h("li", { class: open.includes(n) ? "open" : "taken", "data-seat": n },
+      h("span", { class: "mark", "aria-hidden": "true" }, open.includes(n) ? "…" : "✓"),
+      h("span", {}, seatName(n)),
+      h("span", { class: "muted" }, open.includes(n) ? t("wait.not_yet") : t("wait.sat")))));
+  const parts = [h("h3", {}, t("wait.title")), h("p", { class: "muted" }, t("wait.starts")), seats];
+  if (invites.length) parts.push(h("ul", { class: "invites" }, invites.map((invite) => inviteRow(invite, seatName, t))));
+  if (credentials) {
+    const level = h("select", { id: "fill-level", "aria-label": t("wait.fill_level") },
+      ["easy", "medium", "hard"].map((bot) => new Option(t(`bot.${bot}`), bot, false, bot === "medium")));
+    const fill = h("button", { id: "fill-bots", type: "button" }, t("wait.fill"));
+    fill.addEventListener("click", async () => {
+      const names = Object.fromEntries(open.map((n) => [n, t("lobby.bot_name", { name: t(`bot.${level.value}`).toLocaleLowerCase() })]));
+      try {
+        await api(`/api/tables/${table.id}/fill`, { method: "POST", body: { ...credentials, bot: level.value, names } });
+      } catch (error) {
+        toast(error.message);
+      }
+    });
+    parts.push(h("div", { class: "fill" }, fill, " ", level));
+  }
+  panel.replaceChildren(...parts);
+}
+
+/** An invited person chooses a name before sitting down (an empty one gets a name in the
+ * page's language); resolves once the name is saved. */
+export function askName(panel, { table, credentials, t }) {
+  return new Promise((resolve) => {
+    const input = h("input", { id: "sit-name", maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("cardtable.name") || "" });
+    const error = h("p", { class: "error", role: "alert" });
+    const form = h("form", { class: "sit-down" },
+      h("h3", {}, t("wait.invited", { game: table.title })),
+      h("label", {}, h("span", {}, t("lobby.name")), " ", input),
+      error,
+      h("button", { class: "primary", id: "sit-down", type: "submit" }, t("wait.sit")));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const chosen = input.value.trim();
+      localStorage.setItem("cardtable.name", chosen);
+      const name = chosen || t("lobby.default_name", { n: credentials.seat + 1 });
+      try {
+        await api(`/api/tables/${table.id}/name`, { method: "POST", body: { ...credentials, name } });
+        panel.hidden = true;
+        resolve();
+      } catch (failure) {
+        error.textContent = failure.message;
+      }
+    });
+    panel.replaceChildren(form);
+    panel.hidden = false;
+    input.focus();
+  });
+}
