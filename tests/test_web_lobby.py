@@ -6,12 +6,15 @@ page's language."""
 
 from __future__ import annotations
 
+import json
+import random
 import re
 from typing import Any
 
 from playwright.sync_api import Browser, expect
 
-from .browser_helpers import browser, new_page, server, shot
+from .browser_helpers import OPEN_RULE_GROUPS, browser, new_page, server, shot
+from .test_web_table import frames, seat_socket
 
 __all__ = ["browser", "server"]  # fixtures used by name
 
@@ -116,3 +119,42 @@ def test_the_creator_fills_the_empty_seats_with_bots(
         "Number(document.querySelector('#board').dataset.version) > 0 "
         "|| document.querySelector('#board').dataset.mine === 'true'"
     )
+
+
+def test_my_games_are_listed_after_a_reload(server: tuple[str, Any], browser: Browser) -> None:
+    url, app = server
+    page = new_page(browser, locale="pl-PL", width=390, height=844)
+    page.goto(f"{url}/?game=koi-koi")
+    page.wait_for_selector(".seat-kind")
+    page.select_option(".seat-kind[data-seat='1']", "bot:easy")
+    page.click("#rules summary")
+    page.evaluate(OPEN_RULE_GROUPS)
+    page.select_option("[data-option='rounds']", "1")
+    page.click("#create")
+    page.wait_for_selector("#board[data-version]")
+    playing = page.url.rsplit("/", 1)[-1]
+    page.goto(url)
+    row = page.locator(f"#my-games [data-table='{playing}']")
+    expect(row).to_contain_text("w toku")
+    expect(row.locator("a.primary")).to_have_attribute("href", f"/t/{playing}")
+    # a finished game offers its replay and its file
+    with seat_socket(page, url, playing) as ws:
+        rng = random.Random(5)
+        for frame in frames(ws):
+            if frame["table"]["status"] == "finished":
+                break
+            if frame["table"]["round_break"]:
+                ws.send(json.dumps({"type": "next_round"}))
+            elif frame["view"].get("legal_actions"):
+                action = rng.choice(frame["view"]["legal_actions"])
+                ws.send(
+                    json.dumps({"type": "action", "action": action, "version": frame["version"]})
+                )
+    assert app.state.hub.tables[playing].finished
+    page.reload()
+    row = page.locator(f"#my-games [data-table='{playing}']")
+    expect(row).to_contain_text("zakończona")
+    expect(row.locator(f"a[href='/replay/{playing}']")).to_be_visible()
+    expect(row.locator(f"a[href='/api/tables/{playing}/record']")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "lobby-my-games-pl-390")

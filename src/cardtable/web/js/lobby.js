@@ -155,10 +155,43 @@ async function refreshTables() {
   }
 }
 
+/** The tables this browser has a seat at (it keeps their keys): resume the ones being
+ * played; replay or download the finished ones. Newest first. */
+async function refreshMyGames() {
+  const mine = Object.keys(localStorage)
+    .filter((key) => key.startsWith("cardtable.seat."))
+    .map((key) => ({ id: key.slice("cardtable.seat.".length), ...JSON.parse(localStorage.getItem(key) || "{}") }));
+  const found = (await Promise.all(mine.slice(-30).map(async (entry) => {
+    try {
+      return { entry, meta: await api(`/api/tables/${entry.id}`) };
+    } catch {
+      return null; // a table this server no longer has
+    }
+  }))).filter(Boolean);
+  found.sort((a, b) => b.meta.created_at - a.meta.created_at);
+  $("my-games-panel").hidden = !found.length;
+  $("my-games").replaceChildren(...found.map(({ entry, meta }) => {
+    const finished = meta.status === "finished";
+    const who = meta.seats.map((s) => s.name).join(", ");
+    const when = new Date(meta.created_at * 1000).toLocaleString(document.documentElement.lang, { dateStyle: "short", timeStyle: "short" });
+    const actions = finished
+      ? [h("a", { class: "button", href: `/replay/${meta.id}` }, t("table.replay")),
+         h("a", { class: "button", href: `/api/tables/${meta.id}/record`, download: `cardtable-${meta.id}.json` }, t("lobby.download"))]
+      : [h("a", { class: "button primary", href: `/t/${meta.id}` }, t("lobby.resume"))];
+    return h("li", { class: "table-row", "data-table": meta.id },
+      h("strong", {}, meta.title), " ",
+      h("span", { class: "muted" }, who), " ",
+      h("span", { class: "tag" }, finished ? t("lobby.finished") : t("lobby.playing")),
+      h("span", { class: "muted when" }, when),
+      h("span", { class: "actions" }, actions));
+  }));
+}
+
 function translate() {
   translatePage();
   renderGame();
   refreshTables();
+  refreshMyGames();
 }
 
 /** A link to each game's score pad for games played with the box (games share pads). */
