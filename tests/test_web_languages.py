@@ -1,0 +1,72 @@
+"""No English on the Polish and Russian pages: the lobby and a table of each game, read as
+a person sees them (the words of the page's text that only the English catalogue uses —
+names that stay romaji, like yaku and game names, are in every catalogue and pass)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+
+from cardtable.locales import catalogue
+
+from .browser_helpers import board, browser, new_page, server, shot
+
+__all__ = ["browser", "server"]  # fixtures used by name
+
+WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
+
+
+def words(texts: Any) -> set[str]:
+    return {w.lower() for text in texts for w in WORD.findall(str(text))}
+
+
+def english_only() -> set[str]:
+    """Words only the English catalogue says (placeholders like {name} left out)."""
+
+    def said(lang: str) -> set[str]:
+        return words(re.sub(r"\{\w+\}", " ", text) for text in catalogue(lang).values())
+
+    return said("en") - said("pl") - said("ru")
+
+
+def english_on(page: Any) -> set[str]:
+    # the language switch names each language in its own words, as it should
+    text = page.evaluate(
+        "document.body.innerText.replace(document.querySelector('#lang')?.innerText ?? '', '')"
+    )
+    return words([text]) & english_only()
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_the_lobby_has_no_english(server: tuple[str, Any], browser: Browser, lang: str) -> None:
+    url, _app = server
+    page = new_page(browser, locale=f"{lang}-{lang.upper()}")
+    page.goto(url)
+    page.wait_for_selector(".seat-kind")
+    page.click("#rules summary")
+    page.evaluate("for (const g of document.querySelectorAll('#rule-fields details')) g.open=1")
+    assert english_on(page) == set()
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+@pytest.mark.parametrize(
+    "game", ["koi-koi", "bakappana", "hana-awase", "hana-awase-88", "ohanami", "siedem-slow"]
+)
+def test_a_table_has_no_english(
+    server: tuple[str, Any], browser: Browser, game: str, lang: str
+) -> None:
+    url, _app = server
+    page = new_page(browser, locale=f"{lang}-{lang.upper()}", width=1366, height=768)
+    page.goto(f"{url}/?game={game}")
+    page.wait_for_selector(".seat-kind")
+    page.click("#create")
+    page.wait_for_selector("#board[data-version]")
+    page.wait_for_function("document.querySelector('#board').children.length > 0")
+    page.wait_for_timeout(600)  # the first bot step, the log
+    found = english_on(page)
+    if found:
+        shot(page, f"english-on-{game}-{lang}")
+    assert found == set(), f"{game} in {lang}: {sorted(found)} (state {board(page)})"
