@@ -128,6 +128,23 @@ def test_rules_lists_every_option_preset_and_bot() -> None:
         assert needle in text
 
 
+def test_rules_in_polish_and_russian() -> None:
+    done = cardtable("rules", "koi-koi", "--lang", "ru")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    for needle in ("Подсчёт очков", "Момент решения", "Опции игры koi-koi", "Наборы правил",
+                   "Боты", "сёбу", "Hanami-zake", "weather_ruins_viewing"):  # fmt: skip
+        assert needle in text, needle
+    for english in (" the ", " and ", " of ", " when ", "Options of", "Presets", "meaning"):
+        assert english not in text, english
+    polish = cardtable("rules", "ohanami", "--lang", "pl")
+    assert polish.returncode == 0 and "nigdy pomiędzy" in polish.stdout
+    assert " the " not in polish.stdout
+    assert "never between" in cardtable("rules", "ohanami").stdout
+    refused = cardtable("rules", "ohanami", "--lang", "de")
+    assert refused.returncode == 2 and "--lang must be one of en, pl, ru" in refused.stdout
+
+
 def test_games_lists_bakappana() -> None:
     done = cardtable("games")
     assert done.returncode == 0 and "bakappana" in done.stdout

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 import cardtable
-from cardtable.cli.common import default_language, parse_seats, seat_names
+from cardtable.cli.common import check_language, default_language, parse_seats, seat_names
 from cardtable.cli.play import run_match
 from cardtable.cli.replay import replay_file
 from cardtable.cli.rules import show_rules
@@ -59,7 +59,7 @@ def play(
         list[str] | None, typer.Option("--rule", "-r", help="A house rule, KEY=VALUE (repeat).")
     ] = None,
     save: Annotated[Path | None, typer.Option(help="Save the game to this JSON file.")] = None,
-    lang: Annotated[str | None, typer.Option(help="Card names: en or pl.")] = None,
+    lang: Annotated[str | None, typer.Option(help="Language: en, pl or ru.")] = None,
     delay: Annotated[float, typer.Option(help="Seconds between bot moves.")] = 0.3,
     solo: Annotated[bool, typer.Option(help="7 słów: play solo with the SOLO card.")] = False,
     difficulty: Annotated[
@@ -94,9 +94,10 @@ def play(
     except CardtableError as error:
         raise fail(error) from None
     names = seat_names(seat_list)
-    language = lang or default_language()
-    if language not in ("en", "pl"):
-        raise fail(OptionError(f"--lang must be en or pl, not {language!r}"))
+    try:
+        language = check_language(lang or default_language())
+    except OptionError as error:
+        raise fail(error) from None
     console.print(
         f"[bold]{chosen.spec.title}[/] for {chosen.num_players} · seed {state.seed} · "
         f"`cardtable rules {game}` explains the rules"
@@ -114,10 +115,13 @@ def play(
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="Game id, e.g. bakappana.")]) -> None:
+def rules(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. bakappana.")],
+    lang: Annotated[str | None, typer.Option(help="Language: en, pl or ru.")] = None,
+) -> None:
     """Print the rules of a game with every option, preset and bot."""
     try:
-        show_rules(game)
+        show_rules(game, check_language(lang or default_language()))
     except CardtableError as error:
         raise fail(error) from None
 
@@ -126,7 +130,7 @@ def rules(game: Annotated[str, typer.Argument(help="Game id, e.g. bakappana.")])
 def replay(
     file: Annotated[Path, typer.Argument(help="A game saved with play --save.")],
     step: Annotated[bool, typer.Option(help="Step move by move (in a terminal).")] = True,
-    lang: Annotated[str | None, typer.Option(help="Card names: en or pl.")] = None,
+    lang: Annotated[str | None, typer.Option(help="Language: en, pl or ru.")] = None,
 ) -> None:
     """Step through a saved game, with every hand shown."""
     if not file.exists():
@@ -140,7 +144,8 @@ def replay(
             terminal.replay(record, names)
             return
         assert terminal.renderer is not None
-        replay_file(file, terminal.renderer(names, lang or default_language()), names, step=step)
+        language = check_language(lang or default_language())
+        replay_file(file, terminal.renderer(names, language), names, step=step)
     except (CardtableError, KeyError, ValueError) as error:
         raise fail(error) from None
 

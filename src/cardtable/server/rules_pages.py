@@ -15,6 +15,7 @@ score line in the browser links straight to the paragraph that justifies it.
 
 from __future__ import annotations
 
+import html
 import re
 from functools import cache
 from importlib import resources
@@ -67,11 +68,41 @@ def translated_sections(game_id: str, lang: str) -> dict[str, str]:
     return {parts[k]: parts[k + 1].strip() + "\n\n" for k in range(1, len(parts), 2)}
 
 
+def headings(source: str) -> list[str]:
+    """The text of every heading of a Markdown page, in order (code blocks skipped)."""
+    tokens = MarkdownIt("commonmark").parse(source)
+    return [tokens[k + 1].content for k, token in enumerate(tokens) if token.type == "heading_open"]
+
+
+def translated_page(game_id: str, lang: str) -> str | None:
+    """docs/LANG/GAME.md when it is the whole page in ``lang`` (no "translates" markers),
+    else None."""
+    if lang not in TRANSLATED_DOCS:
+        return None
+    path = resources.files("cardtable") / "docs" / lang / f"{game_id}.md"
+    if not path.is_file():
+        return None
+    text = path.read_text("utf-8")
+    return None if TRANSLATES.search(text) else text
+
+
 def merged_source(game_id: str, lang: str) -> tuple[str, dict[str, str]]:
-    """The page's Markdown in ``lang``: each translated section in place of the English one
-    (the rest stays English), and the anchor of every translated heading, which keeps the
-    English section's anchor so links work in every language."""
+    """The page's Markdown in ``lang`` and the anchor of every translated heading, which
+    keeps the English heading's anchor so links work in every language.
+
+    A whole translated page (docs/LANG/GAME.md with the English page's headings, in the
+    same order) replaces the English one; a partial one (sections marked ``<!-- translates:
+    HEADING -->``) stands in for those sections only, under a note that the rest is in
+    English."""
     source = (resources.files("cardtable") / "docs" / f"{game_id}.md").read_text("utf-8")
+    whole = translated_page(game_id, lang)
+    if whole is not None:
+        english, translated = headings(source), headings(whole)
+        assert len(english) == len(translated), (
+            f"docs/{lang}/{game_id}.md has {len(translated)} headings, the English page "
+            f"{len(english)}"
+        )
+        return whole, {mine: slug(theirs) for mine, theirs in zip(translated, english, strict=True)}
     translations = translated_sections(game_id, lang)
     if not translations:
         return source, {}
@@ -81,15 +112,17 @@ def merged_source(game_id: str, lang: str) -> tuple[str, dict[str, str]]:
         section = source[start:end]
         heading = SECTION.match(section)
         assert heading is not None
-        english = heading.group(1).strip()
-        translated = translations.get(english)
-        if translated is None:
+        english_heading = heading.group(1).strip()
+        translated_section = translations.get(english_heading)
+        if translated_section is None:
             pieces.append(section)
             continue
-        match = SECTION.match(translated)
-        assert match is not None, f"docs/{lang}/{game_id}.md: '{english}' needs a ## heading"
-        anchors_of[match.group(1).strip()] = slug(english)
-        pieces.append(translated)
+        match = SECTION.match(translated_section)
+        assert match is not None, (
+            f"docs/{lang}/{game_id}.md: '{english_heading}' needs a ## heading"
+        )
+        anchors_of[match.group(1).strip()] = slug(english_heading)
+        pieces.append(translated_section)
     return "".join(pieces), anchors_of
 
 
@@ -106,7 +139,7 @@ def _heading_ids(md: MarkdownIt, anchors_of: dict[str, str]) -> None:
 
 def page_html(game_id: str, lang: str = "en") -> str:
     """The game's rule page (docs/GAME.md) as a standalone HTML page; in Polish or Russian
-    its scoring sections come from docs/LANG/GAME.md (any other language: English)."""
+    it is docs/LANG/GAME.md (any other language: English)."""
     return _page_html(game_id, lang if lang in TRANSLATED_DOCS else "en")
 
 
@@ -116,10 +149,11 @@ def _page_html(game_id: str, lang: str) -> str:
     md = MarkdownIt("commonmark").enable("table")
     _heading_ids(md, anchors_of)
     body = md.render(source)
+    title = headings(source)[0] if source.startswith("# ") else game_id
     return (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{game_id} — rules — cardtable</title>"
+        f"<title>{html.escape(message('rules.title', lang, game=title))}</title>"
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/css/app.css"></head><body>'
         '<header class="top"><a class="logo" href="/">card<span>table</span></a></header>'
