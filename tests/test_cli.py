@@ -145,6 +145,48 @@ def test_rules_in_polish_and_russian() -> None:
     assert refused.returncode == 2 and "--lang must be one of en, pl, ru" in refused.stdout
 
 
+#: words of an English sentence (the terminal in Polish or Russian must not print them)
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|of|when|you|your|plays|flips|takes|table|hand|round|stock|match|pile|"
+    r"player|dealer|deals|choice|move|help|result|total|game|over|winner|stopped|pts)\b",
+    re.IGNORECASE,
+)
+
+
+def english_words(text: str) -> list[str]:
+    """English words outside code spans and commands (`cardtable rules …`, --lang)."""
+    text = re.sub(r"`[^`]*`", "", text)
+    return ENGLISH_WORDS.findall(text)
+
+
+def test_koikoi_in_russian_and_polish_in_the_terminal() -> None:
+    args = ("play", "koi-koi", "--seats", "human,greedy", "--seed", "3", "--rounds", "1")
+    typed = "xyz\n99\nh\n" + "1\n" * 40
+    done = cardtable(*args, "--delay", "0", "--lang", "ru", typed=typed)
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    for needle in (
+        "Жребий сдающего",
+        "Ваш ход: сыграйте карту с руки.",
+        "сыграть",
+        "Журавль",  # 01-1, a card name
+        "Стол",
+        "Рука",
+        "Колода",
+        "Ход 1–",
+        "'xyz' — здесь не ход",
+        "Хода 99 нет",
+        "Итог раунда 1",
+        "Игра окончена",
+    ):
+        assert needle in text, needle
+    assert not english_words(done.stdout), english_words(done.stdout)
+    polish = cardtable(*args, "--delay", "0", "--lang", "pl", typed="1\n" * 40)
+    assert polish.returncode == 0
+    assert "Twój ruch: zagraj kartę z ręki." in polish.stdout and "Żuraw" in polish.stdout
+    assert not english_words(polish.stdout), english_words(polish.stdout)
+
+
 def test_games_lists_bakappana() -> None:
     done = cardtable("games")
     assert done.returncode == 0 and "bakappana" in done.stdout

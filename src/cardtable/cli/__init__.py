@@ -24,6 +24,7 @@ from cardtable.core.game import Capability, spec_of
 from cardtable.core.options import parse_rules
 from cardtable.core.record import GameRecord
 from cardtable.core.terminal import Command, TerminalFrontEnd, console
+from cardtable.locales import message
 
 app = typer.Typer(
     name="cardtable",
@@ -93,14 +94,20 @@ def play(
         state = chosen.new_state(seed=seed)
     except CardtableError as error:
         raise fail(error) from None
-    names = seat_names(seat_list)
     try:
         language = check_language(lang or default_language())
     except OptionError as error:
         raise fail(error) from None
+    names = seat_names(seat_list, language)
     console.print(
-        f"[bold]{chosen.spec.title}[/] for {chosen.num_players} · seed {state.seed} · "
-        f"`cardtable rules {game}` explains the rules"
+        message(
+            "term.start",
+            language,
+            title=chosen.spec.title,
+            players=chosen.num_players,
+            seed=state.seed,
+            game=game,
+        )
     )
     terminal = front_end(game)
     if terminal.play is not None:
@@ -138,13 +145,13 @@ def replay(
     try:
         record = GameRecord.load_file(file)
         players = int(record.options.get("players", 2))
-        names = [f"Player {i + 1}" for i in range(players)]
+        language = check_language(lang or default_language())
+        names = [message("term.player", language, n=i + 1) for i in range(players)]
         terminal = front_end(record.game)
         if terminal.replay is not None:
             terminal.replay(record, names)
             return
         assert terminal.renderer is not None
-        language = check_language(lang or default_language())
         replay_file(file, terminal.renderer(names, language), names, step=step)
     except (CardtableError, KeyError, ValueError) as error:
         raise fail(error) from None

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from cardtable.agents import make_agent
 from cardtable.core.errors import OptionError
 from cardtable.core.terminal import Seat
-from cardtable.locales import LANGUAGES
+from cardtable.locales import LANGUAGES, message
 
 
 def default_language() -> str:
@@ -44,12 +44,14 @@ def parse_seats(text: str | None, players: int, game_id: str, seed: int | None) 
     return seats
 
 
-def seat_names(seats: Sequence[Seat]) -> list[str]:
+def seat_names(seats: Sequence[Seat], lang: str = "en") -> list[str]:
     humans = [s for s in seats if s.is_human]
     names = []
     for seat in seats:
         if seat.is_human:
-            names.append("You" if len(humans) == 1 else f"Player {seat.number + 1}")
+            alone = len(humans) == 1
+            you = message("term.you", lang)
+            names.append(you if alone else message("term.player", lang, n=seat.number + 1))
         else:
             names.append(f"{seat.kind.removeprefix('bot:')} ({seat.number + 1})")
     return names
