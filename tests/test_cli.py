@@ -256,6 +256,20 @@ def test_ohanami_in_the_terminal() -> None:
     )
 
 
+def test_ohanami_in_russian_in_the_terminal() -> None:
+    args = ("play", "ohanami", "--seats", "human,greedy", "--seed", "4", "--delay", "0")
+    first = cardtable(*args, "--lang", "ru", typed="")
+    hand = re.search(r"Рука\s+((?:\s*\d+\S)+)", first.stdout)
+    assert hand, first.stdout
+    cards = re.findall(r"\d+", hand.group(1))[:2]
+    done = cardtable(*args, "--lang", "ru", typed=f"{cards[0]} {cards[1]}\n1\n")
+    text = " ".join(done.stdout.split())
+    for needle in ("Этап 1", "Оставьте две карты", "Выложите оставленные карты", "новый ряд"):
+        assert needle in text, needle
+    assert done.returncode == 0 and "Игра остановлена." in text
+    assert not english_words(done.stdout), english_words(done.stdout)
+
+
 def test_solve_prints_the_best_words_and_refuses_bad_areas() -> None:
     done = cardtable("solve", "TH|RS|LN|DM", "--deck", "en", "--top", "3")
     assert done.returncode == 0, done.stderr
