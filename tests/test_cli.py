@@ -296,6 +296,30 @@ def test_siedem_slow_solo_in_the_terminal(tmp_path: Path) -> None:
     assert replayed.returncode == 0 and "WATER" in replayed.stdout
 
 
+def test_siedem_slow_solo_in_russian_in_the_terminal(tmp_path: Path) -> None:
+    save = tmp_path / "solo.json"
+    words = "cat\nxyzzyq\ndog\ntree\nhouse\nriver\nbook\nwater\n"
+    args = ("play", "siedem-slow", "--solo", "--difficulty", "hard", "--rule", "deck=en")
+    done = cardtable(*args, "--seed", "2", "--save", str(save), "--lang", "ru", typed=words)
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    for needle in (
+        "Карта SOLO: часы на поле 1",
+        "Песок сыплется: 30 с. Ваше слово:",
+        "✓ CAT: 4 очк.",
+        "XYZZYQ: нет в словаре",
+        "Раунд 7",
+        "цели SOLO (120)",
+    ):
+        assert needle in text, needle
+    # the player's words are English here (deck=en): look at everything else
+    said = re.sub(r"\b(CAT|XYZZYQ|DOG|TREE|HOUSE|RIVER|BOOK|WATER)\b", "", done.stdout)
+    said = said.replace(str(save), "")  # the path of the saved game
+    assert not english_words(said), english_words(said)
+    replayed = cardtable("replay", str(save), "--lang", "pl")
+    assert replayed.returncode == 0 and "Koniec gry" in replayed.stdout
+
+
 def test_siedem_slow_against_a_bot_in_real_time() -> None:
     args = (
         "play", "siedem-slow", "--seats", "human,bot:hard", "--think", "0.05", "--seed", "5",

@@ -112,7 +112,7 @@ def play(
     terminal = front_end(game)
     if terminal.play is not None:
         try:
-            terminal.play(state, seat_list, names, think, save)
+            terminal.play(state, seat_list, names, think, save, language)
         except CardtableError as error:
             raise fail(error) from None
         return
@@ -149,7 +149,7 @@ def replay(
         names = [message("term.player", language, n=i + 1) for i in range(players)]
         terminal = front_end(record.game)
         if terminal.replay is not None:
-            terminal.replay(record, names)
+            terminal.replay(record, names, language)
             return
         assert terminal.renderer is not None
         replay_file(file, terminal.renderer(names, language), names, step=step)

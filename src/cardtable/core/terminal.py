@@ -59,15 +59,15 @@ class Renderer(Protocol):
     def round_summary(self, result: RoundResult) -> RenderableType: ...
 
 
-RealTimePlay = Callable[[State, Sequence[Seat], Sequence[str], float, Path | None], None]
-RealTimeReplay = Callable[["GameRecord", Sequence[str]], None]
+RealTimePlay = Callable[[State, Sequence[Seat], Sequence[str], float, Path | None, str], None]
+RealTimeReplay = Callable[["GameRecord", Sequence[str], str], None]
 
 
 @dataclass(frozen=True)
 class TerminalFrontEnd:
     """A game in the terminal: a renderer (``renderer(names, lang)``) that the CLI's turn
     loop drives, or, for a real-time game, its own ``play(state, seats, names,
-    think_scale, save)`` and ``replay(record, names)``."""
+    think_scale, save, lang)`` and ``replay(record, names, lang)``."""
 
     renderer: Callable[[Sequence[str], str], Renderer] | None = None
     play: RealTimePlay | None = None
