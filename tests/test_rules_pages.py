@@ -91,6 +91,8 @@ def test_every_page_is_translated_in_full_with_the_english_anchors(game_id: str,
     said = [text for level, _, text in translated if level != "1"]
     assert not set(said) & {text for level, _, text in english if level != "1"} - {"Yaku"}
     assert f"<title>{html.escape(message('rules.title', lang, game=translated[0][2]))}" in page
+    if game_id == "hana-awase":  # a link to another game's page keeps the language
+        assert f'href="/rules/hana-awase-88?lang={lang}"' in page
 
 
 #: words of an English sentence that a Polish or Russian one never holds

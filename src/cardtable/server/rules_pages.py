@@ -54,6 +54,31 @@ def anchors(game_id: str) -> dict[str, str]:
 #: marks a translated section with the English heading it stands for (docs/LANG/GAME.md)
 TRANSLATES = re.compile(r"^<!-- translates: (.+?) -->\n", re.MULTILINE)
 SECTION = re.compile(r"^## (.+)$", re.MULTILINE)
+PAGE_LINK = re.compile(r'href="([a-z0-9-]+)\.md')
+TABLE = re.compile(r"<table>.*?</table>", re.DOTALL)
+ROW = re.compile(r"<tr>.*?</tr>", re.DOTALL)
+CELL = re.compile(r"<td(\s[^>]*)?>(.*?)</td>", re.DOTALL)
+HEADER = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.DOTALL)
+
+
+def _labelled(table: re.Match[str]) -> str:
+    """A table whose cells name their column (``data-label``: a phone shows each row as a
+    block, every cell under its column's name) and whose long option names and values
+    (continue_with_stock_after_hands) may break after an underscore."""
+    html_table = table.group(0)
+    labels = [re.sub(r"<[^>]+>", "", th) for th in HEADER.findall(html_table)]
+
+    def row(match: re.Match[str]) -> str:
+        cells = iter(labels)
+
+        def cell(found: re.Match[str]) -> str:
+            label = html.escape(next(cells, ""), quote=True)
+            content = found.group(2).replace("_", "_<wbr>")
+            return f'<td{found.group(1) or ""} data-label="{label}">{content}</td>'
+
+        return CELL.sub(cell, match.group(0))
+
+    return ROW.sub(row, html_table)
 
 
 def translated_sections(game_id: str, lang: str) -> dict[str, str]:
@@ -148,7 +173,11 @@ def _page_html(game_id: str, lang: str) -> str:
     source, anchors_of = merged_source(game_id, lang)
     md = MarkdownIt("commonmark").enable("table")
     _heading_ids(md, anchors_of)
-    body = md.render(source)
+    # long option names and values (continue_with_stock_after_hands) may break after an
+    # underscore, so a table fits a phone's width
+    body = TABLE.sub(_labelled, md.render(source))
+    # a link to another game's page (hana-awase-88.md) opens that page in the same language
+    body = PAGE_LINK.sub(lambda link: f'href="/rules/{link.group(1)}?lang={lang}', body)
     title = headings(source)[0] if source.startswith("# ") else game_id
     return (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
