@@ -107,7 +107,9 @@ def play(
             players=chosen.num_players,
             seed=state.seed,
             game=game,
-        )
+        ),
+        style="bold",
+        markup=False,
     )
     terminal = front_end(game)
     if terminal.play is not None:
