@@ -40,7 +40,8 @@ def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str])
     asked = message(
         "term.your_choice" if custom_menu else "term.move_range", lang, count=len(actions)
     )
-    help_text = message("term.help", lang)
+    # a game may word the help itself (Ohanami's moves are card numbers, not codes)
+    help_text = message(getattr(renderer, "help_key", "term.help"), lang)
     while True:
         try:
             typed = console.input(f"[bold]{asked}[/] ({message('term.help_key', lang)}): ").strip()

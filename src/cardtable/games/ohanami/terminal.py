@@ -47,6 +47,8 @@ def said(key: str, lang: str, **values: object) -> str:
 
 
 class OhanamiRenderer:
+    help_key = "ohanami.term.help"
+
     def __init__(self, names: Sequence[str], lang: str = "en") -> None:
         self.names = list(names)
         self.lang = lang
