@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def cardtable(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "120", "TERM": "dumb", "CARDTABLE_LANG": "en"}
@@ -333,3 +335,17 @@ def test_siedem_slow_against_a_bot_in_real_time() -> None:
     assert "Round 2" in out and "Game over" in out
     two_humans = cardtable("play", "siedem-slow", "--seats", "human,human", typed="")
     assert two_humans.returncode == 2 and "exactly one human" in two_humans.stdout
+
+
+def test_the_language_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.cli.common import default_language
+
+    for var in ("CARDTABLE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    assert default_language() == "en"
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert default_language() == "ru"
+    monkeypatch.setenv("LC_ALL", "pl_PL.UTF-8")
+    assert default_language() == "pl"
+    monkeypatch.setenv("CARDTABLE_LANG", "de")
+    assert default_language() == "en"
