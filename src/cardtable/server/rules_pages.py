@@ -59,6 +59,7 @@ TABLE = re.compile(r"<table>.*?</table>", re.DOTALL)
 ROW = re.compile(r"<tr>.*?</tr>", re.DOTALL)
 CELL = re.compile(r"<td(\s[^>]*)?>(.*?)</td>", re.DOTALL)
 HEADER = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.DOTALL)
+OUTSIDE_TAG_UNDERSCORE = re.compile(r"_(?![^<]*>)")
 
 
 def _labelled(table: re.Match[str]) -> str:
@@ -72,8 +73,8 @@ def _labelled(table: re.Match[str]) -> str:
         cells = iter(labels)
 
         def cell(found: re.Match[str]) -> str:
-            label = html.escape(next(cells, ""), quote=True)
-            content = found.group(2).replace("_", "_<wbr>")
+            label = html.escape(html.unescape(next(cells, "")), quote=True)
+            content = OUTSIDE_TAG_UNDERSCORE.sub("_<wbr>", found.group(2))
             return f'<td{found.group(1) or ""} data-label="{label}">{content}</td>'
 
         return CELL.sub(cell, match.group(0))
