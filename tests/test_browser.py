@@ -595,3 +595,31 @@ def test_calculator_takes_a_dealt_hand_for_teyaku(
     expect(page.locator("#pad-round")).to_have_attribute("data-scores", scores)
     expect(page.locator("#pad-round [data-rule='teyaku:7']").first).to_be_visible()
     shot(page, "calculator-teyaku")
+
+
+def test_rule_pages_in_every_language_fit_a_phone(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """At 390 px no rule page scrolls sideways: a table shows each row as a block, every
+    cell under its column's name, in the page's language."""
+    url, _ = server
+    page = new_page(browser, width=390, height=844)
+    for lang in ("en", "pl", "ru"):
+        for game in (
+            "bakappana",
+            "koi-koi",
+            "hana-awase",
+            "hana-awase-88",
+            "ohanami",
+            "siedem-slow",
+        ):
+            page.goto(f"{url}/rules/{game}?lang={lang}")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (lang, game, width)
+    page.goto(f"{url}/rules/koi-koi?lang=ru#options")
+    cells = page.locator("#options + table td")
+    expect(cells.nth(0)).to_have_attribute("data-label", "группа")
+    expect(cells.nth(1)).to_have_attribute("data-label", "опция")
+    expect(page.locator("h2#scoring")).to_have_text("Подсчёт очков")
+    shot(page, "rules-koi-koi-ru-phone")
+    assert not page.errors  # type: ignore[attr-defined]

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def cardtable(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "120", "TERM": "dumb", "CARDTABLE_LANG": "en"}
@@ -128,6 +130,65 @@ def test_rules_lists_every_option_preset_and_bot() -> None:
         assert needle in text
 
 
+def test_rules_in_polish_and_russian() -> None:
+    done = cardtable("rules", "koi-koi", "--lang", "ru")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    for needle in ("Подсчёт очков", "Момент решения", "Опции игры koi-koi", "Наборы правил",
+                   "Боты", "сёбу", "Hanami-zake", "weather_ruins_viewing"):  # fmt: skip
+        assert needle in text, needle
+    for english in (" the ", " and ", " of ", " when ", "Options of", "Presets", "meaning"):
+        assert english not in text, english
+    polish = cardtable("rules", "ohanami", "--lang", "pl")
+    assert polish.returncode == 0 and "nigdy pomiędzy" in polish.stdout
+    assert " the " not in polish.stdout
+    assert "never between" in cardtable("rules", "ohanami").stdout
+    refused = cardtable("rules", "ohanami", "--lang", "de")
+    assert refused.returncode == 2 and "--lang must be one of en, pl, ru" in refused.stdout
+
+
+#: words of an English sentence (the terminal in Polish or Russian must not print them)
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|of|when|you|your|plays|flips|takes|table|hand|round|stock|match|pile|"
+    r"player|dealer|deals|choice|move|help|result|total|game|over|winner|stopped|pts)\b",
+    re.IGNORECASE,
+)
+
+
+def english_words(text: str) -> list[str]:
+    """English words outside code spans and commands (`cardtable rules …`, --lang)."""
+    text = re.sub(r"`[^`]*`", "", text)
+    return ENGLISH_WORDS.findall(text)
+
+
+def test_koikoi_in_russian_and_polish_in_the_terminal() -> None:
+    args = ("play", "koi-koi", "--seats", "human,greedy", "--seed", "3", "--rounds", "1")
+    typed = "xyz\n99\nh\n" + "1\n" * 40
+    done = cardtable(*args, "--delay", "0", "--lang", "ru", typed=typed)
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    for needle in (
+        "Жребий сдающего",
+        "Ваш ход: сыграйте карту с руки.",
+        "сыграть",
+        "Журавль",  # 01-1, a card name
+        "Стол",
+        "Рука",
+        "Колода",
+        "Ход 1–",
+        "'xyz' — здесь не ход",
+        "Хода 99 нет",
+        "Итог раунда 1",
+        "Игра окончена",
+    ):
+        assert needle in text, needle
+    assert not english_words(done.stdout), english_words(done.stdout)
+    polish = cardtable(*args, "--delay", "0", "--lang", "pl", typed="1\n" * 40)
+    assert polish.returncode == 0
+    assert "Twój ruch: zagraj kartę z ręki." in polish.stdout and "Żuraw" in polish.stdout
+    assert not english_words(polish.stdout), english_words(polish.stdout)
+
+
 def test_games_lists_bakappana() -> None:
     done = cardtable("games")
     assert done.returncode == 0 and "bakappana" in done.stdout
@@ -197,6 +258,20 @@ def test_ohanami_in_the_terminal() -> None:
     )
 
 
+def test_ohanami_in_russian_in_the_terminal() -> None:
+    args = ("play", "ohanami", "--seats", "human,greedy", "--seed", "4", "--delay", "0")
+    first = cardtable(*args, "--lang", "ru", typed="")
+    hand = re.search(r"Рука\s+((?:\s*\d+\S)+)", first.stdout)
+    assert hand, first.stdout
+    cards = re.findall(r"\d+", hand.group(1))[:2]
+    done = cardtable(*args, "--lang", "ru", typed=f"{cards[0]} {cards[1]}\n1\n")
+    text = " ".join(done.stdout.split())
+    for needle in ("Этап 1", "Оставьте две карты", "Выложите оставленные карты", "новый ряд"):
+        assert needle in text, needle
+    assert done.returncode == 0 and "Игра остановлена." in text
+    assert not english_words(done.stdout), english_words(done.stdout)
+
+
 def test_solve_prints_the_best_words_and_refuses_bad_areas() -> None:
     done = cardtable("solve", "TH|RS|LN|DM", "--deck", "en", "--top", "3")
     assert done.returncode == 0, done.stderr
@@ -223,6 +298,30 @@ def test_siedem_slow_solo_in_the_terminal(tmp_path: Path) -> None:
     assert replayed.returncode == 0 and "WATER" in replayed.stdout
 
 
+def test_siedem_slow_solo_in_russian_in_the_terminal(tmp_path: Path) -> None:
+    save = tmp_path / "solo.json"
+    words = "cat\nxyzzyq\ndog\ntree\nhouse\nriver\nbook\nwater\n"
+    args = ("play", "siedem-slow", "--solo", "--difficulty", "hard", "--rule", "deck=en")
+    done = cardtable(*args, "--seed", "2", "--save", str(save), "--lang", "ru", typed=words)
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    for needle in (
+        "Карта SOLO: часы на поле 1",
+        "Песок сыплется: 30 с. Ваше слово:",
+        "✓ CAT: 4 очк.",
+        "XYZZYQ: нет в словаре",
+        "Раунд 7",
+        "цели SOLO (120)",
+    ):
+        assert needle in text, needle
+    # the player's words are English here (deck=en): look at everything else
+    said = re.sub(r"\b(CAT|XYZZYQ|DOG|TREE|HOUSE|RIVER|BOOK|WATER)\b", "", done.stdout)
+    said = said.replace(str(save), "")  # the path of the saved game
+    assert not english_words(said), english_words(said)
+    replayed = cardtable("replay", str(save), "--lang", "pl")
+    assert replayed.returncode == 0 and "Koniec gry" in replayed.stdout
+
+
 def test_siedem_slow_against_a_bot_in_real_time() -> None:
     args = (
         "play", "siedem-slow", "--seats", "human,bot:hard", "--think", "0.05", "--seed", "5",
@@ -236,3 +335,17 @@ def test_siedem_slow_against_a_bot_in_real_time() -> None:
     assert "Round 2" in out and "Game over" in out
     two_humans = cardtable("play", "siedem-slow", "--seats", "human,human", typed="")
     assert two_humans.returncode == 2 and "exactly one human" in two_humans.stdout
+
+
+def test_the_language_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.cli.common import default_language
+
+    for var in ("CARDTABLE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    assert default_language() == "en"
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert default_language() == "ru"
+    monkeypatch.setenv("LC_ALL", "pl_PL.UTF-8")
+    assert default_language() == "pl"
+    monkeypatch.setenv("CARDTABLE_LANG", "de")
+    assert default_language() == "en"

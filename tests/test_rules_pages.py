@@ -6,12 +6,14 @@ from __future__ import annotations
 import html
 import random
 import re
+from pathlib import Path
 
 import pytest
 
 import cardtable
 from cardtable.cli.docs import page_path, render
 from cardtable.locales import TRANSLATED_DOCS, message
+from cardtable.server import rules_pages
 from cardtable.server.rules_pages import (
     page_html,
     section_for,
@@ -65,22 +67,63 @@ def test_every_score_line_links_to_an_existing_section(
         assert anchor in ids, f"{game_id}: section '{anchor}' is not a heading of docs/{game_id}.md"
 
 
+def heading_ids(page: str) -> list[tuple[str, str, str]]:
+    """(level, id, text) of every heading of an HTML page, in order."""
+    return re.findall(r'<h([1-6]) id="([^"]+)">([^<]+)</h\1>', page)
+
+
 @pytest.mark.parametrize("lang", TRANSLATED_DOCS)
 @pytest.mark.parametrize("game_id", cardtable.game_ids())
-def test_the_sections_score_lines_link_to_are_translated(game_id: str, lang: str) -> None:
-    english_headings = set(re.findall(r"^## (.+)$", page_source(game_id), re.MULTILINE))
-    translated = translated_sections(game_id, lang)
-    assert set(translated) <= english_headings, "a translation names no English section"
-    assert set(sections(game_id).values()) <= set(translated)
+def test_every_page_is_translated_in_full_with_the_english_anchors(game_id: str, lang: str) -> None:
+    english = heading_ids(page_html(game_id))
     page = page_html(game_id, lang)
-    assert f'<html lang="{lang}">' in page and message("rules.partial", lang) in page
-    ids = dict(re.findall(r'<h2 id="([^"]+)">([^<]+)</h2>', page))
+    translated = heading_ids(page)
+    assert f'<html lang="{lang}">' in page
+    assert message("rules.partial", lang) not in page
+    assert translated_sections(game_id, lang) == {}, "a whole page needs no markers"
+    assert [(level, anchor) for level, anchor, _ in translated] == [
+        (level, anchor) for level, anchor, _ in english
+    ], "the translation's headings must be the English page's, in order"
     for heading in sections(game_id).values():
-        anchor = slug(heading)
-        assert anchor in ids, f"{lang}: the link to '{heading}' lands nowhere"
-        shown = translated[heading].splitlines()[0].removeprefix("## ")
-        assert ids[anchor] == html.escape(shown, quote=False)
-    assert page != page_html(game_id)
+        assert slug(heading) in {anchor for _, anchor, _ in translated}, heading
+    # every section heading is said in the page's language (the title is a name, and
+    # "Yaku" is the Polish word too)
+    said = [text for level, _, text in translated if level != "1"]
+    assert not set(said) & {text for level, _, text in english if level != "1"} - {"Yaku"}
+    assert f"<title>{html.escape(message('rules.title', lang, game=translated[0][2]))}" in page
+    if game_id == "hana-awase":  # a link to another game's page keeps the language
+        assert f'href="/rules/hana-awase-88?lang={lang}"' in page
+
+
+#: words of an English sentence that a Polish or Russian one never holds
+ENGLISH = re.compile(
+    r"\b(the|and|of|when|with|for|is|are|from|that|this|which|each|every|player|players|"
+    r"card|cards|score|scores|round|option|values|meaning|preset|sets|defaults|"
+    r"provisional|rare|deck|common|per|extra|points|only|not)\b",
+    re.IGNORECASE,
+)
+
+
+def prose(markdown: str) -> str:
+    """A page's words outside code: no code blocks, code spans, comments or link targets."""
+    text = re.sub(r"^```.*?^```", "", markdown, flags=re.MULTILINE | re.DOTALL)
+    text = re.sub(r"`[^`]*`", "", text)
+    text = re.sub(r"<!--.*?-->", "", text)
+    return re.sub(r"\]\([^)]*\)", "]", text)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED_DOCS)
+@pytest.mark.parametrize("game_id", cardtable.game_ids())
+def test_translated_pages_hold_no_english_sentences(game_id: str, lang: str) -> None:
+    text = render(game_id, page_path(game_id, lang).read_text("utf-8"), lang)
+    found = [
+        (number, line)
+        for number, line in enumerate(prose(text).splitlines(), 1)
+        if ENGLISH.search(line)
+    ]
+    assert not found, f"docs/{lang}/{game_id}.md: English words in {found[:5]}"
+    # and the check itself sees English
+    assert ENGLISH.search(prose(page_source(game_id)))
 
 
 @pytest.mark.parametrize("lang", TRANSLATED_DOCS)
@@ -95,3 +138,48 @@ def test_generated_tables_of_the_translations_are_up_to_date(lang: str) -> None:
 def test_an_unknown_language_gets_the_english_page() -> None:
     assert page_html("ohanami", "xx") == page_html("ohanami")
     assert translated_sections("ohanami", "en") == {}
+
+
+def test_a_partial_translation_still_shows_the_rest_in_english(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/LANG/GAME.md may also translate some sections only (marked with the English
+    heading): the rest of the page stays English under a note."""
+    root = tmp_path / "cardtable"
+    (root / "docs" / "pl").mkdir(parents=True)
+    english = page_source("ohanami")
+    (root / "docs" / "ohanami.md").write_text(english, "utf-8")
+    (root / "docs" / "pl" / "ohanami.md").write_text(
+        "<!-- translates: Scoring -->\n## Punktacja\n\nPo każdym etapie.\n", "utf-8"
+    )
+    monkeypatch.setattr(rules_pages.resources, "files", lambda package: root)
+    source, anchors_of = rules_pages.merged_source("ohanami", "pl")
+    assert message("rules.partial", "pl") in source
+    assert "## Punktacja" in source and "## The deck" in source
+    assert anchors_of == {"Punktacja": "scoring"}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED_DOCS)
+@pytest.mark.parametrize("game_id", cardtable.game_ids())
+def test_the_option_tables_say_every_option_and_bot_in_the_pages_language(
+    game_id: str, lang: str
+) -> None:
+    """A translated page's option table says each option with the catalogue's words in
+    the page's language (label and help, each choice), never the model's English
+    description; and every bot has its words in that language too."""
+    from cardtable.agents import describe_agents
+    from cardtable.cli.docs import option_words, value_words
+    from cardtable.core.game import spec_of
+    from cardtable.core.options import describe
+    from cardtable.locales import bot_help_key, catalogue
+
+    page = render(game_id, page_path(game_id, lang).read_text("utf-8"), lang)
+    for info in describe(spec_of(game_id).options_model):
+        base = f"option.{game_id}.{info.name}"
+        assert catalogue(lang).get(base) and catalogue(lang).get(f"{base}.help"), (lang, base)
+        _, label, help_text = option_words(game_id, info, lang)
+        for words in (label, help_text, value_words(game_id, info, lang)):
+            assert words.replace("|", "\\|") in page, (lang, base, words)
+        assert info.description not in page, (lang, base)
+    for name in describe_agents(game_id):
+        assert catalogue(lang).get(bot_help_key(game_id, name)), (lang, game_id, name)

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 import cardtable
-from cardtable.cli.common import default_language, parse_seats, seat_names
+from cardtable.cli.common import check_language, default_language, parse_seats, seat_names
 from cardtable.cli.play import run_match
 from cardtable.cli.replay import replay_file
 from cardtable.cli.rules import show_rules
@@ -24,6 +24,7 @@ from cardtable.core.game import Capability, spec_of
 from cardtable.core.options import parse_rules
 from cardtable.core.record import GameRecord
 from cardtable.core.terminal import Command, TerminalFrontEnd, console
+from cardtable.locales import message
 
 app = typer.Typer(
     name="cardtable",
@@ -59,7 +60,7 @@ def play(
         list[str] | None, typer.Option("--rule", "-r", help="A house rule, KEY=VALUE (repeat).")
     ] = None,
     save: Annotated[Path | None, typer.Option(help="Save the game to this JSON file.")] = None,
-    lang: Annotated[str | None, typer.Option(help="Card names: en or pl.")] = None,
+    lang: Annotated[str | None, typer.Option(help="Language: en, pl or ru.")] = None,
     delay: Annotated[float, typer.Option(help="Seconds between bot moves.")] = 0.3,
     solo: Annotated[bool, typer.Option(help="7 słów: play solo with the SOLO card.")] = False,
     difficulty: Annotated[
@@ -93,18 +94,27 @@ def play(
         state = chosen.new_state(seed=seed)
     except CardtableError as error:
         raise fail(error) from None
-    names = seat_names(seat_list)
-    language = lang or default_language()
-    if language not in ("en", "pl"):
-        raise fail(OptionError(f"--lang must be en or pl, not {language!r}"))
+    try:
+        language = check_language(lang or default_language())
+    except OptionError as error:
+        raise fail(error) from None
+    names = seat_names(seat_list, language)
     console.print(
-        f"[bold]{chosen.spec.title}[/] for {chosen.num_players} · seed {state.seed} · "
-        f"`cardtable rules {game}` explains the rules"
+        message(
+            "term.start",
+            language,
+            title=chosen.spec.title,
+            players=chosen.num_players,
+            seed=state.seed,
+            game=game,
+        ),
+        style="bold",
+        markup=False,
     )
     terminal = front_end(game)
     if terminal.play is not None:
         try:
-            terminal.play(state, seat_list, names, think, save)
+            terminal.play(state, seat_list, names, think, save, language)
         except CardtableError as error:
             raise fail(error) from None
         return
@@ -114,10 +124,13 @@ def play(
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="Game id, e.g. bakappana.")]) -> None:
+def rules(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. bakappana.")],
+    lang: Annotated[str | None, typer.Option(help="Language: en, pl or ru.")] = None,
+) -> None:
     """Print the rules of a game with every option, preset and bot."""
     try:
-        show_rules(game)
+        show_rules(game, check_language(lang or default_language()))
     except CardtableError as error:
         raise fail(error) from None
 
@@ -126,7 +139,7 @@ def rules(game: Annotated[str, typer.Argument(help="Game id, e.g. bakappana.")])
 def replay(
     file: Annotated[Path, typer.Argument(help="A game saved with play --save.")],
     step: Annotated[bool, typer.Option(help="Step move by move (in a terminal).")] = True,
-    lang: Annotated[str | None, typer.Option(help="Card names: en or pl.")] = None,
+    lang: Annotated[str | None, typer.Option(help="Language: en, pl or ru.")] = None,
 ) -> None:
     """Step through a saved game, with every hand shown."""
     if not file.exists():
@@ -134,13 +147,14 @@ def replay(
     try:
         record = GameRecord.load_file(file)
         players = int(record.options.get("players", 2))
-        names = [f"Player {i + 1}" for i in range(players)]
+        language = check_language(lang or default_language())
+        names = [message("term.player", language, n=i + 1) for i in range(players)]
         terminal = front_end(record.game)
         if terminal.replay is not None:
-            terminal.replay(record, names)
+            terminal.replay(record, names, language)
             return
         assert terminal.renderer is not None
-        replay_file(file, terminal.renderer(names, lang or default_language()), names, step=step)
+        replay_file(file, terminal.renderer(names, language), names, step=step)
     except (CardtableError, KeyError, ValueError) as error:
         raise fail(error) from None
 

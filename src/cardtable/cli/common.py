@@ -8,15 +8,23 @@ from collections.abc import Sequence
 from cardtable.agents import make_agent
 from cardtable.core.errors import OptionError
 from cardtable.core.terminal import Seat
+from cardtable.locales import LANGUAGES, message
 
 
 def default_language() -> str:
-    """Polish when the environment says so, else English."""
+    """Polish or Russian when the environment says so, else English."""
     for var in ("CARDTABLE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var, "")
+        value = os.environ.get(var, "").lower()
         if value:
-            return "pl" if value.lower().startswith("pl") else "en"
+            return next((lang for lang in LANGUAGES if value.startswith(lang)), "en")
     return "en"
+
+
+def check_language(lang: str) -> str:
+    """``lang`` if the CLI speaks it (en, pl, ru), else an OptionError."""
+    if lang not in LANGUAGES:
+        raise OptionError(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+    return lang
 
 
 def parse_seats(text: str | None, players: int, game_id: str, seed: int | None) -> list[Seat]:
@@ -36,12 +44,14 @@ def parse_seats(text: str | None, players: int, game_id: str, seed: int | None) 
     return seats
 
 
-def seat_names(seats: Sequence[Seat]) -> list[str]:
+def seat_names(seats: Sequence[Seat], lang: str = "en") -> list[str]:
     humans = [s for s in seats if s.is_human]
     names = []
     for seat in seats:
         if seat.is_human:
-            names.append("You" if len(humans) == 1 else f"Player {seat.number + 1}")
+            alone = len(humans) == 1
+            you = message("term.you", lang)
+            names.append(you if alone else message("term.player", lang, n=seat.number + 1))
         else:
             names.append(f"{seat.kind.removeprefix('bot:')} ({seat.number + 1})")
     return names

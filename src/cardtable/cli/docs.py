@@ -112,7 +112,7 @@ def generators(game_id: str) -> dict[str, Callable[[str, str], str]]:
 
 
 def page_path(game_id: str, lang: str = "en") -> Path:
-    """docs/GAME.md, or its translated sections docs/LANG/GAME.md."""
+    """docs/GAME.md, or its translation docs/LANG/GAME.md."""
     folder = resources.files("cardtable") / "docs"
     if lang != "en":
         folder = folder / lang
@@ -129,9 +129,18 @@ def render(game_id: str, text: str, lang: str = "en") -> str:
     return BLOCK.sub(fill, text)
 
 
-def strip_generated(text: str) -> str:
-    """The page without its generated blocks (the CLI shows those as Rich tables)."""
-    return BLOCK.sub("", text)
+def strip_generated(text: str, game_id: str | None = None, lang: str = "en") -> str:
+    """The page without its options and presets blocks (the CLI shows those as Rich
+    tables); the game's own tables (yaku, letter decks) are filled in when ``game_id`` is
+    given, else dropped too."""
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(2)
+        if game_id is None or name in GENERATORS:
+            return ""
+        return generators(game_id)[name](game_id, lang)
+
+    return BLOCK.sub(fill, text)
 
 
 def write_all(game_ids: list[str]) -> list[str]:

@@ -13,17 +13,11 @@ from cardtable.agents.hints import hint
 from cardtable.core.actions import Action
 from cardtable.core.state import State
 from cardtable.core.terminal import Renderer, Seat, console, show_final
+from cardtable.locales import message
 
 
 class Quit(Exception):
     """The person at the terminal asked to stop."""
-
-
-HELP = (
-    "Type the number of a move, or a card code such as 03-1. "
-    "? asks what the hard bot would play and why, b shows the board again, h this help, "
-    "q quits (the game so far is saved with --save)."
-)
 
 
 def show_menu(state: State, seat: int, actions: Sequence[Action], renderer: Renderer) -> None:
@@ -39,13 +33,18 @@ def show_menu(state: State, seat: int, actions: Sequence[Action], renderer: Rend
 def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str]) -> Action:
     actions = state.legal_actions(seat)
     console.print(renderer.board(state, seat))
+    lang = renderer.lang
     console.print(Text(f"{names[seat]} — {renderer.prompt_title(state, seat)}", "bold cyan"))
     show_menu(state, seat, actions, renderer)
     custom_menu = renderer.menu(state, seat, actions) is not None
-    prompt = "[bold]Your choice[/]" if custom_menu else f"[bold]Move 1-{len(actions)}[/]"
+    asked = message(
+        "term.your_choice" if custom_menu else "term.move_range", lang, count=len(actions)
+    )
+    # a game may word the help itself (Ohanami's moves are card numbers, not codes)
+    help_text = message(getattr(renderer, "help_key", "term.help"), lang)
     while True:
         try:
-            typed = console.input(f"{prompt} (h for help): ").strip()
+            typed = console.input(f"[bold]{asked}[/] ({message('term.help_key', lang)}): ").strip()
         except (EOFError, KeyboardInterrupt):
             console.print()
             raise Quit from None
@@ -53,12 +52,13 @@ def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str])
         if lowered in ("q", "quit", "exit"):
             raise Quit
         if lowered in ("h", "help"):
-            console.print(HELP, style="dim")
+            console.print(help_text, style="dim")
             continue
         if lowered in ("?", "hint"):
-            with console.status("the hard bot is thinking…"):
+            with console.status(message("term.thinking", lang)):
                 suggestion = hint(state, seat)
-            console.print(f"Hint — {suggestion.text(renderer.lang, names)}", style="cyan")
+            said = suggestion.text(lang, names)
+            console.print(message("term.hint", lang, text=said), style="cyan", markup=False)
             continue
         if lowered in ("b", "board"):
             console.print(renderer.board(state, seat))
@@ -68,18 +68,27 @@ def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str])
             number = int(typed)
             if 1 <= number <= len(actions):
                 return actions[number - 1]
-            console.print(f"There is no move {number}: choose 1 to {len(actions)}.", style="red")
+            console.print(
+                message("term.no_move", lang, number=number, count=len(actions)), style="red"
+            )
             continue
         found = renderer.match_input(state, actions, typed)
         if len(found) == 1:
             return actions[found[0]]
         if len(found) > 1:
             listed = ", ".join(str(i + 1) for i in found)
-            console.print(f"{typed} fits moves {listed}: type the number.", style="yellow")
+            console.print(
+                message("term.fits", lang, typed=typed, listed=listed),
+                style="yellow",
+                markup=False,
+            )
             continue
         console.print(
-            f"{typed!r} is not a move here. {HELP}" if typed else "Type a move number.",
+            message("term.not_a_move", lang, typed=repr(typed), help=help_text)
+            if typed
+            else message("term.type_number", lang),
             style="red",
+            markup=False,
         )
 
 
@@ -94,6 +103,7 @@ def run_match(
 ) -> None:
     """Play until the game is over or the person quits; save after every move."""
     humans = [s for s in seats if s.is_human]
+    lang = renderer.lang
     results_shown = len(state.result().rounds)
     for line in renderer.opening(state):
         console.print(line)
@@ -104,7 +114,7 @@ def run_match(
             mark = renderer.mark(state)
             if controller.agent is None:
                 if len(humans) > 1:
-                    console.print(Rule(f"{names[seat]}, your turn (others look away)"))
+                    console.print(Rule(message("term.look_away", lang, name=names[seat])))
                 action = ask_human(state, seat, renderer, names)
             else:
                 action = controller.agent.choose(state, seat)
@@ -126,11 +136,11 @@ def run_match(
                     for line in renderer.opening(state):
                         console.print(line)
     except Quit:
-        console.print("Game stopped.", style="yellow")
+        console.print(message("term.stopped", lang), style="yellow")
         if save is not None:
             state.record().save(save)
-            console.print(f"Saved to {save}; replay it with: cardtable replay {save}")
+            console.print(message("term.saved", lang, path=save), markup=False)
         return
-    show_final(state, names)
+    show_final(state, names, lang)
     if save is not None:
-        console.print(f"Saved to {save}; replay it with: cardtable replay {save}")
+        console.print(message("term.saved", lang, path=save), markup=False)

@@ -11,22 +11,25 @@ from rich.text import Text
 
 from cardtable.core.record import GameRecord
 from cardtable.core.terminal import Renderer, console, show_final
-
-STEP_HELP = "Enter: next move · b: back · number: go to that move · a: play to the end · q: quit"
+from cardtable.locales import message
 
 
 def replay_file(path: Path, renderer: Renderer, names: Sequence[str], *, step: bool) -> None:
     record = GameRecord.load_file(path)
     states = list(record.states())
     moves = record.log
-    console.print(f"{record.game}: {len(moves)} moves, seed {record.seed}", style="bold")
+    lang = renderer.lang
+    head = message("term.replay_head", lang, game=record.game, moves=len(moves), seed=record.seed)
+    console.print(head, style="bold")
     interactive = step and sys.stdin.isatty()
     position = 0
     while True:
         state = states[position]
         if position:
             seat, action = moves[position - 1]
-            console.print(Rule(f"move {position}/{len(moves)}"))
+            console.print(
+                Rule(message("term.replay_move", lang, number=position, count=len(moves)))
+            )
             console.print(
                 Text(f"{names[seat]}: ", "bold")
                 + renderer.describe(states[position - 1], seat, action)
@@ -37,13 +40,13 @@ def replay_file(path: Path, renderer: Renderer, names: Sequence[str], *, step: b
             console.print(renderer.board(state, None, reveal=True))
         if position == len(moves):
             if state.is_over:
-                show_final(state, names)
+                show_final(state, names, lang)
             return
         if not interactive:
             position += 1
             continue
         try:
-            typed = console.input(f"[dim]{STEP_HELP}[/] > ").strip().lower()
+            typed = console.input(f"[dim]{message('term.replay_help', lang)}[/] > ").strip().lower()
         except (EOFError, KeyboardInterrupt):
             console.print()
             return

@@ -21,6 +21,7 @@ from rich.text import Text
 from cardtable.core.actions import Action
 from cardtable.core.results import RoundResult
 from cardtable.core.state import Agent, State
+from cardtable.locales import message
 
 if TYPE_CHECKING:
     from cardtable.core.record import GameRecord
@@ -58,15 +59,15 @@ class Renderer(Protocol):
     def round_summary(self, result: RoundResult) -> RenderableType: ...
 
 
-RealTimePlay = Callable[[State, Sequence[Seat], Sequence[str], float, Path | None], None]
-RealTimeReplay = Callable[["GameRecord", Sequence[str]], None]
+RealTimePlay = Callable[[State, Sequence[Seat], Sequence[str], float, Path | None, str], None]
+RealTimeReplay = Callable[["GameRecord", Sequence[str], str], None]
 
 
 @dataclass(frozen=True)
 class TerminalFrontEnd:
     """A game in the terminal: a renderer (``renderer(names, lang)``) that the CLI's turn
     loop drives, or, for a real-time game, its own ``play(state, seats, names,
-    think_scale, save)`` and ``replay(record, names)``."""
+    think_scale, save, lang)`` and ``replay(record, names, lang)``."""
 
     renderer: Callable[[Sequence[str], str], Renderer] | None = None
     play: RealTimePlay | None = None
@@ -88,9 +89,9 @@ def score_table(
 ) -> RenderableType:
     """A round's (or stage's) score lines grouped by player, with each player's total."""
     table = Table(title=title, title_style="bold")
-    table.add_column("Player")
-    table.add_column("Score line")
-    table.add_column("Points", justify="right")
+    table.add_column(message("term.col.player", lang))
+    table.add_column(message("term.col.line", lang))
+    table.add_column(message("term.col.points", lang), justify="right")
     for seat, score in enumerate(result.scores):
         for line in result.lines:
             if line.seat == seat:
@@ -99,9 +100,9 @@ def score_table(
     return table
 
 
-def show_final(state: State, names: Sequence[str]) -> None:
+def show_final(state: State, names: Sequence[str], lang: str = "en") -> None:
     result = state.result()
-    console.print(Rule("Game over"))
+    console.print(Rule(message("term.game_over", lang)))
     for seat, score in sorted(enumerate(result.scores), key=lambda p: -p[1]):
-        star = " ★ winner" if seat in result.winners else ""
+        star = " " + message("term.winner", lang) if seat in result.winners else ""
         console.print(f"  {names[seat]:<20} {score:+5d}{star}")

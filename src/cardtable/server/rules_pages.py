@@ -15,6 +15,7 @@ score line in the browser links straight to the paragraph that justifies it.
 
 from __future__ import annotations
 
+import html
 import re
 from functools import cache
 from importlib import resources
@@ -53,6 +54,32 @@ def anchors(game_id: str) -> dict[str, str]:
 #: marks a translated section with the English heading it stands for (docs/LANG/GAME.md)
 TRANSLATES = re.compile(r"^<!-- translates: (.+?) -->\n", re.MULTILINE)
 SECTION = re.compile(r"^## (.+)$", re.MULTILINE)
+PAGE_LINK = re.compile(r'href="([a-z0-9-]+)\.md')
+TABLE = re.compile(r"<table>.*?</table>", re.DOTALL)
+ROW = re.compile(r"<tr>.*?</tr>", re.DOTALL)
+CELL = re.compile(r"<td(\s[^>]*)?>(.*?)</td>", re.DOTALL)
+HEADER = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.DOTALL)
+OUTSIDE_TAG_UNDERSCORE = re.compile(r"_(?![^<]*>)")
+
+
+def _labelled(table: re.Match[str]) -> str:
+    """A table whose cells name their column (``data-label``: a phone shows each row as a
+    block, every cell under its column's name) and whose long option names and values
+    (continue_with_stock_after_hands) may break after an underscore."""
+    html_table = table.group(0)
+    labels = [re.sub(r"<[^>]+>", "", th) for th in HEADER.findall(html_table)]
+
+    def row(match: re.Match[str]) -> str:
+        cells = iter(labels)
+
+        def cell(found: re.Match[str]) -> str:
+            label = html.escape(html.unescape(next(cells, "")), quote=True)
+            content = OUTSIDE_TAG_UNDERSCORE.sub("_<wbr>", found.group(2))
+            return f'<td{found.group(1) or ""} data-label="{label}">{content}</td>'
+
+        return CELL.sub(cell, match.group(0))
+
+    return ROW.sub(row, html_table)
 
 
 def translated_sections(game_id: str, lang: str) -> dict[str, str]:
@@ -67,11 +94,41 @@ def translated_sections(game_id: str, lang: str) -> dict[str, str]:
     return {parts[k]: parts[k + 1].strip() + "\n\n" for k in range(1, len(parts), 2)}
 
 
+def headings(source: str) -> list[str]:
+    """The text of every heading of a Markdown page, in order (code blocks skipped)."""
+    tokens = MarkdownIt("commonmark").parse(source)
+    return [tokens[k + 1].content for k, token in enumerate(tokens) if token.type == "heading_open"]
+
+
+def translated_page(game_id: str, lang: str) -> str | None:
+    """docs/LANG/GAME.md when it is the whole page in ``lang`` (no "translates" markers),
+    else None."""
+    if lang not in TRANSLATED_DOCS:
+        return None
+    path = resources.files("cardtable") / "docs" / lang / f"{game_id}.md"
+    if not path.is_file():
+        return None
+    text = path.read_text("utf-8")
+    return None if TRANSLATES.search(text) else text
+
+
 def merged_source(game_id: str, lang: str) -> tuple[str, dict[str, str]]:
-    """The page's Markdown in ``lang``: each translated section in place of the English one
-    (the rest stays English), and the anchor of every translated heading, which keeps the
-    English section's anchor so links work in every language."""
+    """The page's Markdown in ``lang`` and the anchor of every translated heading, which
+    keeps the English heading's anchor so links work in every language.
+
+    A whole translated page (docs/LANG/GAME.md with the English page's headings, in the
+    same order) replaces the English one; a partial one (sections marked ``<!-- translates:
+    HEADING -->``) stands in for those sections only, under a note that the rest is in
+    English."""
     source = (resources.files("cardtable") / "docs" / f"{game_id}.md").read_text("utf-8")
+    whole = translated_page(game_id, lang)
+    if whole is not None:
+        english, translated = headings(source), headings(whole)
+        assert len(english) == len(translated), (
+            f"docs/{lang}/{game_id}.md has {len(translated)} headings, the English page "
+            f"{len(english)}"
+        )
+        return whole, {mine: slug(theirs) for mine, theirs in zip(translated, english, strict=True)}
     translations = translated_sections(game_id, lang)
     if not translations:
         return source, {}
@@ -81,15 +138,17 @@ def merged_source(game_id: str, lang: str) -> tuple[str, dict[str, str]]:
         section = source[start:end]
         heading = SECTION.match(section)
         assert heading is not None
-        english = heading.group(1).strip()
-        translated = translations.get(english)
-        if translated is None:
+        english_heading = heading.group(1).strip()
+        translated_section = translations.get(english_heading)
+        if translated_section is None:
             pieces.append(section)
             continue
-        match = SECTION.match(translated)
-        assert match is not None, f"docs/{lang}/{game_id}.md: '{english}' needs a ## heading"
-        anchors_of[match.group(1).strip()] = slug(english)
-        pieces.append(translated)
+        match = SECTION.match(translated_section)
+        assert match is not None, (
+            f"docs/{lang}/{game_id}.md: '{english_heading}' needs a ## heading"
+        )
+        anchors_of[match.group(1).strip()] = slug(english_heading)
+        pieces.append(translated_section)
     return "".join(pieces), anchors_of
 
 
@@ -106,7 +165,7 @@ def _heading_ids(md: MarkdownIt, anchors_of: dict[str, str]) -> None:
 
 def page_html(game_id: str, lang: str = "en") -> str:
     """The game's rule page (docs/GAME.md) as a standalone HTML page; in Polish or Russian
-    its scoring sections come from docs/LANG/GAME.md (any other language: English)."""
+    it is docs/LANG/GAME.md (any other language: English)."""
     return _page_html(game_id, lang if lang in TRANSLATED_DOCS else "en")
 
 
@@ -115,11 +174,16 @@ def _page_html(game_id: str, lang: str) -> str:
     source, anchors_of = merged_source(game_id, lang)
     md = MarkdownIt("commonmark").enable("table")
     _heading_ids(md, anchors_of)
-    body = md.render(source)
+    # long option names and values (continue_with_stock_after_hands) may break after an
+    # underscore, so a table fits a phone's width
+    body = TABLE.sub(_labelled, md.render(source))
+    # a link to another game's page (hana-awase-88.md) opens that page in the same language
+    body = PAGE_LINK.sub(lambda link: f'href="/rules/{link.group(1)}?lang={lang}', body)
+    title = headings(source)[0] if source.startswith("# ") else game_id
     return (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{game_id} — rules — cardtable</title>"
+        f"<title>{html.escape(message('rules.title', lang, game=title))}</title>"
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/css/app.css"></head><body>'
         '<header class="top"><a class="logo" href="/">card<span>table</span></a></header>'

@@ -27,6 +27,7 @@ from cardtable.games.hanafuda.fishing import FishingState, Phase, Source
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.yaku import Yaku
+from cardtable.locales import catalogue, message
 
 KIND_STYLE = {
     Kind.LIGHT: "bold black on yellow",
@@ -36,10 +37,15 @@ KIND_STYLE = {
 }
 KIND_MARK = {Kind.LIGHT: "★", Kind.ANIMAL: "◆", Kind.RIBBON: "▮", Kind.PLAIN: "·"}
 _SOURCE_VERBS = {
-    Source.HAND: "plays ",
-    Source.STOCK: "flips ",
-    Source.STOCK_KEPT: "flips and keeps ",
+    Source.HAND: "plays",
+    Source.STOCK: "flips",
+    Source.STOCK_KEPT: "flips_keeps",
 }
+
+
+def said(key: str, lang: str, **values: object) -> str:
+    """A word of the hanafuda terminal (games/hanafuda/locales) in ``lang``."""
+    return message(f"hanafuda.term.{key}", lang, **values)
 
 
 def card_chip(index: int, lang: str = "en") -> Text:
@@ -49,14 +55,17 @@ def card_chip(index: int, lang: str = "en") -> Text:
 
 
 def card_long(index: int, lang: str = "en") -> Text:
-    """The chip, the name in the other language, the plant, kind and value: for menus."""
+    """The chip, the name in the other language (English and Polish for each other), the
+    plant, kind and value: for menus."""
     card = CARDS[index]
-    other = "en" if lang == "pl" else "pl"
-    plant = card.plant.plant_pl if lang == "pl" else card.plant.plant_en
-    points = "pt" if card.value == 1 else "pts"
+    plant = {"pl": card.plant.plant_pl, "ru": card.plant.plant_ru}.get(lang, card.plant.plant_en)
+    points = said("point_one" if card.value == 1 else "point_many", lang, value=card.value)
+    kind = KIND_NAMES.get(lang, KIND_NAMES["en"])[card.kind]
     text = card_chip(index, lang)
-    text.append(f" {card.name(other)}", "italic")
-    text.append(f" — {plant.lower()} {KIND_NAMES[lang][card.kind]}, {card.value} {points}", "dim")
+    other = {"en": "pl", "pl": "en"}.get(lang)
+    if other is not None:
+        text.append(f" {card.name(other)}", "italic")
+    text.append(said("card_long", lang, plant=plant.lower(), kind=kind, points=points), "dim")
     return text
 
 
@@ -111,9 +120,14 @@ class HanafudaRenderer:
     # -- the board ---------------------------------------------------------------------
     def board(self, state: State, seat: int | None, reveal: bool = False) -> RenderableType:
         assert isinstance(state, FishingState)
-        title = (
-            f"{state.game.spec.title} · round {state.round_no}/{state.game.options.rounds}"  # type: ignore[attr-defined]
-            f" · dealer: {self.names[state.dealer]}"
+        lang = self.lang
+        title = said(
+            "round_title",
+            lang,
+            title=state.game.spec.title,
+            number=state.round_no,
+            rounds=state.game.options.rounds,  # type: ignore[attr-defined]
+            dealer=self.names[state.dealer],
         )
         scores = Table.grid(padding=(0, 2))
         scores.add_column()
@@ -125,9 +139,9 @@ class HanafudaRenderer:
             hand = state.hands[other].bit_count()
             scores.add_row(
                 Text(marker + self.names[other], "bold" if other == seat else ""),
-                Text(f"match {state.totals[other]:+d}"),
-                self._pile_score(state, other),
-                Text(f"{hand} in hand  ") + pile_summary(state.piles[other], self.lang),
+                Text(said("match", lang, points=f"{state.totals[other]:+d}")),
+                self._pile_score(state, other, lang),
+                Text(said("in_hand", lang, count=hand)) + pile_summary(state.piles[other], lang),
             )
             made = state.pile_yaku(other)
             if made:
@@ -135,13 +149,14 @@ class HanafudaRenderer:
         parts: list[RenderableType] = [
             scores,
             Text(""),
-            chip_row("Table", state.table, self.lang, "(empty)"),
-            Text(f"Stock    {len(state.stock) - state.stock_pos} cards", "dim"),
+            chip_row(said("table", lang), state.table, lang, said("empty", lang)),
+            Text(said("stock", lang, count=len(state.stock) - state.stock_pos), "dim"),
         ]
         if state.pending >= 0:
-            parts.append(Text.assemble(("Flipped ", "bold"), card_chip(state.pending, self.lang)))
+            flipped = said("flipped", lang)
+            parts.append(Text.assemble((flipped, "bold"), card_chip(state.pending, lang)))
         if seat is not None:
-            parts.append(chip_row("Hand", state.hands[seat], self.lang))
+            parts.append(chip_row(said("hand", lang), state.hands[seat], lang))
         if reveal:
             for other in range(state.n):
                 if other != seat:
@@ -149,41 +164,40 @@ class HanafudaRenderer:
         return Panel(Group(*parts), title=title, title_align="left", border_style="cyan")
 
     @staticmethod
-    def _pile_score(state: FishingState, seat: int) -> Text:
+    def _pile_score(state: FishingState, seat: int, lang: str) -> Text:
         if isinstance(state, KoiKoiState):  # koi-koi scores yaku only
             calls = state.calls[seat]
-            text = f"yaku {state.yaku_total(seat)}"
-            return Text(text + (f", {calls}× koi-koi" if calls else ""), "bold" if calls else "")
-        return Text(f"pile {value_of(state.piles[seat])} pts")
+            text = said("yaku_total", lang, points=state.yaku_total(seat))
+            called = said("calls", lang, calls=calls) if calls else ""
+            return Text(text + called, "bold" if calls else "")
+        return Text(said("pile", lang, points=value_of(state.piles[seat])))
 
     # -- moves -------------------------------------------------------------------------
     def describe(self, state: State, seat: int, action: Action) -> Text:
         assert isinstance(state, FishingState)
         if isinstance(action, Play):
-            text = Text("play ") + card_long(action.card, self.lang)
+            text = Text(said("play", self.lang)) + card_long(action.card, self.lang)
             options = state.capture_options(seat, action.card)
             matches = options[0] if len(options) == 1 else 0
             if action.take is not None:
                 matches = next((o for o in options if o & -o == 1 << action.take), 0)
             if matches:
                 gain = value_of(matches | 1 << action.card)
-                text.append("  → takes ", "bold green")
+                text.append(said("takes", self.lang), "bold green")
                 text.append_text(chips(matches, self.lang))
                 stolen = matches & ~state.table
                 if stolen:
-                    text.append(" from a pile", "bold yellow")
+                    text.append(said("from_pile", self.lang), "bold yellow")
                 text.append(f" (+{gain})", "bold green")
             else:
-                text.append("  → to the table", "dim")
+                text.append(said("to_table", self.lang), "dim")
             return text
         if isinstance(action, Take):
-            return Text("take ") + card_long(action.card, self.lang)
+            return Text(said("take", self.lang)) + card_long(action.card, self.lang)
         if isinstance(action, KoiKoi):
-            return Text(
-                "koi-koi: go on — more yaku, higher stakes, but the opponent may win", "bold"
-            )
+            return Text(said("koikoi", self.lang), "bold")
         if isinstance(action, Shobu):
-            return Text("shōbu: stop now and score your yaku", "bold")
+            return Text(said("shobu", self.lang), "bold")
         return Text(str(action))
 
     def menu(self, state: State, seat: int, actions: Sequence[Action]) -> list[Text] | None:
@@ -206,11 +220,11 @@ class HanafudaRenderer:
     def prompt_title(self, state: State, seat: int) -> str:
         assert isinstance(state, FishingState)
         if state.phase is Phase.TAKE:
-            return "The flipped card matches two table cards. Which one do you take?"
+            return said("prompt_take", self.lang)
         if state.phase is Phase.DECIDE:
             made = ", ".join(f"{y.name} {y.points}" for y in state.pile_yaku(seat))
-            return f"You made a yaku ({made}). Stop and score (shōbu) or go on (koi-koi)?"
-        return "Your turn: play a card from your hand."
+            return said("prompt_decide", self.lang, made=made)
+        return said("prompt_play", self.lang)
 
     # -- what happened -------------------------------------------------------------------
     def mark(self, state: State) -> tuple[int, int]:
@@ -225,64 +239,66 @@ class HanafudaRenderer:
         lines = []
         for event in events[count:]:
             text = Text(f"{self.names[event.seat]}: ", "bold")
-            text.append(_SOURCE_VERBS[event.source])
+            text.append(said(_SOURCE_VERBS[event.source], self.lang))
             text.append_text(card_chip(event.card, self.lang))
             if event.captured:
-                text.append(" → takes ", "green")
+                text.append(said("narrate_takes", self.lang), "green")
                 text.append_text(chips(event.captured, self.lang))
             else:
-                text.append(" → table", "dim")
+                text.append(said("narrate_table", self.lang), "dim")
             lines.append(text)
         return lines
 
     def opening(self, state: State) -> list[Text]:
         """How the dealer was chosen and any misdeal, at the start of a round."""
         assert isinstance(state, FishingState)
+        lang = self.lang
+        you = message("term.you", lang)
         lines = []
         draw = state.dealer_draw
         if draw is not None and state.round_no == 1 and not state.log:
             for number, drawn in enumerate(draw.passes):
-                text = Text("Dealer draw: " if number == 0 else "Tie, draw again: ", "bold")
+                text = Text(said("dealer_draw" if number == 0 else "draw_again", lang), "bold")
                 for seat, card in drawn:
                     text.append(f"{self.names[seat]} ")
                     text.append_text(card_chip(card, self.lang))
                     text.append("  ")
                 lines.append(text)
         dealer = self.names[state.dealer]
-        verb = "deal" if dealer == "You" else "deals"
-        lines.append(Text(f"Round {state.round_no}: {dealer} {verb}.", "bold"))
+        key = "round_you_deal" if dealer == you else "round_deals"
+        lines.append(Text(said(key, lang, number=state.round_no, dealer=dealer), "bold"))
         if isinstance(state, HanaAwaseState):
             for line in state.teyaku_lines:
                 if line.points > 0:
                     who = self.names[line.seat]
                     plains = line.rule.removeprefix("teyaku:")
-                    verb = "show" if who == "You" else "shows"
-                    text = Text(f"{who} {verb} a teyaku of {plains} plains: ", "bold")
-                    text.append_text(chips(cards_of(line.cards), self.lang))
-                    text.append(f"  collects {line.points}", "green")
+                    key = "teyaku_you" if who == you else "teyaku"
+                    text = Text(said(key, lang, who=who, plains=plains), "bold")
+                    text.append_text(chips(cards_of(line.cards), lang))
+                    text.append(said("collects", lang, points=line.points), "green")
                     lines.append(text)
         for reason, table in state.misdeals:
+            known = catalogue(lang).get(f"hanafuda.term.misdeal.{reason}", reason)
             lines.append(
-                Text.assemble((f"Dealt again ({reason}): ", "yellow"), chips(table, self.lang))
+                Text.assemble(
+                    (said("dealt_again", lang, reason=known), "yellow"), chips(table, lang)
+                )
             )
         return lines
 
     def announce(self, seat: int, action: Action) -> Text | None:
         """A decision said aloud (card plays are narrated from the events)."""
         if isinstance(action, KoiKoi):
-            return Text(f"{self.names[seat]} calls koi-koi!", "bold magenta")
+            return Text(said("calls_koikoi", self.lang, name=self.names[seat]), "bold magenta")
         if isinstance(action, Shobu):
-            return Text(f"{self.names[seat]} calls shōbu!", "bold magenta")
+            return Text(said("calls_shobu", self.lang, name=self.names[seat]), "bold magenta")
         return None
 
     def round_summary(self, result: RoundResult) -> RenderableType:
-        outcome = {
-            "drawn": " — drawn",
-            "exhausted": " — nobody stopped: no score",
-            "lucky_hand": " — lucky hand",
-        }.get(result.outcome, "")
-        title = f"Round {result.number} result{outcome}"
-        return score_table(result, self.names, title, "round total", self.lang)
+        known = result.outcome in ("drawn", "exhausted", "lucky_hand")
+        outcome = said(f"outcome.{result.outcome}", self.lang) if known else ""
+        title = said("round_result", self.lang, number=result.number, outcome=outcome)
+        return score_table(result, self.names, title, said("round_total", self.lang), self.lang)
 
 
 FRONT_END = TerminalFrontEnd(renderer=HanafudaRenderer)

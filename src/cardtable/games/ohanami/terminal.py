@@ -16,6 +16,7 @@ from cardtable.core.state import State
 from cardtable.core.terminal import TerminalFrontEnd, score_table
 from cardtable.games.ohanami.deck import COLOUR_OF
 from cardtable.games.ohanami.game import Keep, OhanamiState, Phase, Place, cards_in
+from cardtable.locales import message
 
 STYLE = {
     "blue": "bold white on blue",
@@ -40,15 +41,23 @@ def chip_line(cards: Sequence[int], empty: str = "—") -> Text:
     return out or Text(empty, "dim")
 
 
+def said(key: str, lang: str, **values: object) -> str:
+    """A word of the Ohanami terminal (games/ohanami/locales) in ``lang``."""
+    return message(f"ohanami.term.{key}", lang, **values)
+
+
 class OhanamiRenderer:
+    help_key = "ohanami.term.help"
+
     def __init__(self, names: Sequence[str], lang: str = "en") -> None:
         self.names = list(names)
         self.lang = lang
 
     def board(self, state: State, seat: int | None, reveal: bool = False) -> RenderableType:
         assert isinstance(state, OhanamiState)
-        direction = "left" if state.stage != 2 else "right"
-        title = f"Ohanami · stage {state.stage}/3 · pick {state.pick}/5 · hands pass {direction}"
+        lang = self.lang
+        direction = said("left" if state.stage != 2 else "right", lang)
+        title = said("title", lang, stage=state.stage, pick=state.pick, direction=direction)
         gardens = Table.grid(padding=(0, 2))
         gardens.add_column(no_wrap=True)
         gardens.add_column(justify="right", no_wrap=True)
@@ -63,22 +72,23 @@ class OhanamiRenderer:
                     if index == 0
                     else Text("")
                 )
-                score = Text(f"{state.totals[other]:>3} pts  {summary}") if index == 0 else Text("")
-                label = Text(f"row {index}: ", "dim") if row else Text("")
-                gardens.add_row(name, score, label + chip_line(row, "no rows yet"))
+                points = f"{state.totals[other]:>3}"
+                score = (
+                    Text(said("score", lang, points=points, summary=summary))
+                    if index == 0
+                    else Text("")
+                )
+                label = Text(said("row", lang, index=index), "dim") if row else Text("")
+                gardens.add_row(name, score, label + chip_line(row, said("no_rows", lang)))
         parts: list[RenderableType] = [gardens, Text("")]
         if seat is not None:
-            parts.append(Text.assemble(("Hand   ", "bold"), chip_line(cards_in(state.hands[seat]))))
+            hand = chip_line(cards_in(state.hands[seat]))
+            parts.append(Text.assemble((said("hand", lang), "bold"), hand))
             if state.kept[seat]:
-                parts.append(
-                    Text.assemble(("Kept   ", "bold"), chip_line(cards_in(state.kept[seat])))
-                )
-        parts.append(
-            Text(
-                f"Stock {len(state.stock)} · discards {sum(d.bit_count() for d in state.discards)}",
-                "dim",
-            )
-        )
+                kept = chip_line(cards_in(state.kept[seat]))
+                parts.append(Text.assemble((said("kept", lang), "bold"), kept))
+        discards = sum(d.bit_count() for d in state.discards)
+        parts.append(Text(said("stock", lang, stock=len(state.stock), discards=discards), "dim"))
         if reveal:
             for other in range(state.n):
                 if other != seat:
@@ -90,16 +100,17 @@ class OhanamiRenderer:
 
     def describe(self, state: State, seat: int, action: Action) -> Text:
         if isinstance(action, Keep):
-            return Text("keep ") + chip_line(action.cards)
+            return Text(said("keep", self.lang)) + chip_line(action.cards)
         if isinstance(action, Place):
             text = Text()
             for card, target in action.placements:
                 if text:
                     text.append(", ")
                 text.append_text(chip(card))
-                where = {"new": " → new row", "discard": " → discard"}.get(
-                    str(target), f" → row {target}"
-                )
+                where = {
+                    "new": said("new_row", self.lang),
+                    "discard": said("discard", self.lang),
+                }.get(str(target)) or said("to_row", self.lang, index=target)
                 text.append(where, "dim" if target == "discard" else "")
             return text
         return Text(str(action))
@@ -107,7 +118,7 @@ class OhanamiRenderer:
     def menu(self, state: State, seat: int, actions: Sequence[Action]) -> list[Text] | None:
         """Keeping lists 45 pairs: ask for the two numbers instead."""
         if actions and isinstance(actions[0], Keep):
-            return [Text("Type the two cards to keep, e.g. 49 62 (the rest passes on).", "cyan")]
+            return [Text(said("type_two", self.lang), "cyan")]
         return None
 
     def match_input(self, state: State, actions: Sequence[Action], typed: str) -> list[int]:
@@ -120,8 +131,8 @@ class OhanamiRenderer:
     def prompt_title(self, state: State, seat: int) -> str:
         assert isinstance(state, OhanamiState)
         if state.phase == Phase.SELECT:
-            return "Keep two cards (a secret choice)."
-        return "Place your kept cards: above a row's top, below its bottom, a new row, or discard."
+            return said("prompt_keep", self.lang)
+        return said("prompt_place", self.lang)
 
     def mark(self, state: State) -> tuple[int, int]:
         assert isinstance(state, OhanamiState)
@@ -146,13 +157,12 @@ class OhanamiRenderer:
 
     def opening(self, state: State) -> list[Text]:
         assert isinstance(state, OhanamiState)
-        direction = "left" if state.stage != 2 else "right"
-        return [Text(f"Stage {state.stage}: 10 new cards each; hands pass {direction}.", "bold")]
+        direction = said("left" if state.stage != 2 else "right", self.lang)
+        return [Text(said("opening", self.lang, stage=state.stage, direction=direction), "bold")]
 
     def round_summary(self, result: RoundResult) -> RenderableType:
-        return score_table(
-            result, self.names, f"Stage {result.number} scoring", "stage total", self.lang
-        )
+        title = said("stage_scoring", self.lang, number=result.number)
+        return score_table(result, self.names, title, said("stage_total", self.lang), self.lang)
 
 
 FRONT_END = TerminalFrontEnd(renderer=OhanamiRenderer)

@@ -21,16 +21,22 @@ WORDS: dict[str, dict[str, Any]] = {
         "bonus": ["round", "1st box: beat the fastest", "2nd box: fastest wins"],
         "solo": ["difficulty", "target", "SOLO card fields"],
         "red": "red",
+        "decks": ["deck", "common cards", "rare +1", "rare +2", "cards"],
+        "provisional": "provisional",
     },
     "pl": {
         "bonus": ["runda", "1. kratka: lepsze od najszybszego", "2. kratka: najszybszy wygrywa"],
         "solo": ["poziom", "cel", "pola karty SOLO"],
         "red": "czerwone",
+        "decks": ["talia", "karty zwykłe", "rzadkie +1", "rzadkie +2", "kart"],
+        "provisional": "tymczasowa",
     },
     "ru": {
         "bonus": ["раунд", "1-я клетка: лучше самого быстрого", "2-я клетка: быстрый побеждает"],
         "solo": ["уровень", "цель", "поля карты SOLO"],
         "red": "красное",
+        "decks": ["колода", "обычные карты", "редкие +1", "редкие +2", "карт"],
+        "provisional": "предварительная",
     },
 }
 
@@ -42,9 +48,9 @@ def decks_table(game_id: str, lang: str = "en") -> str:
         for letter, pairs in deck.letters.items():
             for count, bonus in pairs:
                 parts[bonus].append(f"{letter}×{count}")
-        mark = " (provisional)" if deck.provisional else ""
+        mark = f" ({WORDS[lang]['provisional']})" if deck.provisional else ""
         rows.append([f"`{language}`{mark}", *(" ".join(parts[b]) for b in (0, 1, 2)), deck.size])
-    return markdown_table(["deck", "common cards", "rare +1", "rare +2", "cards"], rows)
+    return markdown_table(WORDS[lang]["decks"], rows)
 
 
 def bonus_table(game_id: str, lang: str = "en") -> str:

@@ -9,6 +9,7 @@ flipping the hourglass when the rules allow. ``?`` shows the solver's best words
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -39,12 +40,43 @@ from cardtable.games.siedem_slow.game import (
 )
 from cardtable.games.siedem_slow.solver import solve
 from cardtable.games.siedem_slow.tables import COLUMN_VALUES
+from cardtable.locales import catalogue, message
 
 TICK = 0.1
-HELP = (
-    "Type a word and Enter to lock it (it flips the hourglass when you may). "
-    "? shows the best words (a hint), b the board, done locks without a word, q quits."
+#: what a vote's answer starts with when it says yes (y, tak, да)
+YES = ("y", "t", "д")
+#: the engine's reasons for refusing a word, as catalogue keys (siedem.term.problem.*)
+PROBLEMS = (
+    (re.compile(r"proper noun \((?P<shown>.*)\)"), "proper"),
+    (re.compile(r"(?P<letters>.+) is not a letter of the (?P<language>\w+) alphabet"), "alphabet"),
+    (re.compile(r"same family as (?P<word>\S+) used in round (?P<number>\d+)"), "family"),
+    (
+        re.compile(
+            r"shares the root (?P<root>\S+)- with (?P<word>\S+) \(round (?P<number>\d+)\)"
+            r": others may challenge it"
+        ),
+        "root",
+    ),
 )
+
+
+def said(key: str, lang: str, **values: object) -> str:
+    """A word of the 7 słów terminal (games/siedem_slow/locales) in ``lang``."""
+    return message(f"siedem.term.{key}", lang, **values)
+
+
+def said_problem(text: str, lang: str) -> str:
+    """An engine's reason ("KOT: not in the dictionary") in ``lang`` where it is known."""
+    head, sep, tail = text.partition(": ")
+    word, reason = (head + sep, tail) if sep and head.isupper() else ("", text)
+    known = catalogue(lang).get(f"siedem.term.problem.{reason}")
+    if known is None:
+        for pattern, key in PROBLEMS:
+            match = pattern.fullmatch(reason)
+            if match:
+                known = said(f"problem.{key}", lang, **match.groupdict())
+                break
+    return f"{word}{known or reason}"
 
 
 def render_area(state: SiedemSlowState) -> RenderableType:
@@ -67,23 +99,28 @@ def render_area(state: SiedemSlowState) -> RenderableType:
     return table
 
 
-def render_board(state: SiedemSlowState, names: Sequence[str]) -> RenderableType:
+def render_board(state: SiedemSlowState, names: Sequence[str], lang: str = "en") -> RenderableType:
     scores = "  ".join(f"{names[s]} {state.totals[s]}" for s in range(state.n))
-    info = [Text(f"Round {state.round} of {state.options.rounds} · {scores}", "bold")]
+    rounds = state.options.rounds
+    info = [
+        Text(said("round_info", lang, number=state.round, rounds=rounds, scores=scores), "bold")
+    ]
     if state.holder is not None:
-        info.append(Text(f"Don't-flip card: {names[state.holder]} may not flip", "magenta"))
+        info.append(Text(said("dont_flip", lang, name=names[state.holder]), "magenta"))
     if state.main is not None:
-        info.append(Text(f"Main player (no hourglass): {names[state.main]}", "magenta"))
+        info.append(Text(said("main_player", lang, name=names[state.main]), "magenta"))
     if state.solo:
         solo = state.view(0)["solo"]
+        fields = " / ".join(said("red", lang) if f == "red" else f for f in solo["fields"])
+        field = said("red", lang) if solo["field"] == "red" else solo["field"]
         info.append(
             Text(
-                f"SOLO card: hourglass on field {solo['field']} "
-                f"(fields {' / '.join(solo['fields'])}) · target {solo['target']}",
+                said("solo_card", lang, field=field, fields=fields, target=solo["target"]),
                 "magenta",
             )
         )
-    title = f"7 słów — {state.options.deck} deck, {len(state.dictionary):,} words"
+    words = f"{len(state.dictionary):,}".replace(",", " " if lang != "en" else ",")
+    title = said("deck_title", lang, deck=state.options.deck, words=words)
     return Panel(Group(render_area(state), *info), title=title, expand=False)
 
 
@@ -98,7 +135,9 @@ class WordTable:
         *,
         think_scale: float = 1.0,
         save: Path | None = None,
+        lang: str = "en",
     ) -> None:
+        self.lang = lang
         self.state = state
         self.seats = seats
         self.names = names
@@ -134,27 +173,28 @@ class WordTable:
             score_table(
                 self.state.results[-1],
                 self.names,
-                "End of game: lowest words struck out",
-                "Struck out",
+                said("end_title", self.lang),
+                said("struck_out", self.lang),
+                self.lang,
             )
         )
         if not self.state.solo:
-            show_final(self.state, self.names)
+            show_final(self.state, self.names, self.lang)
             return True
         total = self.state.totals[0]
         target = self.state.view(0)["solo"]["target"]
         if self.state.solo_won:
             console.print(
-                Text(f"{total} points: you beat the SOLO target of {target}!", "bold green")
+                Text(said("solo_won", self.lang, total=total, target=target), "bold green")
             )
         else:
-            console.print(Text(f"{total} points: short of the SOLO target of {target}.", "yellow"))
+            console.print(Text(said("solo_lost", self.lang, total=total, target=target), "yellow"))
         return True
 
     def _play_round(self) -> bool:
         state = self.state
         number = state.round
-        console.print(render_board(state, self.names))
+        console.print(render_board(state, self.names, self.lang))
         now = time.monotonic()
         self.bot_ready = {s.number: now + self._think(s) for s in self.seats if not s.is_human}
         self._start_timer()
@@ -197,10 +237,10 @@ class WordTable:
     def _prompt_text(self) -> str:
         state = self.state
         if state.solo:
-            return f"The sand runs: {state.timer[1] if state.timer else 30} s. Your word:"
+            return said("prompt_solo", self.lang, seconds=state.timer[1] if state.timer else 30)
         if state.holder == self.human:
-            return "Your word (you hold the don't-flip card: Enter notes it, done locks it):"
-        return "Your word (Enter locks it and flips the hourglass):"
+            return said("prompt_holder", self.lang)
+        return said("prompt", self.lang)
 
     def _next_line(self) -> str | None:
         try:
@@ -221,13 +261,13 @@ class WordTable:
             self._hint()
             return
         if command in ("b", "board"):
-            console.print(render_board(state, self.names))
+            console.print(render_board(state, self.names, self.lang))
             return
         if command == "help":
-            console.print(HELP, style="dim")
+            console.print(said("help", self.lang), style="dim")
             return
         if seat not in state.to_move:
-            console.print("Your word is locked; wait for the others.", style="dim")
+            console.print(said("locked_wait", self.lang), style="dim")
             return
         if command == "done":
             self._finish(seat)
@@ -235,13 +275,14 @@ class WordTable:
         try:
             self.apply(seat, Submit(line))
         except IllegalAction as error:
-            console.print(f"✗ {error}", style="red")
+            console.print(f"✗ {said_problem(str(error), self.lang)}", style="red", markup=False)
             return
         points = state.word_score(seat, line).points
         warning = state.warnings[seat]
-        console.print(f"✓ {line.upper()}: {points} points", style="green")
+        shown = said("word_points", self.lang, word=line.upper(), points=points)
+        console.print(shown, style="green", markup=False)
         if warning:
-            console.print(f"  ⚠ {warning}", style="yellow")
+            console.print(f"  ⚠ {said_problem(warning, self.lang)}", style="yellow", markup=False)
         if state.holder != seat:  # the don't-flip holder may still change the word
             self._finish(seat)
 
@@ -250,10 +291,10 @@ class WordTable:
         action = self.state.finish_action(seat)
         self.apply(seat, action)
         if isinstance(action, Flip):
-            console.print(Text("You flipped the hourglass: 30 seconds for the others.", "bold"))
+            console.print(Text(said("you_flipped", self.lang), "bold"))
             self._start_timer()
         elif not self.state.solo:
-            console.print("Locked: waiting for the others.", style="dim")
+            console.print(said("locked", self.lang), style="dim")
 
     def _hint(self) -> None:
         state = self.state
@@ -265,7 +306,7 @@ class WordTable:
             allowed=lambda w: state.word_problem(self.human, w) is None,
         )
         shown = ", ".join(f"{s.word.upper()} {s.points}" for s in best)
-        console.print(f"Hint — the best words here: {shown}", style="cyan")
+        console.print(said("hint", self.lang, words=shown), style="cyan", markup=False)
 
     def _bots_act(self, number: int) -> None:
         state = self.state
@@ -286,14 +327,18 @@ class WordTable:
                 if isinstance(action, Flip):
                     console.print(
                         Text(
-                            f"{self.names[seat]} flipped the hourglass! "
-                            f"{state.options.hourglass_seconds} seconds left.",
+                            said(
+                                "flipped",
+                                self.lang,
+                                name=self.names[seat],
+                                seconds=state.options.hourglass_seconds,
+                            ),
                             "bold yellow",
                         )
                     )
                     self._start_timer()
                 elif isinstance(action, Lock):
-                    console.print(f"{self.names[seat]} is done.", style="dim")
+                    console.print(said("done", self.lang, name=self.names[seat]), style="dim")
 
     def _clock(self) -> None:
         state = self.state
@@ -305,20 +350,20 @@ class WordTable:
             if left <= mark and mark not in self.announced and running:
                 self.announced.add(mark)
                 if left > 0:
-                    console.print(f"⏳ {mark} s left", style="yellow")
+                    console.print(said("seconds_left", self.lang, seconds=mark), style="yellow")
         grace = state.options.grace_seconds if state.phase == Phase.HOURGLASS else 0
         if left + grace > 0:
             return
         kind = state.timer[0] if state.timer else ""
         self.apply(CLOCK, TimeUp())
         if state.solo:
-            console.print("The sand ran out: no bonus this round, take your time.", style="yellow")
+            console.print(said("solo_sand_out", self.lang), style="yellow")
             self.deadline = None
         elif kind == "cap":
-            console.print("Nobody flipped: 30 seconds for everybody, no fastest player.")
+            console.print(said("cap", self.lang))
             self._start_timer()
         else:
-            console.print(Text("Time! Every word is locked.", "bold red"))
+            console.print(Text(said("time", self.lang), "bold red"))
             self.deadline = None
 
     def _review(self) -> bool:
@@ -327,9 +372,14 @@ class WordTable:
             targets = state.challengeable(self.human)
             for target in targets:
                 word = (state.entries[target] or "").upper()
-                why = state.warnings[target] or "checked only if challenged"
-                console.print(f"  {target + 1}. {self.names[target]}: {word} — {why}")
-            console.print("Challenge a word by its number, or Enter to accept them:")
+                warning = state.warnings[target]
+                why = (
+                    said_problem(warning, self.lang)
+                    if warning
+                    else said("checked_if_challenged", self.lang)
+                )
+                console.print(f"  {target + 1}. {self.names[target]}: {word} — {why}", markup=False)
+            console.print(said("challenge_prompt", self.lang))
             line = self.lines.get()
             if line is None or line.strip().lower() in ("q", "quit"):
                 return False
@@ -340,12 +390,12 @@ class WordTable:
                 self.apply(self.human, Accept())
             return True
         if state.phase == Phase.VOTE and self.human in state.to_move:
-            why = state.vote.why if state.vote is not None else ""
-            console.print(f"Vote: {why}. Same family? (y/n)")
+            why = said_problem(state.vote.why, self.lang) if state.vote is not None else ""
+            console.print(said("vote", self.lang, why=why), markup=False)
             line = self.lines.get()
             if line is None:
                 return False
-            self.apply(self.human, Vote(line.strip().lower().startswith("y")))
+            self.apply(self.human, Vote(line.strip().lower().startswith(YES)))
             return True
         for seat in sorted(state.to_move):
             agent = self.seats[seat].agent
@@ -353,8 +403,17 @@ class WordTable:
                 action = agent.choose(state, seat)
                 if isinstance(action, Challenge):
                     word = (state.entries[action.seat] or "").upper()
+                    author = self.names[action.seat]
                     console.print(
-                        Text(f"{self.names[seat]} challenges {word} ({self.names[action.seat]}).")
+                        Text(
+                            said(
+                                "challenges",
+                                self.lang,
+                                name=self.names[seat],
+                                word=word,
+                                author=author,
+                            )
+                        )
                     )
                 self.apply(seat, action)
                 return True
@@ -362,8 +421,10 @@ class WordTable:
 
     def _summary(self) -> None:
         result = self.state.results[len(self.state.played) - 1]
-        title = f"Round {result.number}"
-        console.print(score_table(result, self.names, title, "Round"))
+        title = said("round", self.lang, number=result.number)
+        console.print(
+            score_table(result, self.names, title, said("round_total", self.lang), self.lang)
+        )
 
 
 def play_words(
@@ -372,30 +433,31 @@ def play_words(
     names: Sequence[str],
     think_scale: float = 1.0,
     save: Path | None = None,
+    lang: str = "en",
 ) -> None:
     """Run a game of 7 słów with one person at this terminal."""
     assert isinstance(state, SiedemSlowState)
     humans = [s for s in seats if s.is_human]
     if len(humans) != 1:
-        raise IllegalAction(
-            "7 słów in the terminal takes exactly one human seat (the others are bots); "
-            "play with friends in the browser"
-        )
-    console.print(HELP, style="dim")
-    table = WordTable(state, seats, names, think_scale=think_scale, save=save)
+        raise IllegalAction(said("one_human", lang))
+    console.print(said("help", lang), style="dim")
+    table = WordTable(state, seats, names, think_scale=think_scale, save=save, lang=lang)
     try:
         finished = table.run()
     except KeyboardInterrupt:
         finished = False
     if not finished:
-        console.print("Game stopped.", style="yellow")
+        console.print(message("term.stopped", lang), style="yellow")
     if save is not None:
-        console.print(f"Saved to {save}; replay it with: cardtable replay {save}")
+        console.print(message("term.saved", lang, path=save), markup=False)
 
 
-def replay_words(record: GameRecord, names: Sequence[str]) -> None:
+def replay_words(record: GameRecord, names: Sequence[str], lang: str = "en") -> None:
     """Show a saved game round by round: the area, every word and the scores."""
-    console.print(f"{record.game}: {len(record.log)} moves, seed {record.seed}", style="bold")
+    head = message(
+        "term.replay_head", lang, game=record.game, moves=len(record.log), seed=record.seed
+    )
+    console.print(head, style="bold")
     shown = 0
     previous: SiedemSlowState | None = None
     for state in record.states():
@@ -403,14 +465,15 @@ def replay_words(record: GameRecord, names: Sequence[str]) -> None:
         if previous is None or previous.round != state.round or state.is_over:
             while shown < len(state.results):
                 if previous is not None:
-                    console.print(render_board(previous, names))
+                    console.print(render_board(previous, names, lang))
                 result = state.results[shown]
-                title = f"Round {result.number}" if result.outcome != "strike-out" else "End"
-                console.print(score_table(result, names, title, "Points"))
+                end = result.outcome == "strike-out"
+                title = said("end", lang) if end else said("round", lang, number=result.number)
+                console.print(score_table(result, names, title, said("points", lang), lang))
                 shown += 1
         previous = state
     if previous is not None and previous.is_over:
-        show_final(previous, names)
+        show_final(previous, names, lang)
 
 
 FRONT_END = TerminalFrontEnd(play=play_words, replay=replay_words)
