@@ -11,6 +11,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from .browser_helpers import OPEN_RULE_GROUPS, browser, new_page, server, shot
@@ -158,3 +159,19 @@ def test_my_games_are_listed_after_a_reload(server: tuple[str, Any], browser: Br
     expect(row.locator(f"a[href='/api/tables/{playing}/record']")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "lobby-my-games-pl-390")
+
+
+@pytest.mark.parametrize("width", [360, 390])
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/verify", "/rules/koi-koi?lang=pl", "/companion/hanafuda", "/companion/ohanami",
+     "/companion/siedem-slow", "/t/no-such-table"],
+)  # fmt: skip
+def test_no_page_scrolls_sideways_on_a_phone(
+    server: tuple[str, Any], browser: Browser, path: str, width: int
+) -> None:
+    url, _app = server
+    page = new_page(browser, locale="pl-PL", width=width, height=800)
+    page.goto(f"{url}{path}")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, path

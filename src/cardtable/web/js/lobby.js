@@ -1,7 +1,7 @@
 // The lobby: a table form rendered from each game's options JSON schema, and open tables.
 import { api, h } from "./api.js";
 import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
-import { languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 
 let games = [];
 const $ = (id) => document.getElementById(id);
@@ -116,7 +116,7 @@ async function createTable(event) {
     sessionStorage.setItem(`cardtable.created.${created.id}`, "1"); // this browser sits down at once
     location.href = created.url;
   } catch (error) {
-    $("form-error").textContent = error.message;
+    $("form-error").textContent = errorText(error);
   }
 }
 

@@ -1,6 +1,6 @@
 // A live table: one WebSocket, the server's view of this seat, a renderer per game family.
 import { api, cards, h } from "./api.js";
-import { lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
 import { setSound, soundOn, turnAlert } from "./table/alerts.js";
 import { animateFrom, snapshot } from "./table/motion.js";
@@ -108,7 +108,7 @@ function connect() {
       if (message.code === "stale" || message.code === "round_break") return;
       if (message.code === "forbidden" || (message.code === "rate_limited" && !frame)) offerWatching();
       else if (message.code === "not_found") showBanner(message.message);
-      else toast(t("table.error", { message: message.message }));
+      else toast(t("table.error", { message: errorText(message) }));
     }
   });
   socket.addEventListener("close", (event) => {

@@ -2,6 +2,7 @@
 // button and a QR code for a phone at the same table, and "start with bots" for the
 // creator; the game starts on the server when every human seat is taken.
 import { api, h } from "../api.js";
+import { errorText } from "../i18n.js";
 
 /** Human seats nobody has taken yet (from the frame and the presence updates since). */
 export function openSeats(table) {
@@ -55,7 +56,7 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
       try {
         await api(`/api/tables/${table.id}/fill`, { method: "POST", body: { ...credentials, bot: level.value, names } });
       } catch (error) {
-        toast(error.message);
+        toast(errorText(error));
       }
     });
     parts.push(h("div", { class: "fill" }, fill, " ", level));
@@ -84,7 +85,7 @@ export function askName(panel, { table, credentials, t }) {
         panel.hidden = true;
         resolve();
       } catch (failure) {
-        error.textContent = failure.message;
+        error.textContent = errorText(failure);
       }
     });
     panel.replaceChildren(form);
