@@ -85,6 +85,11 @@ export function askName(panel, { table, credentials, t }) {
         panel.hidden = true;
         resolve();
       } catch (failure) {
+        if (failure.code === "forbidden") {
+          panel.hidden = true; // a wrong or used key: the table page offers to watch instead
+          resolve();
+          return;
+        }
         error.textContent = errorText(failure);
       }
     });
