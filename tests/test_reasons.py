@@ -18,6 +18,7 @@ from cardtable.core.actions import Action
 from cardtable.core.game import spec_of
 from cardtable.core.state import CLOCK, State, Timed
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, Play, Take
+from cardtable.games.hanafuda.fishing import action_said
 from cardtable.games.ohanami.game import Keep, OhanamiState, Place, Target, cards_in
 from cardtable.games.siedem_slow.actions import Accept, Challenge, Flip, Lock, Submit, Vote
 from cardtable.locales import LANGUAGES, Reason, SeatRef, catalogue, reason, reason_text
@@ -143,3 +144,15 @@ def test_an_illegal_apply_carries_its_reason(lang: str) -> None:
     why = caught.value.reason
     assert isinstance(why, Reason) and why.key == "illegal.not_to_move"
     assert why.text(lang) != str(why)
+
+
+def test_a_move_named_in_a_refusal_is_said_in_the_players_language() -> None:
+    why = reason("illegal.hanafuda.koikoi", action=action_said(Play(4, 5)))
+    assert why == "you made a yaku: answer koi-koi or shōbu (not play 02-1 taking 02-2)"
+    assert (
+        why.text("ru") == "у вас яку: ответьте «кои-кои» или «сёбу» (не сыграть 02-1 → берёт 02-2)"
+    )
+    assert (
+        why.text("pl") == "masz yaku: odpowiedz koi-koi albo shōbu (nie zagraj 02-1 → bierze 02-2)"
+    )
+    assert action_said(KOIKOI).ru == "кои-кои" and action_said(Take(3)).pl == "weź 01-4"

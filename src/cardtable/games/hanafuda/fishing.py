@@ -45,7 +45,7 @@ from cardtable.games.hanafuda.deck import (
 )
 from cardtable.games.hanafuda.scoring import FinishedRound
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
-from cardtable.locales import Localized, Reason, reason
+from cardtable.locales import LANGUAGES, Localized, Reason, message, reason
 
 JSON = dict[str, Any]
 
@@ -208,6 +208,28 @@ def single_options(matches: int) -> tuple[int, ...]:
         return ()
     shift = ((matches & -matches).bit_length() - 1) & ~3
     return SINGLE_OPTIONS[shift >> 2][matches >> shift & 15]
+
+
+#: koi-koi's two calls as each language writes them
+CALLS = {"koi-koi": ("koi-koi", "koi-koi", "кои-кои"), "shōbu": ("shōbu", "shōbu", "сёбу")}
+
+
+def action_said(action: Action) -> Localized:
+    """A move named in a refusal ("not play 03-1"), in every language (English as ``str``)."""
+    english = str(action)
+    if english in CALLS:
+        return Localized(*CALLS[english])
+    if isinstance(action, Play | Take) and 0 <= action.card < NUM_CARDS:
+        verb = "play" if isinstance(action, Play) else "take"
+        take = action.take if isinstance(action, Play) else None
+        said = []
+        for lang in LANGUAGES[1:]:
+            text = message(f"hanafuda.term.{verb}", lang) + CODES[action.card]
+            if take is not None and 0 <= take < NUM_CARDS:
+                text += " " + message("hanafuda.term.takes", lang).strip() + " " + CODES[take]
+            said.append(text)
+        return Localized(english, *said)
+    return Localized(english, english, english)
 
 
 def _either(options: Sequence[int]) -> Localized:
@@ -511,7 +533,7 @@ class FishingState(KeepsRounds, State):
         kind = type(action)
         if self.phase is _PLAY:
             if kind is not Play:
-                return reason("illegal.hanafuda.play_first", action=str(action))
+                return reason("illegal.hanafuda.play_first", action=action_said(action))
             return self._play_problem(seat, action)  # type: ignore[arg-type]
         if self.phase is _TAKE:
             if kind is not Take:
@@ -523,7 +545,7 @@ class FishingState(KeepsRounds, State):
                     "illegal.hanafuda.flipped_takes",
                     card=CODES[self.pending],
                     options=_either(options),
-                    action=str(action),
+                    action=action_said(action),
                 )
             return None
         return self.decision_problem(seat, action)
@@ -684,7 +706,7 @@ class FishingState(KeepsRounds, State):
         return []
 
     def decision_problem(self, seat: int, action: Action) -> Reason | None:
-        return reason("illegal.hanafuda.not_now", action=str(action))
+        return reason("illegal.hanafuda.not_now", action=action_said(action))
 
     def perform_decision(self, seat: int, action: Action) -> None:
         raise AssertionError("this game has no decisions between turns")

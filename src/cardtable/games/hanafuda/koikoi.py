@@ -35,6 +35,7 @@ from cardtable.games.hanafuda.fishing import (
     FishingState,
     Phase,
     Source,
+    action_said,
     draw_first_dealer,
     rounds_field,
 )
@@ -600,7 +601,7 @@ class KoiKoiState(FishingState):
     def decision_problem(self, seat: int, action: Action) -> Reason | None:
         if isinstance(action, KoiKoi | Shobu):
             return None
-        return reason("illegal.hanafuda.koikoi", action=str(action))
+        return reason("illegal.hanafuda.koikoi", action=action_said(action))
 
     def perform_decision(self, seat: int, action: Action) -> None:
         if isinstance(action, Shobu):

@@ -51,9 +51,22 @@ from cardtable.games.siedem_slow.tables import (
     Box,
     Phase,
 )
-from cardtable.locales import Reason, Term, reason
+from cardtable.locales import Localized, Reason, Term, reason
 
 JSON = dict[str, Any]
+
+
+def action_said(action: Action) -> Localized:
+    """A move named in a refusal, in every language (English as ``str``)."""
+    english = str(action)
+    if isinstance(action, Challenge):
+        n = action.seat
+        return Localized(english, f"zakwestionuj słowo miejsca {n}", f"оспорить слово места {n}")
+    if isinstance(action, Accept):
+        return Localized(english, "zaakceptuj słowa", "принять слова")
+    if isinstance(action, Vote):
+        return Localized(english, "głosuj", "голосовать")
+    return Localized(english, english, english)
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,7 +307,7 @@ class SiedemSlowState(KeepsRounds, Challenges):
             if self.entries[seat] and self.may_flip(seat):
                 return reason("illegal.siedem.flip_first")
             return None
-        return reason("illegal.siedem.not_writing", action=str(action))
+        return reason("illegal.siedem.not_writing", action=action_said(action))
 
     def word_problem(self, seat: int, word: str) -> Reason | None:
         """Why ``seat`` may not write ``word`` now (None: it may)."""
