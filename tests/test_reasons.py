@@ -5,6 +5,7 @@ catalogue has, and whose Polish and Russian differ from the English it still is.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -128,6 +129,8 @@ def test_a_reason_is_still_the_english_string() -> None:
     assert str(error) == str(why) and error.reason.key == "illegal.not_to_move"  # type: ignore[attr-defined]
     assert reason_text(error.reason, "pl") == "miejsce 1 nie ma teraz ruchu (czekamy na miejsce 0)"
     assert reason_text("plain words", "pl") == "plain words"
+    again = pickle.loads(pickle.dumps(IllegalAction(why))).reason
+    assert again == why and again.key == why.key and again.text("ru") == why.text("ru")
     seat = reason("illegal.ohanami.already_chosen", seat=SeatRef(2))
     assert seat.to_json() == {
         "key": "illegal.ohanami.already_chosen",

@@ -94,6 +94,9 @@ class Reason(str):
         self.values = values
         return self
 
+    def __getnewargs__(self) -> tuple[str, dict[str, Any]]:  # type: ignore[override]
+        return (self.key, self.values)  # pickles (a refusal sent between processes)
+
     def text(self, lang: str) -> str:
         """The reason in ``lang`` (English for an unknown language)."""
         return message(self.key, lang, **self.values)
