@@ -189,6 +189,18 @@ def test_koikoi_in_russian_and_polish_in_the_terminal() -> None:
     assert not english_words(polish.stdout), english_words(polish.stdout)
 
 
+def test_a_refused_move_is_said_in_the_players_language() -> None:
+    """A card typed that is not in the hand: the rules' reason, in Russian and Polish."""
+    args = ("play", "koi-koi", "--seats", "human,greedy", "--seed", "3", "--rounds", "1")
+    russian = cardtable(*args, "--delay", "0", "--lang", "ru", typed="12-1\nq\n")
+    assert "✗ 12-1 нет у вас в руке" in russian.stdout, russian.stdout[-2000:]
+    assert "is not in your hand" not in russian.stdout
+    polish = cardtable(*args, "--delay", "0", "--lang", "pl", typed="12-1\nq\n")
+    assert "✗ 12-1 nie ma w twojej ręce" in polish.stdout
+    english = cardtable(*args, "--delay", "0", typed="12-1\nq\n")
+    assert "✗ 12-1 is not in your hand" in english.stdout
+
+
 def test_games_lists_bakappana() -> None:
     done = cardtable("games")
     assert done.returncode == 0 and "bakappana" in done.stdout

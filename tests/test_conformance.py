@@ -34,6 +34,7 @@ from cardtable.core.actions import Action
 from cardtable.core.game import spec_of
 from cardtable.core.record import GameRecord
 from cardtable.core.state import CLOCK, State, Timed
+from cardtable.locales import LANGUAGES, Reason, catalogue
 
 GAMES = int(os.environ.get("CARDTABLE_CONFORMANCE_GAMES", "10"))
 #: the share of steps of a deep-checked game that get the dear checks (views, clones)
@@ -72,9 +73,11 @@ def snapshot(state: State) -> str:
 
 
 def refused(state: State, seat: int, action: Action) -> None:
-    """``action`` by ``seat`` must be refused, with a reason, and change nothing."""
+    """``action`` by ``seat`` must be refused, with a reason said by a catalogue key (so in
+    every language: test_reasons), and change nothing."""
     before = snapshot(state)
-    assert state.illegal_reason(seat, action) is not None
+    why = state.illegal_reason(seat, action)
+    assert isinstance(why, Reason) and all(why.key in catalogue(lang) for lang in LANGUAGES)
     with pytest.raises(IllegalAction):
         state.apply(seat, action)
     assert snapshot(state) == before

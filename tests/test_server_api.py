@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cardtable
+from cardtable.games.hanafuda.deck import CODES
 from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment, digest_of, verify
 
@@ -127,6 +128,34 @@ def test_cardtable_verify_command(client: TestClient, tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["verify", str(bad)])
     assert result.exit_code == 1
     assert "does not replay" in result.output
+
+
+def test_a_refused_move_carries_its_message_key_and_values(client: TestClient) -> None:
+    """The error frame of a move the rules refuse says it by key, for the page's language."""
+    created = create(client, game="koi-koi", seats=["human", "human"])
+    table_id, keys = created["id"], seat_keys(created)
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0,
+        client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
+    ):
+        f0, f1 = next_state(s0, 0), next_state(s1, 0)
+        mover, socket, frame = (0, s0, f0) if f0["view"]["legal_actions"] else (1, s1, f1)
+        waiter = s1 if mover == 0 else s0
+        waiter.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
+        refused = next_reply(waiter)
+        assert refused["code"] == "illegal" and refused["key"] == "illegal.not_to_move"
+        assert refused["values"] == {"seat": 1 - mover, "waiting": str(mover)}
+        assert (
+            refused["message"] == f"seat {1 - mover} is not to move now (waiting for seat {mover})"
+        )
+        hand = {action["card"] for action in frame["view"]["legal_actions"]}
+        missing = next(code for code in CODES if code not in hand)
+        socket.send_json({"type": "action", "action": {"type": "play", "card": missing}})
+        refused = next_reply(socket)
+        assert refused["key"] == "illegal.not_in_hand" and refused["values"] == {"card": missing}
+        socket.send_json({"type": "action", "action": {"type": "nonsense"}})
+        malformed = next_reply(socket)  # not the rules' words: no key
+        assert malformed["code"] == "illegal" and "key" not in malformed
 
 
 def test_commitment_hides_and_binds() -> None:

@@ -70,3 +70,49 @@ def test_a_table_has_no_english(
     if found:
         shot(page, f"english-on-{game}-{lang}")
     assert found == set(), f"{game} in {lang}: {sorted(found)} (state {board(page)})"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "ru",
+            [
+                "12-1 нет у вас в руке",
+                "место Ewa уже сделало выбор в этом раунде отбора",
+                "место № 3 уже сделало выбор в этом раунде отбора",
+            ],
+        ),
+        (
+            "pl",
+            [
+                "12-1 nie ma w twojej ręce",
+                "miejsce Ewa już wybrało w tym doborze",
+                "miejsce nr 3 już wybrało w tym doborze",
+            ],
+        ),
+    ],
+)
+def test_a_refused_move_is_said_in_the_pages_language(
+    server: tuple[str, Any], browser: Browser, lang: str, said: list[str]
+) -> None:
+    """errorText says a refusal by its key and values: a seat ({"seat": n}) by its name
+    where the page knows it, else as the catalogue numbers seats."""
+    url, _app = server
+    page = new_page(browser, locale=f"{lang}-{lang.upper()}")
+    page.goto(url)
+    page.wait_for_selector(".seat-kind")
+    texts = page.evaluate(
+        """async (lang) => {
+            const { errorText, loadLanguage } = await import('/static/js/i18n.js');
+            await loadLanguage(lang);
+            const card = { code: "illegal", message: "12-1 is not in your hand",
+                           key: "illegal.not_in_hand", values: { card: "12-1" } };
+            const seat = { code: "illegal", message: "seat 2 has already chosen",
+                           key: "illegal.ohanami.already_chosen", values: { seat: { seat: 2 } } };
+            const names = ["Anna", "Bot", "Ewa"];
+            return [errorText(card), errorText(seat, (n) => names[n]), errorText(seat)];
+        }""",
+        lang,
+    )
+    assert texts == said

@@ -13,7 +13,7 @@ from cardtable.agents.hints import hint
 from cardtable.core.actions import Action
 from cardtable.core.state import State
 from cardtable.core.terminal import Renderer, Seat, console, show_final
-from cardtable.locales import message
+from cardtable.locales import message, reason_text
 
 
 class Quit(Exception):
@@ -28,6 +28,17 @@ def show_menu(state: State, seat: int, actions: Sequence[Action], renderer: Rend
         return
     for number, action in enumerate(actions, 1):
         console.print(Text(f"{number:>3}. ") + renderer.describe(state, seat, action))
+
+
+def refusal(state: State, seat: int, renderer: Renderer, typed: str) -> str | None:
+    """Why the rules refuse the move ``typed``, in the player's language, where the game's
+    renderer reads it as a move (its optional ``typed_action``); None otherwise."""
+    read = getattr(renderer, "typed_action", None)
+    action = read(state, seat, typed) if read is not None and typed else None
+    if action is None:
+        return None
+    why = state.illegal_reason(seat, action)
+    return None if why is None else reason_text(why, renderer.lang)
 
 
 def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str]) -> Action:
@@ -82,6 +93,10 @@ def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str])
                 style="yellow",
                 markup=False,
             )
+            continue
+        why = refusal(state, seat, renderer, typed)
+        if why is not None:
+            console.print(f"✗ {why}", style="red", markup=False)
             continue
         console.print(
             message("term.not_a_move", lang, typed=repr(typed), help=help_text)

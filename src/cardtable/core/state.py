@@ -16,6 +16,7 @@ from cardtable.core.errors import IllegalAction
 from cardtable.core.record import GameRecord
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource
+from cardtable.locales import Reason, reason
 
 if TYPE_CHECKING:
     from cardtable.core.game import Game
@@ -144,13 +145,13 @@ class State(ABC):
         """How many seats play (the one name for it: options and views say ``players``)."""
         return self.game.num_players
 
-    def not_to_move_reason(self, seat: int) -> str:
+    def not_to_move_reason(self, seat: int) -> Reason:
         if not 0 <= seat < self.num_players:
-            return f"there is no seat {seat}; seats are 0..{self.num_players - 1}"
+            return reason("illegal.no_seat", seat=seat, last=self.num_players - 1)
         if self.is_over:
-            return "the game is over"
+            return reason("illegal.over")
         waiting = ", ".join(str(s) for s in sorted(self.to_move))
-        return f"seat {seat} is not to move now (waiting for seat {waiting})"
+        return reason("illegal.not_to_move", seat=seat, waiting=waiting)
 
     def record(self) -> GameRecord:
         """Everything needed to rebuild this state: game, options, seed, deals, moves."""

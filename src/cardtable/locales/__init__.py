@@ -75,6 +75,47 @@ def message(key: str, lang: str = "en", **values: Any) -> str:
     return text.format(**{name: _said(value, lang) for name, value in values.items()})
 
 
+class Reason(str):
+    """Why the rules refuse a move: the English text (what ``str`` sees, so callers that
+    compare, print or raise it keep working), with its catalogue key and values, which
+    say it in any language (:meth:`text`) or as JSON for a front end (:meth:`to_json`).
+
+    >>> why = reason("illegal.over")
+    >>> why, why.key, why.text("pl")
+    ('the game is over', 'illegal.over', 'gra się skończyła')
+    """
+
+    key: str
+    values: dict[str, Any]
+
+    def __new__(cls, key: str, values: dict[str, Any]) -> Reason:
+        self = super().__new__(cls, message(key, "en", **values))
+        self.key = key
+        self.values = values
+        return self
+
+    def __getnewargs__(self) -> tuple[str, dict[str, Any]]:  # type: ignore[override]
+        return (self.key, self.values)  # pickles (a refusal sent between processes)
+
+    def text(self, lang: str) -> str:
+        """The reason in ``lang`` (English for an unknown language)."""
+        return message(self.key, lang, **self.values)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"key": ..., "values": ...}`` with values as :func:`value_json` makes them."""
+        return {"key": self.key, "values": {k: value_json(v) for k, v in self.values.items()}}
+
+
+def reason(key: str, **values: Any) -> Reason:
+    """A refusal said by catalogue key ``key`` with ``values`` (see :class:`Reason`)."""
+    return Reason(key, values)
+
+
+def reason_text(text: str, lang: str) -> str:
+    """``text`` in ``lang`` when it is a :class:`Reason`; any other string as it is."""
+    return text.text(lang) if isinstance(text, Reason) else text
+
+
 def _said(value: Any, lang: str) -> Any:
     if isinstance(value, Localized):
         return getattr(value, lang if lang in LANGUAGES else "en")

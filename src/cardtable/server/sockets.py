@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from cardtable.core.errors import CardtableError
+from cardtable.locales import Reason
 from cardtable.server.http_guards import client_address
 from cardtable.server.limits import ClientLimits, TokenBucket
 from cardtable.server.protocol import ClientMessage, decode, encode, error
@@ -180,7 +181,10 @@ async def _handle(
         action = table.parse(message.action)
         await table.act(seat, action, expect_version=message.version)
     except CardtableError as exc:
-        return error(code_of(exc, "no_hint" if message.type == "hint" else "illegal"), str(exc))
+        frame = error(code_of(exc, "no_hint" if message.type == "hint" else "illegal"), str(exc))
+        if exc.args and isinstance(exc.args[0], Reason):  # the rules' refusal, by key
+            frame.update(exc.args[0].to_json())
+        return frame
     except Exception:  # a bug must cost one reply, never the server
         log.exception("table %s: %s failed", table.id, message.type)
         return error("internal", "the server could not handle this message")

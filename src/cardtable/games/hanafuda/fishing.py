@@ -45,6 +45,7 @@ from cardtable.games.hanafuda.deck import (
 )
 from cardtable.games.hanafuda.scoring import FinishedRound
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
+from cardtable.locales import LANGUAGES, Localized, Reason, message, reason
 
 JSON = dict[str, Any]
 
@@ -207,6 +208,34 @@ def single_options(matches: int) -> tuple[int, ...]:
         return ()
     shift = ((matches & -matches).bit_length() - 1) & ~3
     return SINGLE_OPTIONS[shift >> 2][matches >> shift & 15]
+
+
+#: koi-koi's two calls as each language writes them
+CALLS = {"koi-koi": ("koi-koi", "koi-koi", "кои-кои"), "shōbu": ("shōbu", "shōbu", "сёбу")}
+
+
+def action_said(action: Action) -> Localized:
+    """A move named in a refusal ("not play 03-1"), in every language (English as ``str``)."""
+    english = str(action)
+    if english in CALLS:
+        return Localized(*CALLS[english])
+    if isinstance(action, Play | Take) and 0 <= action.card < NUM_CARDS:
+        verb = "play" if isinstance(action, Play) else "take"
+        take = action.take if isinstance(action, Play) else None
+        said = []
+        for lang in LANGUAGES[1:]:
+            text = message(f"hanafuda.term.{verb}", lang) + CODES[action.card]
+            if take is not None and 0 <= take < NUM_CARDS:
+                text += " " + message("hanafuda.term.takes", lang).strip() + " " + CODES[take]
+            said.append(text)
+        return Localized(english, *said)
+    return Localized(english, english, english)
+
+
+def _either(options: Sequence[int]) -> Localized:
+    """The cards that capture options start with, as "A or B" in every language."""
+    codes = [CODES[lowest_card(option)] for option in options]
+    return Localized(" or ".join(codes), " lub ".join(codes), " или ".join(codes))
 
 
 def _chosen(options: Sequence[int], take: int | None) -> int | None:
@@ -498,47 +527,54 @@ class FishingState(KeepsRounds, State):
             return [TAKE[lowest_card(option)] for option in options]
         return self.decision_actions(seat)
 
-    def illegal_reason(self, seat: int, action: Action) -> str | None:
+    def illegal_reason(self, seat: int, action: Action) -> Reason | None:
         if seat != self.current or self.phase is _OVER:
             return self.not_to_move_reason(seat)
         kind = type(action)
         if self.phase is _PLAY:
             if kind is not Play:
-                return f"play a card from your hand first (not {action})"
+                return reason("illegal.hanafuda.play_first", action=action_said(action))
             return self._play_problem(seat, action)  # type: ignore[arg-type]
         if self.phase is _TAKE:
             if kind is not Take:
                 flipped = CODES[self.pending]
-                return f"the flipped {flipped} can take several cards: choose one with take"
+                return reason("illegal.hanafuda.choose_take", card=flipped)
             options = self.capture_options(seat, self.pending)
             if _chosen(options, action.card) is None:  # type: ignore[attr-defined]
-                said = " or ".join(CODES[lowest_card(o)] for o in options)
-                return f"the flipped {CODES[self.pending]} can take {said}, not {action}"
+                return reason(
+                    "illegal.hanafuda.flipped_takes",
+                    card=CODES[self.pending],
+                    options=_either(options),
+                    action=action_said(action),
+                )
             return None
         return self.decision_problem(seat, action)
 
-    def _play_problem(self, seat: int, action: Play) -> str | None:
+    def _play_problem(self, seat: int, action: Play) -> Reason | None:
         card, take = action.card, action.take
         if not 0 <= card < NUM_CARDS or not self.hands[seat] >> card & 1:
-            return f"{CODES[card] if 0 <= card < NUM_CARDS else card} is not in your hand"
+            return reason(
+                "illegal.not_in_hand", card=CODES[card] if 0 <= card < NUM_CARDS else card
+            )
         if self.unplayable >> card & 1:
-            return f"{CODES[card]} was just drawn: play another card"
+            return reason("illegal.hanafuda.just_drawn", card=CODES[card])
         if self.custom_captures:
             options = self.capture_options(seat, card)
         else:  # captures_on inlined: apply checks every move
             options = CAPTURES[card >> 2][self.table >> (card & ~3) & 15]
         if len(options) >= 2:
             if take is None or _chosen(options, take) is None:
-                said = " or ".join(CODES[lowest_card(o)] for o in options)
-                return f"{CODES[card]} can take {said}: say which one with take"
+                return reason(
+                    "illegal.hanafuda.say_take", card=CODES[card], options=_either(options)
+                )
         elif take is not None:
-            return f"{CODES[card]} leaves nothing to choose; take is only for a choice of captures"
+            return reason("illegal.hanafuda.no_choice", card=CODES[card])
         if self.forced_match and not any(options):  # (0,): the card captures nothing
             hand = self.hands[seat] & ~self.unplayable
             capturing = [c for c in iter_cards(hand) if self.capture_options(seat, c)]
             if capturing:
                 can = ", ".join(CODES[c] for c in capturing)
-                return f"you must play a card that captures ({can}); forced hand match"
+                return reason("illegal.hanafuda.forced_match", cards=can)
         return None
 
     def _perform(self, seat: int, action: Action) -> None:
@@ -669,8 +705,8 @@ class FishingState(KeepsRounds, State):
     def decision_actions(self, seat: int) -> list[Action]:
         return []
 
-    def decision_problem(self, seat: int, action: Action) -> str | None:
-        return f"{action} is not possible now"
+    def decision_problem(self, seat: int, action: Action) -> Reason | None:
+        return reason("illegal.hanafuda.not_now", action=action_said(action))
 
     def perform_decision(self, seat: int, action: Action) -> None:
         raise AssertionError("this game has no decisions between turns")

@@ -35,6 +35,7 @@ from cardtable.games.hanafuda.fishing import (
     FishingState,
     Phase,
     Source,
+    action_said,
     draw_first_dealer,
     rounds_field,
 )
@@ -46,6 +47,7 @@ from cardtable.games.hanafuda.scoring import (
     score_koikoi_round,
 )
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable, koikoi_table
+from cardtable.locales import Reason, reason
 
 LIGHTNING = cards("11-4")
 AUGUST_GRASS = tagged("august_grass")
@@ -596,10 +598,10 @@ class KoiKoiState(FishingState):
     def decision_actions(self, seat: int) -> list[Action]:
         return [KOIKOI, SHOBU]
 
-    def decision_problem(self, seat: int, action: Action) -> str | None:
+    def decision_problem(self, seat: int, action: Action) -> Reason | None:
         if isinstance(action, KoiKoi | Shobu):
             return None
-        return f"you made a yaku: answer koi-koi or shōbu (not {action})"
+        return reason("illegal.hanafuda.koikoi", action=action_said(action))
 
     def perform_decision(self, seat: int, action: Action) -> None:
         if isinstance(action, Shobu):

@@ -217,6 +217,17 @@ class HanafudaRenderer:
                 found.append(number)
         return found
 
+    def typed_action(self, state: State, seat: int, typed: str) -> Action | None:
+        """The move a typed card code names when it is none of the legal ones (the CLI
+        then says why the rules refuse it)."""
+        try:
+            index = card_index(typed)
+        except ValueError:
+            return None
+        if isinstance(state, FishingState) and state.phase is Phase.TAKE:
+            return Take(index)
+        return Play(index)
+
     def prompt_title(self, state: State, seat: int) -> str:
         assert isinstance(state, FishingState)
         if state.phase is Phase.TAKE:

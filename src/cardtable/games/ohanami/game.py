@@ -37,6 +37,7 @@ from cardtable.core.rng import RandomSource, Rng, draw_below
 from cardtable.core.state import KeepsRounds, State
 from cardtable.games.ohanami.deck import COLOUR_OF, COLOURS, NUMBERS, stage_points
 from cardtable.games.ohanami.scoring import STAGES, Garden, pink_tiebreak, score_stage
+from cardtable.locales import Localized, Reason, reason
 
 JSON = dict[str, Any]
 PICKS, HAND = 5, 10
@@ -130,22 +131,26 @@ def parse_action(data: Mapping[str, Any]) -> OhanamiAction:
 
 
 # -- rows -----------------------------------------------------------------------------------
-def place_problem(rows: Sequence[Row], card: int, target: Target) -> str | None:
+def place_problem(rows: Sequence[Row], card: int, target: Target) -> Reason | None:
     """Why ``card`` cannot go to ``target`` in a garden with ``rows``, or None."""
     if target == "discard":
         return None
     if target == "new":
         if len(rows) >= MAX_ROWS:
-            return f"{card} cannot start a row: a garden has at most {MAX_ROWS} rows"
+            return reason("illegal.ohanami.row_limit", card=card, rows=MAX_ROWS)
         return None
     if not 0 <= target < len(rows):
-        return f"there is no row {target} (rows are 0..{len(rows) - 1})"
+        return reason("illegal.ohanami.no_row", row=target, last=len(rows) - 1)
     row = rows[target]
     if row[0] < card < row[-1]:
         shown = ", ".join(map(str, row))
-        return (
-            f"{card} cannot go in row {target} [{shown}]: a card goes above {row[-1]} "
-            f"or below {row[0]}, never between"
+        return reason(
+            "illegal.ohanami.between",
+            card=card,
+            row=target,
+            shown=shown,
+            high=row[-1],
+            low=row[0],
         )
     return None
 
@@ -326,31 +331,32 @@ class OhanamiState(KeepsRounds, State):
                     seen.add(outcome)
                     yield Place(plan)
 
-    def illegal_reason(self, seat: int, action: Action) -> str | None:
+    def illegal_reason(self, seat: int, action: Action) -> Reason | None:
         if not 0 <= seat < self.n:
-            return f"there is no seat {seat}; seats are 0..{self.n - 1}"
+            return reason("illegal.no_seat", seat=seat, last=self.n - 1)
         if self.phase is _OVER:
-            return "the game is over"
+            return reason("illegal.over")
         if self.pending[seat] is not None:
-            return f"seat {seat} has already chosen for this pick"
+            return reason("illegal.ohanami.already_chosen", seat=seat)
         if self.phase is _SELECT:
             if not isinstance(action, Keep):
-                return "choose the two cards to keep first (keep)"
+                return reason("illegal.ohanami.keep_first")
             first, second = action.cards
             hand = self.hands[seat]
             for card in (first, second):
                 if not 1 <= card <= 120 or not hand >> card & 1:
-                    return f"{card} is not in your hand"
+                    return reason("illegal.not_in_hand", card=card)
             if first == second:
-                return "keep two different cards"
+                return reason("illegal.ohanami.keep_different")
             return None
         if not isinstance(action, Place):
-            return "place the two kept cards (place)"
+            return reason("illegal.ohanami.place_first")
         kept = cards_in(self.kept[seat])
         cards = [card for card, _ in action.placements]
         if sorted(cards) != kept:
-            shown = " and ".join(map(str, kept))
-            return f"place each kept card ({shown}) exactly once; discard a card you do not want"
+            shown = list(map(str, kept))
+            both = Localized(" and ".join(shown), " i ".join(shown), " и ".join(shown))
+            return reason("illegal.ohanami.place_each", cards=both)
         rows = self.rows[seat]
         for card, target in action.placements:
             problem = place_problem(rows, card, target)

@@ -128,6 +128,14 @@ class OhanamiRenderer:
         wanted = tuple(sorted(numbers))
         return [i for i, a in enumerate(actions) if isinstance(a, Keep) and a.cards == wanted]
 
+    def typed_action(self, state: State, seat: int, typed: str) -> Action | None:
+        """The two cards typed to keep when they are no legal choice (the CLI then says
+        why the rules refuse them)."""
+        numbers = [int(n) for n in re.findall(r"\d+", typed)]
+        if len(numbers) != 2 or not isinstance(state, OhanamiState):
+            return None
+        return Keep((min(numbers), max(numbers))) if state.phase == Phase.SELECT else None
+
     def prompt_title(self, state: State, seat: int) -> str:
         assert isinstance(state, OhanamiState)
         if state.phase == Phase.SELECT:

@@ -22,6 +22,7 @@ from cardtable.core.state import State
 from cardtable.games.siedem_slow.dictionary import Dictionary
 from cardtable.games.siedem_slow.options import SiedemSlowOptions
 from cardtable.games.siedem_slow.tables import CHALLENGE_PENALTY, Phase
+from cardtable.locales import Reason, reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,19 +109,16 @@ class Challenges(State):
     def _review_needed(self) -> bool:
         return any(self.challengeable_by_anyone(t) for t in range(self.n))
 
-    def _why_not_challenge(self, seat: int, target: int) -> str:
+    def _why_not_challenge(self, seat: int, target: int) -> Reason:
         if not 0 <= target < self.n:
-            return f"there is no seat {target}"
+            return reason("illegal.siedem.no_seat", seat=target)
         if target == seat:
-            return "you cannot challenge your own word"
+            return reason("illegal.siedem.own_word")
         if target in self.challenged:
-            return "that word was challenged already"
+            return reason("illegal.siedem.challenged_already")
         if not self.entries[target]:
-            return "that seat wrote no word"
-        return (
-            "the dictionary already accepted that word; only a word flagged as sharing a "
-            "root can be challenged"
-        )
+            return reason("illegal.siedem.no_word")
+        return reason("illegal.siedem.accepted")
 
     def _challenge(self, challenger: int, target: int) -> None:
         self.challenged.add(target)

@@ -136,7 +136,7 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
         raise PadProblem(f"round {number}: {error}", number, why=why) from None
     for seat, word in enumerate(entry.words):
         if word.strip():
-            reason = state.illegal_reason(seat, Submit(word.strip()))
+            reason: str | None = state.illegal_reason(seat, Submit(word.strip()))
             if reason is not None:
                 code = state.word_problem_code(seat, word.strip())
                 raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat, code)

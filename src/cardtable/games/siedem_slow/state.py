@@ -51,9 +51,22 @@ from cardtable.games.siedem_slow.tables import (
     Box,
     Phase,
 )
-from cardtable.locales import Term
+from cardtable.locales import Localized, Reason, Term, reason
 
 JSON = dict[str, Any]
+
+
+def action_said(action: Action) -> Localized:
+    """A move named in a refusal, in every language (English as ``str``)."""
+    english = str(action)
+    if isinstance(action, Challenge):
+        n = action.seat
+        return Localized(english, f"zakwestionuj słowo miejsca {n}", f"оспорить слово места {n}")
+    if isinstance(action, Accept):
+        return Localized(english, "zaakceptuj słowa", "принять слова")
+    if isinstance(action, Vote):
+        return Localized(english, "głosuj", "голосовать")
+    return Localized(english, english, english)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,60 +270,63 @@ class SiedemSlowState(KeepsRounds, Challenges):
             return [Vote(True), Vote(False)]
         return [self.finish_action(seat)]
 
-    def illegal_reason(self, seat: int, action: Action) -> str | None:
+    def illegal_reason(self, seat: int, action: Action) -> Reason | None:
         if isinstance(action, TimeUp):
             if seat != CLOCK:
-                return f"only the clock (seat {CLOCK}) says the time is up"
+                return reason("illegal.siedem.clock_only", seat=CLOCK)
             if self.timer is None:
-                return "no timer is running now"
+                return reason("illegal.siedem.no_timer")
             return None
         if seat not in self.to_move:
             return self.not_to_move_reason(seat)
         if self.phase in (Phase.REVIEW, Phase.VOTE):
             if isinstance(action, Challenge):
                 if self.phase == Phase.VOTE:
-                    return "one challenge at a time: vote on the one in progress first"
+                    return reason("illegal.siedem.one_challenge")
                 if action.seat not in self.challengeable(seat):
                     return self._why_not_challenge(seat, action.seat)
                 return None
             if action in self.legal_actions(seat):
                 return None
             if self.phase == Phase.VOTE:
-                return "vote on the challenged word first (uphold or not)"
-            return "the words are being reviewed: challenge one or accept them"
+                return reason("illegal.siedem.vote_first")
+            return reason("illegal.siedem.review")
         if isinstance(action, Submit):
             return self.word_problem(seat, action.word)
         if isinstance(action, Flip):
             if self.options.variant != "standard" or self.solo:
-                return "there is no hourglass to flip in this game"
+                return reason("illegal.siedem.no_hourglass")
             if self.phase != Phase.WRITING:
-                return "the hourglass is already running"
+                return reason("illegal.siedem.running")
             if seat == self.holder:
-                return "you hold the don't-flip card: you may not flip this round"
+                return reason("illegal.siedem.holder")
             if not self.entries[seat]:
-                return "write your word before you flip"
+                return reason("illegal.siedem.write_first")
             return None
         if isinstance(action, Lock):
             if self.entries[seat] and self.may_flip(seat):
-                return (
-                    "nobody has flipped the hourglass yet: the first to finish a word must flip it"
-                )
+                return reason("illegal.siedem.flip_first")
             return None
-        return f"{action} is not a move in the writing phase"
+        return reason("illegal.siedem.not_writing", action=action_said(action))
 
-    def word_problem(self, seat: int, word: str) -> str | None:
+    def word_problem(self, seat: int, word: str) -> Reason | None:
         """Why ``seat`` may not write ``word`` now (None: it may)."""
         text = normalize(word)
         if not text:
-            return "write a word"
+            return reason("illegal.siedem.write_a_word")
         if self.options.validation == "challenge":
             if not text.isalpha():
-                return "letters only, one word"
+                return reason("illegal.siedem.letters_one_word")
             return None
-        problem = self.dictionary.problem(text)
-        if problem is None:
-            problem = self.family_block(seat, text)
-        return None if problem is None else f"{word.strip().upper()}: {problem}"
+        shown = word.strip().upper()
+        found = self.dictionary.problem_code(text)
+        if found is not None:
+            return reason(f"illegal.siedem.word.{found[0]}", word=shown, **found[1])
+        family = self.same_family(seat, text)
+        if family is None:
+            return None
+        number, earlier = family
+        return reason("illegal.siedem.word.same_family", word=shown, earlier=earlier, round=number)
 
     def word_problem_code(self, seat: int, word: str) -> tuple[str, dict[str, Any]] | None:
         """:meth:`word_problem` as a code and its values (``pad.why.CODE`` in the
@@ -343,7 +359,8 @@ class SiedemSlowState(KeepsRounds, Challenges):
                 out.append((number, played))
         return out
 
-    def family_block(self, seat: int, word: str) -> str | None:
+    def same_family(self, seat: int, word: str) -> tuple[int, str] | None:
+        """(round, WORD) of the earlier word of ``word``'s family that blocks it, or None."""
         rule = self.options.family_rule
         for number, played in self.earlier_words(seat):
             same = (
@@ -352,8 +369,14 @@ class SiedemSlowState(KeepsRounds, Challenges):
                 else played.word == word or self.families.same_lemma(word, played.word)
             )
             if same:
-                return f"same family as {played.word.upper()} used in round {number}"
+                return number, played.word.upper()
         return None
+
+    def family_block(self, seat: int, word: str) -> str | None:
+        found = self.same_family(seat, word)
+        if found is None:
+            return None
+        return f"same family as {found[1]} used in round {found[0]}"
 
     def family_warning(self, seat: int, word: str) -> str | None:
         if self.options.family_rule != "lemma+root":

@@ -40,7 +40,7 @@ from cardtable.games.siedem_slow.game import (
 )
 from cardtable.games.siedem_slow.solver import solve
 from cardtable.games.siedem_slow.tables import COLUMN_VALUES
-from cardtable.locales import catalogue, message
+from cardtable.locales import Reason, catalogue, message
 
 TICK = 0.1
 #: what a vote's answer starts with when it says yes (y, tak, да)
@@ -66,7 +66,10 @@ def said(key: str, lang: str, **values: object) -> str:
 
 
 def said_problem(text: str, lang: str) -> str:
-    """An engine's reason ("KOT: not in the dictionary") in ``lang`` where it is known."""
+    """An engine's reason ("KOT: not in the dictionary") in ``lang`` where it is known:
+    a refusal by key (a :class:`~cardtable.locales.Reason`) as its catalogue says it."""
+    if isinstance(text, Reason):
+        return text.text(lang)
     head, sep, tail = text.partition(": ")
     word, reason = (head + sep, tail) if sep and head.isupper() else ("", text)
     known = catalogue(lang).get(f"siedem.term.problem.{reason}")
@@ -275,7 +278,7 @@ class WordTable:
         try:
             self.apply(seat, Submit(line))
         except IllegalAction as error:
-            console.print(f"✗ {said_problem(str(error), self.lang)}", style="red", markup=False)
+            console.print(f"✗ {said_problem(error.reason, self.lang)}", style="red", markup=False)
             return
         points = state.word_score(seat, line).points
         warning = state.warnings[seat]

@@ -30,12 +30,26 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
-/** A failed request in the page's language: by the server's error code where the catalogue
+/** A failed request in the page's language: a refused move by its message key and values
+ * (seats by `seatName` where given), else by the server's error code where the catalogue
  * has it (error.CODE), no connection as such; otherwise the server's own words. */
-export function errorText(error) {
+export function errorText(error, seatName) {
   if (error instanceof TypeError) return t("error.offline");
+  if (error.key && error.key in messages) {
+    const values = {};
+    for (const [name, value] of Object.entries(error.values || {})) values[name] = valueText(value, seatName);
+    return t(error.key, values);
+  }
   const key = `error.${error.code}`;
   return error.code && key in messages ? t(key) : error.message;
+}
+
+/** A message value as the server sends it (cardtable.locales.value_json) in this language. */
+function valueText(value, seatName) {
+  if (value === null || typeof value !== "object") return value;
+  if ("seat" in value) return seatName ? seatName(value.seat) : t("line.seat", { n: value.seat + 1 });
+  if ("term" in value) return t(value.term);
+  return value[current] ?? value.en ?? "";
 }
 
 /** A language <select> that reloads the page's texts through `onChange`. */

@@ -108,7 +108,7 @@ function connect() {
       if (message.code === "stale" || message.code === "round_break") return;
       if (message.code === "forbidden" || (message.code === "rate_limited" && !frame)) offerWatching();
       else if (message.code === "not_found") showBanner(message.message);
-      else toast(t("table.error", { message: errorText(message) }));
+      else toast(t("table.error", { message: errorText(message, seatName) }));
     }
   });
   socket.addEventListener("close", (event) => {
