@@ -21,6 +21,11 @@ from cardtable.server.tables import LiveTable
 MAX_QR_TEXT = 300  # an invite link is about 80 characters
 
 
+class SeatKey(BaseModel):
+    seat: int
+    key: str = Field(max_length=64)
+
+
 class Rename(BaseModel):
     seat: int
     key: str = Field(max_length=64)
@@ -59,6 +64,12 @@ def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) ->
             limits.bad_keys.allow(address)
             raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
         return table
+
+    @api.post("/api/tables/{table_id}/key")
+    async def check_key(table_id: str, body: SeatKey, http: Request) -> dict[str, Any]:
+        """Whether an invite's key is its seat's (before the page asks for a name)."""
+        await seated(table_id, body.seat, body.key, http)
+        return {"seat": body.seat, "ok": True}
 
     @api.post("/api/tables/{table_id}/name")
     async def rename(table_id: str, body: Rename, http: Request) -> dict[str, Any]:

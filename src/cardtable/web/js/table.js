@@ -351,6 +351,11 @@ async function sitDown() {
   }
   const seat = meta.seats[credentials.seat];
   if (!seat || seat.kind !== "human" || seat.claimed || meta.status === "finished") return;
+  try {
+    await api(`/api/tables/${tableId}/key`, { method: "POST", body: credentials });
+  } catch {
+    return; // a wrong key: the socket refuses it and the page offers to watch
+  }
   await askName($("waiting-room"), { table: meta, credentials, t });
 }
 
