@@ -196,14 +196,14 @@ def test_spectators_coming_and_going_send_nobody_the_whole_state(tmp_path: Path)
         created = client.post("/api/tables", json=TWO_HUMANS).json()
         with socket_of(client, created, 0) as seat:
             next_state(seat, 0)
-            with socket_of(client, created, 1) as first_visit:  # sitting down starts the game
-                next_state(first_visit, 0)
-            assert next_state(seat, 0)["table"]["waiting"] == []  # the whole state, once
-            assert seat.receive_json()["type"] == "presence"  # the other seat left
+            # someone takes the other seat from the lobby: the game starts, the whole state once
+            claimed = client.post(f"/api/tables/{created['id']}/claim", json={"seat": 1}).json()
+            assert next_state(seat, 0)["table"]["waiting"] == []
             for _ in range(20):
                 with socket_of(client, created, None) as spectator:
                     assert next_state(spectator, 0)["seat"] is None
-            with socket_of(client, created, 1) as other:  # a seat coming is a small delta
+            address = f"/ws/tables/{created['id']}?seat=1&key={claimed['key']}"
+            with client.websocket_connect(address) as other:  # a seat coming is a small delta
                 next_state(other, 0)
                 seat.send_json({"type": "ping"})
                 frames = [seat.receive_json(), seat.receive_json()]
