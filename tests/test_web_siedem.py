@@ -74,7 +74,7 @@ def test_an_old_error_goes_once_a_valid_word_is_written(
     url, app = server
     page = new_page(browser)
     # no hourglass: a written word stays open to rewriting, so the box stays on screen
-    table_id = open_table(page, url, ["human", "bot:easy"], variant="no-hourglass")
+    table_id = open_table(page, url, ["human", "bot:easy"], variant='"no-hourglass"')
     page.fill("#word", "qzxqv")
     page.press("#word", "Enter")
     expect(page.locator("#word-error")).to_be_visible()

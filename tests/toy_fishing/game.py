@@ -15,6 +15,7 @@ from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult, ScoreLine
 from cardtable.core.rng import RandomSource, Rng
 from cardtable.core.state import KeepsRounds, State
+from cardtable.locales import reason
 
 JSON = dict[str, Any]
 MONTHS, KINDS = 3, 4
@@ -96,7 +97,7 @@ class ToyState(KeepsRounds, State):
         if seat not in self.to_move:
             return self.not_to_move_reason(seat)
         if not isinstance(action, Play) or action.card not in self.hands[seat]:
-            return f"{action} is not a card of your hand"
+            return reason("illegal.not_in_hand", card=getattr(action, "card", action))
         return None
 
     def _fish(self, seat: int, card: str) -> None:
