@@ -260,8 +260,8 @@ def test_the_tab_title_says_your_turn_and_the_sound_switch_is_remembered(
     # read the turn and the title in one go: the bot may answer and hand the turn back at any moment
     handle = page.wait_for_function(
         """() => {
-            const b = document.querySelector('#board');
-            return b.dataset.mine === 'false' && [b.dataset.break, b.dataset.status, document.title];
+            const b = document.querySelector('#board').dataset;
+            return b.mine === 'false' && [b.break, b.status, document.title];
         }"""
     )
     round_break, status, title = handle.json_value()
