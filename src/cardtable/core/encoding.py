@@ -126,6 +126,16 @@ class BaseEncoder(ABC):
     def after(self, state: State, seat: int, action: Action) -> None:  # noqa: B027
         """What follows a decoded action by itself (nothing, unless the game says so)."""
 
+    def deal_cards(self) -> tuple[str, ...]:
+        """The cards a chance player deals one at a time in a search wrapper with explicit
+        chance nodes (:mod:`cardtable.rl.openspiel`); empty: the game offers none."""
+        return ()
+
+    def deal(self, probe: State, dealer: int, order: Sequence[str]) -> JSON:
+        """The fixed deal (``new_state(deals=[...])``) of ``order``, the deal cards in the
+        order chance drew them, shaped like ``probe``'s first round."""
+        raise IllegalAction("this game has no explicit chance model")
+
     def action_of(self, state: State, seat: int, choice: Choice) -> Action:
         """The engine action of a choice (an action number is decoded)."""
         return self.decode(state, seat, choice) if isinstance(choice, int) else choice

@@ -23,7 +23,7 @@ from cardtable.core.encoding import JSON, BaseEncoder, Vector
 from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Play, Shobu, Take
-from cardtable.games.hanafuda.deck import INDEX_OF_CODE, NUM_CARDS
+from cardtable.games.hanafuda.deck import CODES, INDEX_OF_CODE, NUM_CARDS
 
 
 def _bits(codes: Sequence[str] | None) -> Vector:
@@ -145,3 +145,18 @@ class HanafudaEncoder(BaseEncoder):
         out[ones] = 1.0
         out[(3 + seats) * NUM_CARDS :] = tail
         return out
+
+    def deal_cards(self) -> tuple[str, ...]:
+        return CODES
+
+    def deal(self, probe: State, dealer: int, order: Sequence[str]) -> JSON:
+        """Hands in seat order, then the table, then the stock (top first), in the sizes
+        of ``probe``'s deal."""
+        view = probe.view(None)
+        hands, start = [], 0
+        for size in view["hand_sizes"]:
+            hands.append(list(order[start : start + size]))
+            start += size
+        table = list(order[start : start + len(view["table"])])
+        start += len(table)
+        return {"dealer": dealer, "hands": hands, "table": table, "stock": list(order[start:])}
