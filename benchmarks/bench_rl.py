@@ -82,9 +82,10 @@ def main() -> None:
     warnings.filterwarnings("ignore")
     report = {}
     for game_id, options in CASES:
-        label = f"{game_id} ({options.get('deck', '')}{options.get('players', '')}p)".replace(
-            " (2p)", ""
-        )
+        detail = [str(options["deck"])] if "deck" in options else []
+        if options.get("players", 2) != 2:
+            detail.append(f"{options['players']}p")
+        label = f"{game_id} ({', '.join(detail)})" if detail else game_id
         raw = raw_steps(game_id, options, args.seconds)
         wrapped = env_steps(game_id, options, args.seconds)
         report[label] = {"raw_steps_per_s": raw, "env_steps_per_s": wrapped, "ratio": raw / wrapped}
