@@ -299,3 +299,23 @@ def test_get_state_and_set_state_rewind_the_environment() -> None:
     aec.set_state(saved)
     assert np.array_equal(aec.observe(aec.agent_selection)["observation"], before)
     assert saved.log == aec.get_state().log
+
+
+def test_a_learner_against_bots_is_fastest_only_when_it_hurries() -> None:
+    # the bots write and flip as fast as they can: a slow learner is never the fastest,
+    # a hurrying one shares the race with them (not first by seat)
+    counts = {"slow": 0, "hurry": 0}
+    for style in counts:
+        single = SingleAgentEnv("siedem-slow", opponents="greedy", seat=0, players=3, deck="en")
+        encoder: Any = single.encoder
+        for seed in range(12):
+            observation, _ = single.reset(seed=seed)
+            mask = observation["action_mask"]
+            if not mask[0] or not mask[encoder.SLOW]:
+                continue
+            single.step(encoder.SLOW if style == "slow" else 0)
+            state: Any = single.state
+            assert state.results  # the round is scored (the review needed nobody)
+            first = state.results[0]  # its "dealer" is the lead: the fastest seat
+            counts[style] += first.outcome == "played" and first.dealer == 0
+    assert counts["slow"] == 0 and 0 < counts["hurry"] < 12, counts

@@ -84,7 +84,15 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.state_: State = probe
         self.pending: dict[int, int] = {}
         self._seeds: np.random.Generator | None = None
-        self.race_rng = np.random.default_rng(0)
+        self.race_seed = 0
+        self._race_rng: np.random.Generator | None = None
+
+    @property
+    def race_rng(self) -> np.random.Generator:
+        """The generator that decides races (seeded by the game seed; made when needed)."""
+        if self._race_rng is None:
+            self._race_rng = np.random.default_rng([self.race_seed, 1])
+        return self._race_rng
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -100,7 +108,8 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             if self._seeds is None:
                 self._seeds = np.random.default_rng()
             game_seed = int(self._seeds.integers(0, 2**62))
-        self.race_rng = np.random.default_rng([game_seed, 1])
+        self.race_seed = game_seed
+        self._race_rng = None
         self.agents = self.possible_agents[:]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.set_state(self.game.new_state(seed=game_seed))
@@ -124,10 +133,12 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         return sorted(s for s in self.state_.to_move if s not in self.pending)
 
     def _next_agent(self) -> str:
-        waiting = self._waiting()
+        waiting = self.state_.to_move
+        if self.pending:
+            waiting = waiting - self.pending.keys()
         if not waiting:
             return self.agent_selection if self.agents else self.possible_agents[0]
-        return self.possible_agents[waiting[0]]
+        return self.possible_agents[min(waiting)]
 
     def observe(self, agent: str) -> ObsDict:
         seat = self.seat_of[agent]

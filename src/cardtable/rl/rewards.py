@@ -72,5 +72,6 @@ class Rewards:
             out = ranking(now)
             self.paid_match = True
         self.scores = now
-        self.rounds = state.rounds_finished
+        if self.mode == "win-round":
+            self.rounds = state.rounds_finished
         return out
