@@ -319,3 +319,21 @@ def test_a_learner_against_bots_is_fastest_only_when_it_hurries() -> None:
             first = state.results[0]  # its "dealer" is the lead: the fastest seat
             counts[style] += first.outcome == "played" and first.dealer == 0
     assert counts["slow"] == 0 and 0 < counts["hurry"] < 12, counts
+
+
+def test_parallel_7_slow_plays_whole_matches_when_several_seats_challenge_at_once() -> None:
+    # in the review every seat may challenge in the same step: a choice an earlier one made
+    # illegal ("one challenge at a time") is dropped and that seat chooses again
+    par = parallel_env("siedem-slow", players=3, deck="en")
+    rng = np.random.default_rng(1)
+    for seed in range(6):
+        observations, _ = par.reset(seed=seed)
+        steps = 0
+        while par.agents and steps < 500:
+            actions = {}
+            for agent, observation in observations.items():
+                legal = np.flatnonzero(observation["action_mask"])
+                actions[agent] = int(rng.choice(legal)) if len(legal) else 0
+            observations, *_ = par.step(actions)
+            steps += 1
+        assert par.aec.state_.is_over

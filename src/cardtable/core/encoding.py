@@ -152,9 +152,16 @@ class BaseEncoder(ABC):
     ) -> None:
         """Play the choices (seat: action number or engine action) of one step; a race is
         decided by the choices and ``rng``, never by seat order. By default they are played
-        in seat order (the engine keeps them hidden from each other until all are in)."""
+        in an order drawn from ``rng`` (an engine that hides simultaneous choices, as an
+        Ohanami pick, makes the order moot); a choice an earlier one made illegal (a second
+        challenge while one is open) is dropped, and its seat chooses again."""
         actions = {seat: self.action_of(state, seat, choice) for seat, choice in choices.items()}
-        for seat in sorted(actions):
+        order = sorted(actions)
+        if len(order) > 1:
+            order = [int(seat) for seat in rng.permutation(order)]
+        for seat in order:
+            if seat not in state.to_move or state.illegal_reason(seat, actions[seat]) is not None:
+                continue
             state.apply(seat, actions[seat])
             self.after(state, seat, actions[seat])
 
