@@ -180,8 +180,9 @@ class SiedemSlowEncoder(BaseEncoder):
         return view
 
     def simultaneous(self, state: State) -> bool:
-        assert isinstance(state, SiedemSlowState)
-        return state.phase == "writing" and len(state.to_move) > 1
+        """Every step several seats face is decided together: the writing race, and the
+        review (who challenges is not decided by seat order either)."""
+        return len(state.to_move) > 1
 
     def resolve(
         self, state: State, choices: Mapping[int, Choice], rng: np.random.Generator
@@ -189,7 +190,8 @@ class SiedemSlowEncoder(BaseEncoder):
         """The writing race: the seats that chose to flip finish first, in a random order
         (the first of them flips), then the rest in a random order. A bot's own word
         (an engine action, not a number) counts as a choice to flip."""
-        if not self.simultaneous(state):
+        assert isinstance(state, SiedemSlowState)
+        if state.phase != "writing":
             super().resolve(state, choices, rng)
             return
         actions = {seat: self.action_of(state, seat, choice) for seat, choice in choices.items()}
