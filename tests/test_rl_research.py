@@ -337,3 +337,18 @@ def test_parallel_7_slow_plays_whole_matches_when_several_seats_challenge_at_onc
             observations, *_ = par.step(actions)
             steps += 1
         assert par.aec.state_.is_over
+
+
+def test_the_single_agent_margin_reward_adds_up_to_the_final_margin() -> None:
+    single = SingleAgentEnv("koi-koi", opponents="greedy", seat=1, rounds=2, reward="margin")
+    rng = np.random.default_rng(2)
+    for seed in (1175, 3, 4):
+        observation, _ = single.reset(seed=seed)
+        start = single.state.game.new_state(seed=single.state.seed).scores()
+        total, done = 0.0, False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            observation, reward, terminated, truncated, _ = single.step(action)
+            total, done = total + reward, terminated or truncated
+        final = single.state.scores()
+        assert total == (final[1] - start[1]) - (final[0] - start[0])
