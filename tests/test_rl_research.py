@@ -340,7 +340,7 @@ def test_parallel_7_slow_plays_whole_matches_when_several_seats_challenge_at_onc
 
 
 def test_the_single_agent_margin_reward_adds_up_to_the_final_margin() -> None:
-    single = SingleAgentEnv("koi-koi", opponents="greedy", seat=1, rounds=2, reward="margin")
+    single = SingleAgentEnv("koi-koi", opponents="greedy", seat=1, rounds=3, reward="margin")
     rng = np.random.default_rng(2)
     for seed in (1175, 3, 4):
         observation, _ = single.reset(seed=seed)
