@@ -53,8 +53,10 @@ def test_giving_up_a_light_is_clearly_worse_and_the_capture_is_named() -> None:
     said = bad.to_json("en")
     assert said["better_text"].startswith("Play ") and "Moon" in said["better_text"]
     assert "Sakura" not in said["played_text"] and said["played_text"]
-    assert judge(state, seat, parse(state, BAD), BUDGET).to_json("pl")["better_text"].startswith(
-        "Zagraj"
+    assert (
+        judge(state, seat, parse(state, BAD), BUDGET)
+        .to_json("pl")["better_text"]
+        .startswith("Zagraj")
     )
     good = judge(state, seat, parse(state, GOOD), BUDGET)
     assert not good.clearly_worse and good.loss == 0.0

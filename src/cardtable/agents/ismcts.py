@@ -113,9 +113,7 @@ class ISMCTSAgent:
         assert best.action is not None
         return best.action
 
-    def search(
-        self, state: State, seat: int, legal: list[Action], shortlist: bool = True
-    ) -> Node:
+    def search(self, state: State, seat: int, legal: list[Action], shortlist: bool = True) -> Node:
         """The search tree's root after the budget, for ``seat`` choosing among ``legal``
         (``shortlist``: only the rollout bot's best few, when it can tell them)."""
         if shortlist and isinstance(self.rollout, Shortlisting) and len(legal) > ROOT_WIDTH:
