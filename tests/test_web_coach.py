@@ -74,9 +74,9 @@ def test_the_form_offers_the_coach_with_bots_only(browser: Browser, server: Any)
 
 
 def test_a_note_after_the_bad_move_and_the_review_lists_it(browser: Browser, server: Any) -> None:
-    url, app = server
+    url, _ = server
     page = new_page(browser)
-    table_id = coached_table(page, url)
+    coached_table(page, url)
     assert page.locator("#coach-panel").is_visible()
     assert page.inner_text("#coach-note") == "No mistakes so far."
     play_card(page, "02-4")  # the Moon stays on the table for the other player
