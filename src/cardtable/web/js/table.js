@@ -7,7 +7,7 @@ import { animateFrom, snapshot } from "./table/motion.js";
 import { Narrator } from "./table/narration.js";
 import { countdownText, renderResult, scoringCards } from "./table/result.js";
 import { askName, openSeats, renderWaiting } from "./table/waiting.js";
-import { renderCoach } from "./table/coach.js";
+import { noteText, renderCoach } from "./table/coach.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -102,6 +102,7 @@ function connect() {
     } else if (message.type === "coach" && frame) {
       frame.coach = message; // the next state frames carry it too
       renderCoach($("coach-panel"), { frame, t, lang: lang() });
+      toast(noteText(message, t, lang())); // seen at once, where the panel is out of sight
     } else if (message.type === "hint") {
       ui.hint = message;
       showHint();

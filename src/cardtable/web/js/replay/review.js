@@ -90,12 +90,18 @@ export class Review {
     for (const move of answer.moves) {
       const here = step === move.move;
       list.append(h("li", { class: `review-move${here ? " current" : ""}`, "data-move": move.move },
-        h("button", { type: "button", class: "review-jump", onclick: () => this.show(this.seat, move.move) },
+        h("button", { type: "button", class: "review-jump", onclick: () => this.jump(move.move) },
           h("strong", {}, t("review.move", { n: move.move + 1 })), " ",
           h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(move.loss >= BIG ? "review.big" : "review.mistake"))),
         h("p", { class: "review-note" }, noteText(move, t, this.lang()))));
       if (here) this.mark(move);
     }
+  }
+
+  /** The board at that move; on a phone the board is above the panel: bring it into view. */
+  async jump(number) {
+    await this.show(this.seat, number);
+    if (window.innerWidth < 900) document.getElementById("board").scrollIntoView({ block: "start" });
   }
 
   /** Mark the better move's cards on the board drawn for this step. */
