@@ -6,6 +6,7 @@ both at 1366x768 and 390x844 in en, pl and ru."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from cardtable.games.siedem_slow import solve
 from cardtable.server import tables
 from cardtable.server.fairness import Commitment
 from cardtable.server.settings import Settings
@@ -20,6 +22,7 @@ from cardtable.server.settings import Settings
 from .browser_helpers import board, browser, create_table, new_page, play_until_over, shot
 from .server_helpers import server_thread
 from .test_coach import BUDGET, SEED
+from .test_web_table import seat_socket
 
 __all__ = ["browser"]  # fixtures used by name
 
@@ -114,6 +117,30 @@ def test_an_uncoached_table_has_no_coach(browser: Browser, server: Any) -> None:
     page = new_page(browser)
     coached_table(page, url, coach=False)
     assert page.locator("#coach-panel").is_hidden()
+    page.context.close()
+
+
+def test_the_seven_words_review_lists_the_solver_words(browser: Browser, server: Any) -> None:
+    url, app = server
+    page = new_page(browser)
+    rules = {"deck": '"en"', "rounds": "1", "grace_seconds": "0", "hourglass_seconds": "5"}
+    table_id = create_table(page, url, "siedem-slow", ["human", "bot:easy"], rules)
+    state = app.state.hub.tables[table_id].state
+    found = solve(state.area, state.dictionary, top=2)
+    written = found[1]  # the second best: the review shows a better one beside it
+    with seat_socket(page, url, table_id) as ws:
+        for action in ({"type": "submit", "word": written.word}, {"type": "flip"}):
+            ws.send(json.dumps({"type": "action", "action": action}))
+    page.wait_for_selector("#board[data-status='finished']", timeout=60_000)
+    page.goto(f"{url}/replay/{table_id}?review=0")
+    page.wait_for_selector("#review-panel[data-status='ready']", timeout=60_000)
+    round_one = page.locator(".review-round[data-round='1']")
+    assert f"Written: {written.word.upper()} — {written.points}" in round_one.inner_text()
+    best = round_one.locator(".solver-word").all_inner_texts()
+    assert best[0] == f"{found[0].word.upper()} — {found[0].points}"
+    assert f"{written.word.upper()} — {written.points}" in best
+    shot(page, "review-siedem-en-wide")
+    assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.agents.coach import Judgement, coach_budget, judge, review_steps, worst
 from cardtable.core.actions import Action
+from cardtable.core.game import Capability
 from cardtable.core.record import GameRecord
 from cardtable.core.state import State
 from cardtable.locales import LANGUAGES
@@ -50,6 +51,8 @@ class Coach:
     def before(self, seat: int, state: State | None) -> State | None:
         """The state to judge a move from, when ``seat`` is coached (else None)."""
         seats = self.table.seats
+        if not self.table.game.spec.has(Capability.HINTS):  # no reasons to give
+            return None
         if state is None or not 0 <= seat < len(seats) or not seats[seat].coach:
             return None
         return state if not seats[seat].is_bot else None
@@ -89,12 +92,19 @@ class ReviewJob:
     total: int = 0
     done: int = 0
     moves: list[JSON] = field(default_factory=list)
+    words: list[JSON] = field(default_factory=list)  # 7 słów: the solver's words per round
     ready: bool = False
     failed: bool = False
 
     def to_json(self) -> JSON:
         status = "failed" if self.failed else "ready" if self.ready else "working"
-        return {"status": status, "done": self.done, "total": self.total, "moves": self.moves}
+        return {
+            "status": status,
+            "done": self.done,
+            "total": self.total,
+            "moves": self.moves,
+            "words": self.words,
+        }
 
 
 class Reviews:
@@ -119,7 +129,12 @@ class Reviews:
     async def _work(self, table: LiveTable, seat: int, job: ReviewJob) -> None:
         try:
             record = GameRecord.from_json(table.record_json())
-            steps = await asyncio.to_thread(review_steps, record, seat)
+            extras = table.game.spec.optional(Capability.REVIEW)
+            if extras is not None:  # what the game itself says of the finished game
+                job.words = await asyncio.to_thread(extras, table.state, seat)
+            # moves are judged where the game explains them (the hint reasons)
+            judges = table.game.spec.has(Capability.HINTS)
+            steps = await asyncio.to_thread(review_steps, record, seat) if judges else []
             job.total = len(steps)
             budget = coach_budget(table.row.game, self.hub.settings.coach_iterations)
             judged: list[tuple[int, Judgement]] = []

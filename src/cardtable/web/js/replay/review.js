@@ -60,6 +60,8 @@ export class Review {
     const status = panel.querySelector("#review-status");
     const progress = panel.querySelector("#review-progress");
     const list = panel.querySelector("#review-list");
+    const words = panel.querySelector("#review-words");
+    words.replaceChildren();
     const button = panel.querySelector("#review-start");
     const answer = this.answer;
     button.hidden = answer !== null && !this.error;
@@ -86,6 +88,11 @@ export class Review {
       button.hidden = false;
       return;
     }
+    if (answer.words?.length) {
+      status.textContent = t("review.words_intro", { name });
+      words.append(...answer.words.map((round) => this.wordsOf(round)));
+      if (!answer.total) return; // the game's moves are not judged: its words are the review
+    }
     status.textContent = answer.moves.length ? t("review.found", { name }) : t("review.clean", { name });
     for (const move of answer.moves) {
       const here = step === move.move;
@@ -96,6 +103,19 @@ export class Review {
         h("p", { class: "review-note" }, noteText(move, t, this.lang()))));
       if (here) this.mark(move);
     }
+  }
+
+  /** One 7 słów round: the word written beside the solver's best words and their scores. */
+  wordsOf(round) {
+    const { t } = this;
+    const wrote = round.word ? t("review.wrote", { word: round.word.toLocaleUpperCase(), points: round.points }) : t("review.no_word");
+    return h("li", { class: "review-round", "data-round": round.round },
+      h("strong", {}, t("review.round", { n: round.round })),
+      h("p", { class: "review-note review-wrote" }, wrote),
+      h("p", { class: "review-note" }, t("review.best")),
+      h("ul", { class: "review-best" }, ...round.best.map((best) =>
+        h("li", { class: `solver-word${best.word === round.word ? " same" : ""}` },
+          t("review.points", { word: best.word.toLocaleUpperCase(), points: best.points })))));
   }
 
   /** The board at that move; on a phone the board is above the panel: bring it into view. */

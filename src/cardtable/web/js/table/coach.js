@@ -16,7 +16,7 @@ export function noteText(note, t, lang) {
   return t("coach.note", { played, better });
 }
 
-export function renderCoach(panel, { frame, t, lang }) {
+export function renderCoach(panel, { frame, t, lang, hints }) {
   const seat = frame.seat;
   const coached = seat !== null && frame.table.seats[seat]?.coach;
   panel.hidden = !coached;
@@ -28,7 +28,11 @@ export function renderCoach(panel, { frame, t, lang }) {
     if (reachable.length) list.append(...reachable.map((p) => needLine(p, t)));
     else list.append(h("li", { class: "muted" }, t("coach.no_yaku")));
   } else {
-    list.append(h("li", { class: "muted" }, t("coach.watching")));
+    list.append(h("li", { class: "muted" }, t(hints ? "coach.watching" : "coach.words")));
+  }
+  if (!hints) {
+    panel.replaceChildren(h("h3", {}, t("coach.title")), list);
+    return;
   }
   const note = frame.coach;
   const noteElement = note
