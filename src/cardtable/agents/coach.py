@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,11 @@ JSON = dict[str, Any]
 
 #: a move is clearly worse when the bot's choice is worth this much more (rewards in [0, 1])
 THRESHOLD = 0.08
+#: ...and more than this many standard errors of the difference: a move the search tried
+#: a few times has a noisy mean (Ohanami's wide choices at a small budget)
+NOISE_SIGMAS = 2.0
+#: the standard deviation of one playout's reward assumed for that (rewards in [0, 1])
+REWARD_SPREAD = 0.25
 #: the review shows at most this many moves
 REVIEW_MOVES = 5
 
@@ -49,13 +55,13 @@ def public_seed(state: State, seat: int) -> int:
 
 def evaluate(
     state: State, seat: int, iterations: int, include: Action | None = None
-) -> dict[Action, float]:
-    """The strong bot's value of ``seat``'s moves, searched from its information set
-    (``include``: a move that must be among them, though the bot would shortlist it away).
-    Moves the search never tried are left out; a single legal move is worth 0.5."""
+) -> dict[Action, tuple[int, float]]:
+    """The strong bot's value of ``seat``'s moves, searched from its information set: how
+    often it tried each and the mean reward (``include``: a move that must be among them,
+    though the bot would shortlist it away). Moves never tried are left out."""
     legal = actions_for(state, seat)
     if len(legal) == 1:
-        return {legal[0]: 0.5}
+        return {legal[0]: (1, 0.5)}
     seed = public_seed(state, seat)
     rollout = make_agent("greedy", state.game.id, seed)
     bot = ISMCTSAgent(iterations=max(iterations, 2 * len(legal)), seed=seed, rollout=rollout)
@@ -63,7 +69,7 @@ def evaluate(
         listed = rollout.shortlist(state, seat, legal, ROOT_WIDTH)
         legal = [*listed, include] if include in legal and include not in listed else listed
     root = bot.search(state.clone(), seat, legal, shortlist=False)
-    return {a: c.reward / c.visits for a, c in root.children.items() if c.visits}
+    return {a: (c.visits, c.reward / c.visits) for a, c in root.children.items() if c.visits}
 
 
 @dataclass(frozen=True)
@@ -75,10 +81,11 @@ class Judgement:
     better: Action
     loss: float
     reasons: tuple[Reason, ...]
+    noise: float = 0.0  # the standard error of the loss
 
     @property
     def clearly_worse(self) -> bool:
-        return self.loss >= THRESHOLD
+        return self.loss >= max(THRESHOLD, NOISE_SIGMAS * self.noise)
 
     def to_json(self, lang: str = "en", names: Sequence[str] = ()) -> JSON:
         game = explainer(self.game_id)
@@ -97,13 +104,15 @@ def judge(state: State, seat: int, played: Action, iterations: int) -> Judgement
     """``played`` (by ``seat`` in ``state``, before it is applied) against the strong bot's
     evaluation from ``seat``'s information set."""
     values = evaluate(state, seat, iterations, include=played)
-    best = max(values, key=values.__getitem__)
-    loss = max(0.0, values[best] - values.get(played, values[best]))
+    best = max(values, key=lambda action: values[action][1])
+    tried, mean = values.get(played, values[best])
+    loss = max(0.0, values[best][1] - mean)
     if played == best or loss == 0.0:
         return Judgement(state.game.id, played, played, 0.0, ())
+    noise = REWARD_SPREAD * math.sqrt(1 / tried + 1 / values[best][0])
     game = explainer(state.game.id)
     reasons = () if game is None else tuple(game.explain(state, seat, best))
-    return Judgement(state.game.id, played, best, loss, reasons)
+    return Judgement(state.game.id, played, best, loss, reasons, noise)
 
 
 @dataclass(frozen=True)
