@@ -44,7 +44,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
 def coached_table(page: Page, url: str, coach: bool = True) -> str:
     page.goto(f"{url}/?game=koi-koi")
     page.evaluate(f"localStorage.setItem('cardtable.coach', '{int(coach)}')")
-    return create_table(page, url, "koi-koi", ["human", "bot:medium"], {"rounds": "1"})
+    table_id = create_table(page, url, "koi-koi", ["human", "bot:medium"], {"rounds": "1"})
+    # the board's version shows before the game's renderer has loaded: wait for the drawing
+    page.wait_for_selector("#board .hand .card")
+    return table_id
 
 
 def play_card(page: Page, card: str, take: str | None = None) -> None:
@@ -109,6 +112,22 @@ def test_no_note_after_the_good_move(browser: Browser, server: Any) -> None:
     judged(app, table_id)
     assert page.get_attribute("#coach-note", "data-version") == ""
     assert app.state.hub.tables[table_id].coach.notes == {}
+    page.context.close()
+
+
+def test_the_ohanami_coach_says_what_the_colours_are_worth(browser: Browser, server: Any) -> None:
+    url, _ = server
+    page = new_page(browser, "pl-PL")
+    page.goto(f"{url}/?game=ohanami")
+    page.evaluate("localStorage.setItem('cardtable.coach', '1')")
+    create_table(page, url, "ohanami", ["human", "bot:greedy"], {})
+    page.wait_for_selector("#coach-note")
+    lines = page.locator("#coach-needs li").all_inner_texts()
+    assert len(lines) == 5 and lines[0].startswith("Woda: w ogrodzie 0")
+    assert "Rzędy tylko rosną" in lines[-1]
+    assert page.inner_text("#coach-note") == "Na razie bez błędów."
+    shot(page, "coach-ohanami-pl-wide")
+    assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 
 

@@ -101,7 +101,7 @@ function connect() {
       render();
     } else if (message.type === "coach" && frame) {
       frame.coach = message; // the next state frames carry it too
-      renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints });
+      renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx: client ? context() : null });
       toast(noteText(message, t, lang())); // seen at once, where the panel is out of sight
     } else if (message.type === "hint") {
       ui.hint = message;
@@ -347,7 +347,7 @@ function render({ moved = false } = {}) {
   renderResult($("round-result"), { frame, client, ctx, ui, onNext: nextRound, now: Date.now() / 1000 + clockOffset });
   if (client.narrate) narrator.update(client.narrate(frame.view, ctx), framesSeen === 0 || !moved);
   renderHintPanel();
-  renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints });
+  renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx });
 }
 
 /** Opened from an invite: the person chooses a name before taking the seat. */

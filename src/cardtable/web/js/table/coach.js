@@ -1,13 +1,7 @@
-// Coach mode beside the table: what each reachable yaku still needs, in words, and the
-// coach's note after a move the strong bot judged clearly worse (sent by the server).
+// Coach mode beside the table: what the game says the seat still needs (the renderer's
+// `coachNeeds` hook: a yaku's missing cards, Ohanami's colours), and the coach's note
+// after a move the strong bot judged clearly worse (sent by the server).
 import { h } from "../api.js";
-
-/** The words for one yaku within reach ("Tanzaku: 3 of 5, 2 to go"). */
-function needLine(progress, t) {
-  const name = t(progress.name).split(" (")[0];
-  return h("li", { class: `coach-need${progress.missing === 1 ? " one-away" : ""}` },
-    t("coach.needs", { yaku: name, have: progress.have, need: progress.need, n: progress.missing }));
-}
 
 /** The note's text in the reader's language (the server sends all three). */
 export function noteText(note, t, lang) {
@@ -16,17 +10,15 @@ export function noteText(note, t, lang) {
   return t("coach.note", { played, better });
 }
 
-export function renderCoach(panel, { frame, t, lang, hints }) {
+export function renderCoach(panel, { frame, t, lang, hints, client, ctx }) {
   const seat = frame.seat;
   const coached = seat !== null && frame.table.seats[seat]?.coach;
   panel.hidden = !coached;
   if (!coached) return;
-  const needs = frame.view.yaku_progress?.[seat];
+  const needs = client?.coachNeeds && ctx ? client.coachNeeds(frame.view, seat, ctx) : null;
   const list = h("ul", { id: "coach-needs", class: "coach-needs" });
   if (needs) {
-    const reachable = [...needs].sort((a, b) => a.missing - b.missing);
-    if (reachable.length) list.append(...reachable.map((p) => needLine(p, t)));
-    else list.append(h("li", { class: "muted" }, t("coach.no_yaku")));
+    list.append(...needs.map((line) => h("li", { class: "coach-need" }, line)));
   } else {
     list.append(h("li", { class: "muted" }, t(hints ? "coach.watching" : "coach.words")));
   }
