@@ -20,7 +20,7 @@ from cardtable.core.actions import Action
 from cardtable.core.record import GameRecord
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
-from cardtable.server import tables
+from cardtable.server import coaching, tables
 from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment
 
@@ -187,3 +187,15 @@ def test_the_review_of_a_finished_game(client: TestClient) -> None:
     assert answer["status"] == "ready" and answer["done"] == answer["total"] > 0
     first = answer["moves"][0]
     assert first["move"] == 0 and first["better"] == GOOD and first["played"] == BAD
+
+
+def test_old_finished_reviews_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(coaching, "KEPT_REVIEWS", 3)
+    reviews = coaching.Reviews(hub=None)  # type: ignore[arg-type]
+    reviews.jobs = {
+        ("a", 0): coaching.ReviewJob(ready=True),
+        ("b", 0): coaching.ReviewJob(),  # still being worked out: kept
+        ("c", 0): coaching.ReviewJob(ready=True),
+    }
+    reviews._forget_old()
+    assert list(reviews.jobs) == [("b", 0), ("c", 0)]

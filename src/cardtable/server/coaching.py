@@ -31,6 +31,9 @@ log = logging.getLogger("cardtable.server")
 JSON = dict[str, Any]
 #: how long a review job waits when every hint worker is busy before it asks again
 BUSY_WAIT = 0.5
+#: reviews kept in memory; past this the oldest finished ones are forgotten (asked again,
+#: one is worked out afresh)
+KEPT_REVIEWS = 1000
 
 
 def said(judged: Judgement, names: list[str]) -> JSON:
@@ -120,11 +123,17 @@ class Reviews:
         key = (table.id, seat)
         job = self.jobs.get(key)
         if job is None or job.failed:
+            self._forget_old()
             job = self.jobs[key] = ReviewJob()
             task = asyncio.get_running_loop().create_task(self._work(table, seat, job))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         return job
+
+    def _forget_old(self) -> None:
+        done = [key for key, job in self.jobs.items() if job.ready or job.failed]
+        for key in done[: max(0, len(self.jobs) - KEPT_REVIEWS + 1)]:
+            del self.jobs[key]
 
     async def _work(self, table: LiveTable, seat: int, job: ReviewJob) -> None:
         try:
