@@ -143,7 +143,16 @@ def test_the_seven_words_review_lists_the_solver_words(browser: Browser, server:
     url, app = server
     page = new_page(browser)
     rules = {"deck": '"en"', "rounds": "1", "grace_seconds": "0", "hourglass_seconds": "5"}
+    page.goto(f"{url}/?game=siedem-slow")
+    page.evaluate("localStorage.setItem('cardtable.coach', '1')")
     table_id = create_table(page, url, "siedem-slow", ["human", "bot:easy"], rules)
+    page.wait_for_selector("#coach-needs li")  # round 1's boxes are worth 1 and 2
+    needs = page.locator("#coach-needs li").all_inner_texts()
+    assert needs[:2] == [
+        "Beat the fastest player: +1 this round",
+        "Fastest player wins: +2 this round",
+    ]
+    shot(page, "coach-siedem-en-wide")
     state = app.state.hub.tables[table_id].state
     found = solve(state.area, state.dictionary, top=2)
     written = found[1]  # the second best: the review shows a better one beside it

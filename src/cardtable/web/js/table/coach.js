@@ -17,11 +17,8 @@ export function renderCoach(panel, { frame, t, lang, hints, client, ctx }) {
   if (!coached) return;
   const needs = client?.coachNeeds && ctx ? client.coachNeeds(frame.view, seat, ctx) : null;
   const list = h("ul", { id: "coach-needs", class: "coach-needs" });
-  if (needs) {
-    list.append(...needs.map((line) => h("li", { class: "coach-need" }, line)));
-  } else {
-    list.append(h("li", { class: "muted" }, t(hints ? "coach.watching" : "coach.words")));
-  }
+  if (needs) list.append(...needs.map((line) => h("li", { class: "coach-need" }, line)));
+  if (!needs || !hints) list.append(h("li", { class: "muted" }, t(hints ? "coach.watching" : "coach.words")));
   if (!hints) {
     panel.replaceChildren(h("h3", {}, t("coach.title")), list);
     return;
