@@ -97,7 +97,9 @@ def test_a_note_after_the_bad_move_and_the_review_lists_it(browser: Browser, ser
     assert "Moon" in first.inner_text() and "Move 1" in first.inner_text()
     first.locator("button").click()
     page.wait_for_selector(".review-move.current[data-move='0']")
-    assert page.locator("#board .card.hinted").count() >= 1  # the better move, on the board
+    # the better move on the board (the Geese and the Moon), and the card thrown instead
+    assert page.locator("#board .card.hinted[data-code='08-1']").count() == 1
+    assert page.locator("#board .card.review-played[data-code='02-4']").count() == 1
     assert page.input_value("#seat") == "0"  # seen by the reviewed player
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()

@@ -124,14 +124,15 @@ export class Review {
     if (window.innerWidth < 900) document.getElementById("board").scrollIntoView({ block: "start" });
   }
 
-  /** Mark the better move's cards on the board drawn for this step. */
+  /** Mark, on the board drawn for this step, the better move's cards and the one played. */
   mark(move) {
-    const better = move.better || {};
-    const codes = [better.card, better.take, ...(better.cards || [])].filter((c) => c !== undefined && c !== null);
-    for (const code of codes) {
+    const codes = (action) => [action?.card, action?.take, ...(action?.cards || [])].filter((c) => c !== undefined && c !== null);
+    const paint = (code, name) => {
       for (const element of document.querySelectorAll(`#board [data-code="${code}"], #board [data-card="${code}"]`)) {
-        element.classList.add("hinted");
+        element.classList.add(name);
       }
-    }
+    };
+    codes(move.better).forEach((code) => paint(code, "hinted"));
+    codes(move.played).filter((code) => !codes(move.better).includes(code)).forEach((code) => paint(code, "review-played"));
   }
 }
