@@ -108,7 +108,15 @@ class ISMCTSAgent:
         legal = actions_for(state, seat)
         if len(legal) == 1:
             return legal[0]
-        if isinstance(self.rollout, Shortlisting) and len(legal) > ROOT_WIDTH:
+        root = self.search(state, seat, legal)
+        best = max(root.children.values(), key=lambda child: child.visits)
+        assert best.action is not None
+        return best.action
+
+    def search(self, state: State, seat: int, legal: list[Action], shortlist: bool = True) -> Node:
+        """The search tree's root after the budget, for ``seat`` choosing among ``legal``
+        (``shortlist``: only the rollout bot's best few, when it can tell them)."""
+        if shortlist and isinstance(self.rollout, Shortlisting) and len(legal) > ROOT_WIDTH:
             legal = self.rollout.shortlist(state, seat, legal, ROOT_WIDTH)
         root = Node()
         self.fast_playouts = self.rollout is None and isinstance(state, FastPlayout)
@@ -124,9 +132,7 @@ class ISMCTSAgent:
             if until is not None:
                 sample.end_at_round()
             self._iterate(root, sample, seat, until, rounds_left, legal)
-        best = max(root.children.values(), key=lambda child: child.visits)
-        assert best.action is not None
-        return best.action
+        return root
 
     def _iterate(
         self,

@@ -78,6 +78,8 @@ class Capability(StrEnum):
     ``web/`` folder with its renderer and score pad, and the card data its art draws from;
     ``FRAME``: ``extras(state) -> JSON``, what a server frame adds for everyone at the
     table (public: 7 słów's best words after a round);
+    ``REVIEW``: ``review(state, seat) -> list[JSON]``, what the review after a game adds
+    from the finished state (7 słów: the solver's best words beside each word written);
     ``DOCS``: a module with ``TABLES`` (block name -> ``table(game_id, lang)``, the
     markdown ``make docs`` fills in) and ``SECTIONS`` (game id -> score-line rule prefix ->
     the heading of the game's page that explains it).
@@ -91,6 +93,7 @@ class Capability(StrEnum):
     COMPANION = "companion"
     WEB = "web"
     FRAME = "frame"
+    REVIEW = "review"
     DOCS = "docs"
 
 

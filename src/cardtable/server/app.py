@@ -70,6 +70,7 @@ class CreateTable(BaseModel):
     names: list[str] = Field(default_factory=list, max_length=6)
     public: bool = True
     move_seconds: int = Field(default=0, ge=0, le=3600)
+    coach: bool = False
 
 
 class Claim(BaseModel):
@@ -238,6 +239,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             names=tuple(body.names),
             public=body.public,
             move_seconds=body.move_seconds,
+            coach=body.coach,
         )
         try:
             table, keys = await hub.create(request, creator=address)
@@ -317,6 +319,32 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             "verdict": verify(data).to_json(),
             "views": replay_views(data, seat),
         }
+
+    @app.get("/api/tables/{table_id}/review")
+    async def review(
+        table_id: str,
+        http: Request,
+        seat: Annotated[int, Query()],
+        key: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> dict[str, Any]:
+        """The moves where ``seat`` lost most against the strong bot (a job: ask again
+        while ``status`` is ``working``). A finished public game's review is for anyone;
+        a private one's needs the seat key."""
+        table = await live(table_id)
+        if not 0 <= seat < len(table.seats) or table.seats[seat].is_bot:
+            message = f"seat {seat} is not a person's seat at this table"
+            raise HTTPException(400, detail={"code": "bad_request", "message": message})
+        if not table.finished:
+            message = "the review comes when the game is over"
+            raise HTTPException(409, detail={"code": "not_finished", "message": message})
+        if not table.row.public:
+            address = client_address(http.scope)
+            if limits.bad_keys.exhausted(address):
+                raise _too_many("too many wrong seat keys: wait a minute")
+            if not table.key_matches(seat, key):
+                limits.bad_keys.allow(address)
+                raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
+        return hub.reviews.ask(table, seat).to_json()
 
     @app.post("/api/verify")
     def verify_upload(data: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:

@@ -10,8 +10,11 @@ Client → server frames (JSON text)::
 Server → client frames: ``{"type": "state", ...}`` on joining and after every change (the
 seat's own view; while ``table.round_break`` is set, the final board of the round that
 ended, and actions are refused until every human has sent ``next_round``);
-``{"type": "presence", "seats": [...]}`` when a seat comes or goes; ``{"type": "error",
-"code": ..., "message": ...}`` for anything refused; ``{"type": "pong"}``.
+``{"type": "coach", "version": ..., "played": ..., "better": ..., "texts": {...}}`` to a
+coached seat after a move the strong bot judges clearly worse (the frames of a coached seat
+carry its last note as ``coach``); ``{"type": "presence", "seats": [...]}`` when a seat
+comes or goes; ``{"type": "error", "code": ..., "message": ...}`` for anything refused;
+``{"type": "pong"}``.
 """
 
 from __future__ import annotations

@@ -46,6 +46,9 @@ class Settings:
     evict_after_seconds: float = 1800.0
     sweep_seconds: float = 60.0
     storage_retry_seconds: float = 2.0
+    # the coach and the review: search iterations per judged move (0: the game's hard-bot
+    # budget); they run in the hint workers, so play never waits for them
+    coach_iterations: int = 0
 
     def relaxed(self) -> Settings:
         """The same settings without the per-address limits (benchmarks and tests that make

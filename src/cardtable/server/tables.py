@@ -28,6 +28,7 @@ from cardtable.core.errors import CardtableError, IllegalAction, OptionError
 from cardtable.core.game import Capability, Game, load, spec_of
 from cardtable.core.state import CLOCK, State, Timed
 from cardtable.server.client_options import game_for_client
+from cardtable.server.coaching import Coach, Reviews
 from cardtable.server.fairness import Commitment
 from cardtable.server.protocol import encode
 from cardtable.server.round_break import RoundBreak
@@ -75,17 +76,21 @@ class SeatInfo:
     key_hash: str | None = None
     claimed: bool = False
     connected: int = 0
+    coach: bool = False  # the coach speaks to this seat (a table setting, not a house rule)
 
     @property
     def is_bot(self) -> bool:
         return self.kind.startswith("bot:")
 
     def to_row(self) -> JSON:
-        return {"kind": self.kind, "name": self.name, "key": self.key_hash, "claimed": self.claimed}
+        row = {"kind": self.kind, "name": self.name, "key": self.key_hash, "claimed": self.claimed}
+        return {**row, "coach": True} if self.coach else row
 
     @classmethod
     def from_row(cls, data: Mapping[str, Any]) -> SeatInfo:
-        return cls(str(data["kind"]), str(data["name"]), data.get("key"), bool(data.get("claimed")))
+        info = cls(str(data["kind"]), str(data["name"]), data.get("key"), bool(data.get("claimed")))
+        info.coach = bool(data.get("coach"))
+        return info
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,7 @@ class TableRequest:
     names: tuple[str, ...] = ()
     public: bool = True
     move_seconds: int = 0
+    coach: bool = False  # coach the creator's seat (only at a table with bots)
 
 
 def build_game(request: TableRequest) -> Game:
@@ -144,6 +150,8 @@ def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
         raise OptionError(
             "a table needs at least one human seat (bots-only games: cardtable arena)"
         )
+    if request.coach and any(s.is_bot for s in seats):
+        next(s for s in seats if s.kind == "human").coach = True
     return seats
 
 
@@ -179,6 +187,7 @@ class LiveTable:
         self.task: asyncio.Task[None] | None = None
         self.creator: str | None = None  # the client address that made it (in memory only)
         self.hinting: set[int] = set()
+        self.coach = Coach(self)
         self.round_break: RoundBreak | None = None  # a round just ended: waiting for people
 
     # -- what clients see ----------------------------------------------------------------
@@ -196,7 +205,13 @@ class LiveTable:
             "preset": row.preset,
             "options": self.game.options.model_dump(mode="json"),
             "seats": [
-                {"kind": s.kind, "name": s.name, "connected": s.connected > 0, "claimed": s.claimed}
+                {
+                    "kind": s.kind,
+                    "name": s.name,
+                    "connected": s.connected > 0,
+                    "claimed": s.claimed,
+                    "coach": s.coach,
+                }
                 for s in self.seats
             ],
             "status": "finished" if self.finished else "playing",
@@ -243,6 +258,8 @@ class LiveTable:
         extras = self.game.spec.optional(Capability.FRAME)
         if extras is not None:  # what the game adds for everyone at the table
             frame.update(extras(self.state))
+        if seat is not None and self.seats[seat].coach:
+            frame["coach"] = self.coach.notes.get(seat)
         return frame
 
     def record_json(self) -> JSON:
@@ -431,6 +448,7 @@ class LiveTable:
                 self.id, self.version, seat, action.to_json()
             )
             before, rounds = self._copy_if_people_wait(), self.state.rounds_finished
+            coached = self.coach.before(seat, before)
             self.state.apply(seat, action)
             if before is not None and self.state.rounds_finished > rounds and not self.finished:
                 self.round_break = RoundBreak.after(
@@ -442,6 +460,8 @@ class LiveTable:
             if self.finished:
                 self.row.status, self.row.finished_at = "finished", self.last_change
                 self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
+        if coached is not None:
+            self.coach.judge_later(seat, coached, action, self.version)
         self.changed.set()
         await self.broadcast()
 
@@ -635,6 +655,7 @@ class Hub:
         self.settings = settings or Settings()
         self.tables: dict[str, LiveTable] = {}
         self.workers = Workers(self.settings)
+        self.reviews = Reviews(self)
 
     async def restore(self) -> int:
         """Rebuild every unfinished table from its log (after a restart or a crash)."""
@@ -718,7 +739,7 @@ class Hub:
         keys: list[str | None] = [None] * len(seats)
         if rematch_of is not None:  # same people, same keys
             for info, old in zip(seats, rematch_of.seats, strict=True):
-                info.key_hash, info.claimed = old.key_hash, old.claimed
+                info.key_hash, info.claimed, info.coach = old.key_hash, old.claimed, old.coach
         else:
             for number, info in enumerate(seats):
                 if info.kind == "human":

@@ -1,5 +1,6 @@
 """What a 7 słów table shows everyone beyond the views (the ``FRAME`` capability): after a
-round, the solver's best words for the area just played."""
+round, the solver's best words for the area just played; and the review after a game (the
+``REVIEW`` capability): for each round, the word a seat wrote beside the solver's best."""
 
 from __future__ import annotations
 
@@ -33,3 +34,24 @@ def frame_extras(state: State) -> dict[str, Any]:
     options = state.options
     found = best_words(state.areas[-1], options.deck, options.dictionary, options.better_card)
     return {"best_words": [{"word": word, "points": points} for word, points in found]}
+
+
+def review_words(state: State, seat: int) -> list[dict[str, Any]]:
+    """Each finished round: its area, ``seat``'s word and points, and the solver's best
+    words with theirs (all public once the round is scored)."""
+    assert isinstance(state, SiedemSlowState)
+    options = state.options
+    rounds = []
+    for number, (area, words) in enumerate(zip(state.areas, state.played, strict=False)):
+        mine = next((w for w in words if w.seat == seat), None)
+        found = best_words(area, options.deck, options.dictionary, options.better_card)
+        rounds.append(
+            {
+                "round": number + 1,
+                "area": area,
+                "word": None if mine is None else mine.word,
+                "points": 0 if mine is None else mine.points,
+                "best": [{"word": word, "points": points} for word, points in found],
+            }
+        )
+    return rounds

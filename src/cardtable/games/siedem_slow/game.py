@@ -96,6 +96,7 @@ SPEC = register(
             Capability.COMPANION: "cardtable.games.siedem_slow.companion",
             Capability.DOCS: "cardtable.games.siedem_slow.docs",
             Capability.FRAME: "cardtable.games.siedem_slow.frames:frame_extras",
+            Capability.REVIEW: "cardtable.games.siedem_slow.frames:review_words",
             Capability.WEB: "cardtable.games.siedem_slow.web:CLIENT",
         },
     )

@@ -660,6 +660,8 @@ class SiedemSlowState(KeepsRounds, Challenges):
             "players": self.n,
             "round": self.round,
             "rounds": self.options.rounds,
+            # this round's two bonus boxes (beat the lead; the lead wins), for the coach
+            "bonus_values": list(BONUS_BY_ROUND.get(self.round, ())),
             "phase": self.phase,
             "area": self.area.to_json(),
             "area_text": str(self.area),

@@ -39,6 +39,7 @@ function seatChoice(game, seat) {
     localStorage.setItem(`cardtable.seat-kind.${game.id}.${seat}`, value);
   };
   select.addEventListener("change", explain);
+  select.addEventListener("change", showCoachOption);
   explain();
   return h("div", { class: "option seat" }, h("label", {}, h("span", {}, t("lobby.seat", { n: seat + 1 })), " ", select), help);
 }
@@ -58,6 +59,13 @@ function renderSeats() {
   }
   fieldset.append(h("label", {}, h("span", {}, t("lobby.seat", { n: 1 })), " ", h("strong", {}, t("lobby.you"))));
   for (let seat = 1; seat < count; seat++) fieldset.append(seatChoice(game, seat));
+  showCoachOption();
+}
+
+/** "Coach me" is offered at a table with bots (the coach is the strong bot's judgement). */
+function showCoachOption() {
+  const bots = [...document.querySelectorAll(".seat-kind")].some((s) => s.value.startsWith("bot:"));
+  $("coach-option").hidden = !bots;
 }
 
 function renderPresetHelp() {
@@ -110,6 +118,7 @@ async function createTable(event) {
         names,
         public: $("public").checked,
         move_seconds: Number($("move-seconds").value) || 0,
+        coach: $("coach").checked && seats.some((kind) => kind.startsWith("bot:")),
       },
     });
     sessionStorage.setItem(`cardtable.invites.${created.id}`, JSON.stringify(created.invites));
@@ -213,6 +222,8 @@ async function main() {
   if (wanted && games.some((g) => g.id === wanted)) select.value = wanted;
   else select.value = "koi-koi";
   select.addEventListener("change", renderGame);
+  $("coach").checked = localStorage.getItem("cardtable.coach") === "1";
+  $("coach").addEventListener("change", () => localStorage.setItem("cardtable.coach", $("coach").checked ? "1" : "0"));
   $("preset").addEventListener("change", renderPresetHelp);
   $("name").value = localStorage.getItem("cardtable.name") || "";
   $("create-form").addEventListener("submit", createTable);

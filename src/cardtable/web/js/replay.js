@@ -2,12 +2,14 @@
 import { api, cards, h } from "./api.js";
 import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
+import { Review } from "./replay/review.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.startsWith("/replay/") ? location.pathname.split("/").pop() : null;
 let data = null;
 let step = 0;
 let cardInfo = null;
 let games = [];
+let review = null; // the review panel, on a finished table's replay
 let lastVerdict = null; // the verdict on an uploaded file, said again when the language changes
 const renderers = {}; // game id -> its render function, once loaded
 
@@ -80,6 +82,7 @@ function render() {
     dialog: $("dialog"),
     clockLeft: () => null,
   });
+  review?.render(step);
 }
 
 async function loadReplay(seat) {
@@ -151,7 +154,23 @@ async function main() {
     await loadReplay(0);
     setupControls(data.views[0].players);
     step = data.views.length - 1;
+    review = new Review($("review-panel"), {
+      tableId,
+      t,
+      lang,
+      players: data.views[0].players,
+      seats: data.record.table?.seats || [],
+      show: async (seat, at) => {
+        if ($("seat").value !== String(seat)) {
+          $("seat").value = String(seat);
+          await loadReplay(seat);
+        }
+        step = Math.max(0, Math.min(data.views.length - 1, at));
+        render();
+      },
+    });
     render();
+    review.begin(new URLSearchParams(location.search).get("review"));
   }
 }
 

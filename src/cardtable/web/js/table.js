@@ -7,6 +7,7 @@ import { animateFrom, snapshot } from "./table/motion.js";
 import { Narrator } from "./table/narration.js";
 import { countdownText, renderResult, scoringCards } from "./table/result.js";
 import { askName, openSeats, renderWaiting } from "./table/waiting.js";
+import { noteText, renderCoach } from "./table/coach.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -98,6 +99,10 @@ function connect() {
       // a seat came or went: only who is connected changed, not the game
       message.seats.forEach((seat, n) => Object.assign(frame.table.seats[n] || {}, seat));
       render();
+    } else if (message.type === "coach" && frame) {
+      frame.coach = message; // the next state frames carry it too
+      renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx: client ? context() : null });
+      toast(noteText(message, t, lang())); // seen at once, where the panel is out of sight
     } else if (message.type === "hint") {
       ui.hint = message;
       showHint();
@@ -184,6 +189,9 @@ function renderOver() {
       : "",
     h("a", { class: "button", href: `/api/tables/${tableId}/record`, download: `cardtable-${tableId}.json` }, t("table.download")),
     h("a", { class: "button", href: `/replay/${tableId}` }, t("table.replay")),
+    frame.seat !== null && table.seats[frame.seat]?.kind === "human"
+      ? h("a", { class: "button", id: "review-link", href: `/replay/${tableId}?review=${frame.seat}` }, t("review.link"))
+      : "",
     h("a", { class: "button", href: "/" }, t("table.lobby")),
   );
   if (table.rematch_id && credentials) {
@@ -339,6 +347,7 @@ function render({ moved = false } = {}) {
   renderResult($("round-result"), { frame, client, ctx, ui, onNext: nextRound, now: Date.now() / 1000 + clockOffset });
   if (client.narrate) narrator.update(client.narrate(frame.view, ctx), framesSeen === 0 || !moved);
   renderHintPanel();
+  renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx });
 }
 
 /** Opened from an invite: the person chooses a name before taking the seat. */

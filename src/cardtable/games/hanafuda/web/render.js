@@ -57,6 +57,14 @@ function yakuChips(view, n, ctx) {
   return made.length || near.length ? h("div", { class: "yaku-list" }, made, near) : "";
 }
 
+/** Coach mode (renderer hook `coachNeeds`): each yaku within reach and what it still
+ * needs, nearest first, in words. */
+export function coachNeeds(view, seat, ctx) {
+  const near = [...(view.yaku_progress?.[seat] || [])].sort((a, b) => a.missing - b.missing);
+  if (!near.length) return [ctx.t("hanafuda.coach.no_yaku")];
+  return near.map((p) => ctx.t("hanafuda.coach.needs", { yaku: ctx.t(p.name).split(" (")[0], have: p.have, need: p.need, n: p.missing }));
+}
+
 export function render(root, ctx) {
   const { view, seat, send, t, ui } = ctx;
   const info = cardInfo(ctx);

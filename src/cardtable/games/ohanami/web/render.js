@@ -413,6 +413,20 @@ function discardArea(ctx, placing) {
 
 // -- results -----------------------------------------------------------------------------------
 
+/** Coach mode (renderer hook `coachNeeds`): what each colour of the garden is worth when
+ * this stage is scored, and how colours and rows score. */
+export function coachNeeds(view, seat, ctx) {
+  const counts = view.colour_counts?.[seat];
+  const points = view.stage_points?.[seat];
+  if (!counts || !points) return null;
+  const named = (c) => {
+    const name = ctx.t(`colour.${c}`);
+    return name.charAt(0).toLocaleUpperCase() + name.slice(1);
+  };
+  const lines = COLOURS.map((c) => ctx.t("ohanami.coach.colour", { colour: named(c), n: counts[c] ?? 0, points: points[c] ?? 0 }));
+  return [...lines, ctx.t("ohanami.coach.scoring")];
+}
+
 export function lastResult(view) {
   return view.last_stage || null;
 }

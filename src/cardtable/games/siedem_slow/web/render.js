@@ -337,6 +337,18 @@ function history(ctx) {
  * strike-out of the two lowest words and `final_round` the final round: its own lines
  * (its words, a challenge and its outcome, the bonus boxes) come first, so the result
  * shows them too. */
+/** Coach mode (renderer hook `coachNeeds`): what this round's two bonus boxes are worth
+ * and how to mark them (the solo game's card has its own: nothing said). */
+export function coachNeeds(view, seat, ctx) {
+  const [beat, wins] = view.bonus_values || [];
+  if (view.solo || beat === undefined) return null;
+  const main = view.main !== null && view.main !== undefined;
+  return [
+    ctx.t("word.coach_bonus", { box: ctx.t(main ? "line.bonus_beat_main" : "line.bonus_beat_fastest"), points: beat }),
+    ctx.t("word.coach_bonus", { box: ctx.t(main ? "line.bonus_main" : "line.bonus_fastest"), points: wins }),
+  ];
+}
+
 export function lastResult(view) {
   const last = view?.last_round ?? null;
   const final = view?.final_round;

@@ -1,0 +1,171 @@
+"""Coach notes during play and the review after a game, worked out in the hint workers.
+
+A coached seat's move is judged after it was made (play never waits): the state before
+it goes to a hint worker, which searches it from the seat's information set
+(:mod:`cardtable.agents.coach`); a clearly worse move gets a note, sent to that seat only
+and kept for its next frames. The review of a finished game judges each of a seat's
+moves the same way, one worker job per move (so the page can show how far it got),
+and is kept per table and seat for as long as the server runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cardtable.agents.coach import Judgement, coach_budget, judge, review_steps, worst
+from cardtable.core.actions import Action
+from cardtable.core.game import Capability
+from cardtable.core.record import GameRecord
+from cardtable.core.state import State
+from cardtable.locales import LANGUAGES
+from cardtable.server.protocol import encode
+from cardtable.server.workers import HintsBusy
+
+if TYPE_CHECKING:
+    from cardtable.server.tables import Hub, LiveTable
+
+log = logging.getLogger("cardtable.server")
+JSON = dict[str, Any]
+#: how long a review job waits when every hint worker is busy before it asks again
+BUSY_WAIT = 0.5
+#: reviews kept in memory; past this the oldest finished ones are forgotten (asked again,
+#: one is worked out afresh)
+KEPT_REVIEWS = 1000
+
+
+def said(judged: Judgement, names: list[str]) -> JSON:
+    """A judgement in every language (the page picks the reader's, and switches)."""
+    texts = {lang: judged.to_json(lang, names) for lang in LANGUAGES}
+    return {**texts["en"], "texts": {lang: t["better_text"] for lang, t in texts.items()},
+            "played_texts": {lang: t["played_text"] for lang, t in texts.items()}}  # fmt: skip
+
+
+class Coach:
+    """The notes for a table's coached seats."""
+
+    def __init__(self, table: LiveTable) -> None:
+        self.table = table
+        self.notes: dict[int, JSON] = {}  # seat -> its last note
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def before(self, seat: int, state: State | None) -> State | None:
+        """The state to judge a move from, when ``seat`` is coached (else None)."""
+        seats = self.table.seats
+        if not self.table.game.spec.has(Capability.HINTS):  # no reasons to give
+            return None
+        if state is None or not 0 <= seat < len(seats) or not seats[seat].coach:
+            return None
+        return state if not seats[seat].is_bot else None
+
+    def judge_later(self, seat: int, before: State, action: Action, version: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._judge(seat, before, action, version))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _judge(self, seat: int, before: State, action: Action, version: int) -> None:
+        table = self.table
+        budget = coach_budget(table.row.game, table.hub.settings.coach_iterations)
+        try:
+            judged = await table.hub.workers.hint(judge, before, seat, action, budget)
+        except HintsBusy:
+            log.info("table %s: no worker free for a coach note", table.id)
+            return
+        except Exception:  # a note is a nicety: it must never stop the table
+            log.exception("table %s: coach note failed", table.id)
+            return
+        if not judged.clearly_worse:
+            return
+        note = {"type": "coach", "version": version, **said(judged, [s.name for s in table.seats])}
+        self.notes[seat] = note
+        text = encode(note)
+        for listener in [one for one in table.listeners if one.seat == seat]:
+            try:
+                await listener.send_text(text)
+            except Exception as error:  # a socket gone meanwhile
+                log.debug("coach note not sent: %r", error)
+
+
+@dataclass
+class ReviewJob:
+    """A review being worked out (or done): how far it got, and the moves it found."""
+
+    total: int = 0
+    done: int = 0
+    moves: list[JSON] = field(default_factory=list)
+    words: list[JSON] = field(default_factory=list)  # 7 słów: the solver's words per round
+    ready: bool = False
+    failed: bool = False
+
+    def to_json(self) -> JSON:
+        status = "failed" if self.failed else "ready" if self.ready else "working"
+        return {
+            "status": status,
+            "done": self.done,
+            "total": self.total,
+            "moves": self.moves,
+            "words": self.words,
+        }
+
+
+class Reviews:
+    """Every review of one server, per table and seat."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.jobs: dict[tuple[str, int], ReviewJob] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def ask(self, table: LiveTable, seat: int) -> ReviewJob:
+        """The review of ``seat``'s game at ``table`` (started on the first ask)."""
+        key = (table.id, seat)
+        job = self.jobs.get(key)
+        if job is None or job.failed:
+            self._forget_old()
+            job = self.jobs[key] = ReviewJob()
+            task = asyncio.get_running_loop().create_task(self._work(table, seat, job))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return job
+
+    def _forget_old(self) -> None:
+        done = [key for key, job in self.jobs.items() if job.ready or job.failed]
+        for key in done[: max(0, len(self.jobs) - KEPT_REVIEWS + 1)]:
+            del self.jobs[key]
+
+    async def _work(self, table: LiveTable, seat: int, job: ReviewJob) -> None:
+        try:
+            record = GameRecord.from_json(table.record_json())
+            extras = table.game.spec.optional(Capability.REVIEW)
+            if extras is not None:  # what the game itself says of the finished game
+                job.words = await asyncio.to_thread(extras, table.state, seat)
+            # moves are judged where the game explains them (the hint reasons)
+            judges = table.game.spec.has(Capability.HINTS)
+            steps = await asyncio.to_thread(review_steps, record, seat) if judges else []
+            job.total = len(steps)
+            budget = coach_budget(table.row.game, self.hub.settings.coach_iterations)
+            judged: list[tuple[int, Judgement]] = []
+            for step in steps:
+                while True:
+                    try:
+                        found = await self.hub.workers.hint(
+                            judge, step.state, seat, step.action, budget
+                        )
+                        break
+                    except HintsBusy:
+                        await asyncio.sleep(BUSY_WAIT)
+                judged.append((step.number, found))
+                job.done += 1
+            names = [s.name for s in table.seats]
+            keep = set(worst(judged))
+            job.moves = [
+                {"move": number, "seat": seat, **said(found, names)}
+                for number, found in judged
+                if number in keep
+            ]
+            job.ready = True
+        except Exception:
+            log.exception("table %s: the review of seat %d failed", table.id, seat)
+            job.failed = True

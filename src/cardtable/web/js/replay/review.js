@@ -1,0 +1,138 @@
+// The review after a game, beside the replay: the moves where a player lost most against
+// the strong bot's evaluation, each a button that shows the board at that move with the
+// better move marked. The server works it out (a job): the panel shows how far it got.
+import { api, h } from "../api.js";
+import { noteText } from "../table/coach.js";
+
+const POLL_MS = 400;
+const BIG = 0.25; // a loss this large (in the bot's reward, 0 to 1) is a big mistake
+
+export class Review {
+  constructor(panel, { tableId, t, lang, seats, show }) {
+    Object.assign(this, { panel, tableId, t, lang, seats, show });
+    this.seat = null;
+    this.answer = null;
+    this.error = null;
+    this.step = null;
+    this.credentials = JSON.parse(localStorage.getItem(`cardtable.seat.${tableId}`) || "null");
+    panel.querySelector("#review-start").addEventListener("click", () => this.start(this.defaultSeat()));
+  }
+
+  /** The seat to review: the one this browser played, else the first person's. */
+  defaultSeat() {
+    if (this.credentials) return this.credentials.seat;
+    const human = this.seats.findIndex((s) => s.kind === "human");
+    return human < 0 ? 0 : human;
+  }
+
+  /** Opened with ?review=SEAT (the result panel's link): start at once; else offer it. */
+  begin(wanted) {
+    if (!this.seats.some((s) => s.kind === "human")) return;
+    this.panel.hidden = false;
+    if (wanted !== null && wanted !== "" && !Number.isNaN(Number(wanted))) this.start(Number(wanted));
+    else this.render(this.step);
+  }
+
+  async start(seat) {
+    this.seat = seat;
+    this.answer = { status: "working", done: 0, total: 0, moves: [] };
+    this.error = null;
+    this.render(this.step);
+    const key = this.credentials && this.credentials.seat === seat ? `&key=${encodeURIComponent(this.credentials.key)}` : "";
+    for (;;) {
+      try {
+        this.answer = await api(`/api/tables/${this.tableId}/review?seat=${seat}${key}`);
+      } catch (error) {
+        this.error = error.code === "forbidden" ? this.t("review.need_key") : error.message;
+        this.answer = null;
+        break;
+      }
+      this.render(this.step);
+      if (this.answer.status !== "working") break;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    this.render(this.step);
+  }
+
+  render(step) {
+    this.step = step;
+    const { t, panel } = this;
+    const status = panel.querySelector("#review-status");
+    const progress = panel.querySelector("#review-progress");
+    const list = panel.querySelector("#review-list");
+    const words = panel.querySelector("#review-words");
+    words.replaceChildren();
+    const button = panel.querySelector("#review-start");
+    const answer = this.answer;
+    button.hidden = answer !== null && !this.error;
+    progress.hidden = !answer || answer.status !== "working";
+    list.replaceChildren();
+    panel.dataset.status = this.error ? "error" : answer?.status ?? "";
+    if (this.error) {
+      status.textContent = this.error;
+      return;
+    }
+    if (!answer) {
+      status.textContent = t("review.offer");
+      return;
+    }
+    const name = this.seats[this.seat]?.name ?? `#${this.seat + 1}`;
+    if (answer.status === "working") {
+      progress.max = Math.max(answer.total, 1);
+      progress.value = answer.done;
+      status.textContent = t("review.working", { done: answer.done, total: answer.total || "…" });
+      return;
+    }
+    if (answer.status === "failed") {
+      status.textContent = t("review.failed");
+      button.hidden = false;
+      return;
+    }
+    if (answer.words?.length) {
+      status.textContent = t("review.words_intro", { name });
+      words.append(...answer.words.map((round) => this.wordsOf(round)));
+      if (!answer.total) return; // the game's moves are not judged: its words are the review
+    }
+    status.textContent = answer.moves.length ? t("review.found", { name }) : t("review.clean", { name });
+    for (const move of answer.moves) {
+      const here = step === move.move;
+      list.append(h("li", { class: `review-move${here ? " current" : ""}`, "data-move": move.move },
+        h("button", { type: "button", class: "review-jump", onclick: () => this.jump(move.move) },
+          h("strong", {}, t("review.move", { n: move.move + 1 })), " ",
+          h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(move.loss >= BIG ? "review.big" : "review.mistake"))),
+        h("p", { class: "review-note" }, noteText(move, t, this.lang()))));
+      if (here) this.mark(move);
+    }
+  }
+
+  /** One 7 słów round: the word written beside the solver's best words and their scores. */
+  wordsOf(round) {
+    const { t } = this;
+    const wrote = round.word ? t("review.wrote", { word: round.word.toLocaleUpperCase(), points: round.points }) : t("review.no_word");
+    return h("li", { class: "review-round", "data-round": round.round },
+      h("strong", {}, t("review.round", { n: round.round })),
+      h("p", { class: "review-note review-wrote" }, wrote),
+      h("p", { class: "review-note" }, t("review.best")),
+      h("ul", { class: "review-best" }, ...round.best.map((best) =>
+        h("li", { class: `solver-word${best.word === round.word ? " same" : ""}` },
+          t("review.points", { word: best.word.toLocaleUpperCase(), points: best.points })))));
+  }
+
+  /** The board at that move; on a phone the board is above the panel: bring it into view. */
+  async jump(number) {
+    await this.show(this.seat, number);
+    if (window.innerWidth < 900) document.getElementById("board").scrollIntoView({ block: "start" });
+  }
+
+  /** Mark, on the board drawn for this step, the better move's cards and the one played. */
+  mark(move) {
+    const codes = (action) => [action?.card, action?.take, ...(action?.cards || [])].filter((c) => c !== undefined && c !== null);
+    const paint = (code, name) => {
+      for (const element of document.querySelectorAll(`#board [data-code="${code}"], #board [data-card="${code}"]`)) {
+        element.classList.add(name);
+      }
+    };
+    codes(move.better).forEach((code) => paint(code, "hinted"));
+    codes(move.played).filter((code) => !codes(move.better).includes(code)).forEach((code) => paint(code, "review-played"));
+  }
+}

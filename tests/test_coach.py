@@ -1,0 +1,201 @@
+"""The coach and the review: a move that gives up a light is judged clearly worse and the
+better move named with its reasons, a good move is not; nothing hidden changes a note;
+the server sends notes to the coached seat only and reviews a finished game's log."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import cardtable
+from cardtable.agents import make_agent
+from cardtable.agents.coach import judge, public_seed, review
+from cardtable.core.actions import Action
+from cardtable.core.record import GameRecord
+from cardtable.core.rng import Rng
+from cardtable.core.state import State
+from cardtable.server import coaching, tables
+from cardtable.server.app import create_app
+from cardtable.server.fairness import Commitment
+
+from .server_helpers import FAST, seat_keys
+from .socket_play import next_reply, next_state
+from .test_ismcts import midgame
+
+BUDGET = 40  # search iterations per judged move: small, so the tests stay fast
+#: a koi-koi deal where the first player can take the Moon (08-1) with 08-2, or throw 02-4
+SEED = 8
+GOOD = {"type": "play", "card": "08-2", "take": "08-1"}
+BAD = {"type": "play", "card": "02-4", "take": None}
+GAMES = [("bakappana", 3), ("koi-koi", 2), ("hana-awase-88", 3), ("ohanami", 3)]
+
+
+def first_deal() -> tuple[State, int]:
+    state = cardtable.load("koi-koi", rounds=1).new_state(seed=SEED)
+    return state, min(state.to_move)
+
+
+def parse(state: State, data: dict[str, Any]) -> Action:
+    return state.game.parse_action({k: v for k, v in data.items() if v is not None})
+
+
+def test_giving_up_a_light_is_clearly_worse_and_the_capture_is_named() -> None:
+    state, seat = first_deal()
+    bad = judge(state, seat, parse(state, BAD), BUDGET)
+    assert bad.clearly_worse
+    assert bad.better.to_json() == GOOD
+    said = bad.to_json("en")
+    assert said["better_text"].startswith("Play ") and "Moon" in said["better_text"]
+    assert "Sakura" not in said["played_text"] and said["played_text"]
+    assert (
+        judge(state, seat, parse(state, BAD), BUDGET)
+        .to_json("pl")["better_text"]
+        .startswith("Zagraj")
+    )
+    good = judge(state, seat, parse(state, GOOD), BUDGET)
+    assert not good.clearly_worse and good.loss == 0.0
+
+
+@pytest.mark.parametrize(("game_id", "players"), GAMES)
+def test_re_dealing_the_unseen_cards_changes_no_note(game_id: str, players: int) -> None:
+    for seed in range(4):
+        state = midgame(game_id, players, seed, moves=3 + seed)
+        seat = min(state.to_move)
+        poisoned = state.determinize(seat, Rng(1000 + seed))
+        assert poisoned.view(seat) == state.view(seat)
+        assert any(poisoned.view(s) != state.view(s) for s in range(players) if s != seat)
+        assert public_seed(poisoned, seat) == public_seed(state, seat)
+        for action in state.legal_actions(seat)[:3]:
+            real = judge(state, seat, action, BUDGET)
+            fake = judge(poisoned, seat, action, BUDGET)
+            assert real.to_json("en") == fake.to_json("en")
+
+
+def played_record(first: dict[str, Any]) -> GameRecord:
+    """A one-round koi-koi from the seeded deal: seat 0 opens with ``first``, then both
+    seats play the greedy bot's moves."""
+    state, seat = first_deal()
+    greedy = make_agent("greedy", "koi-koi", seed=1)
+    state.apply(seat, parse(state, first))
+    while not state.is_over:
+        mover = min(state.to_move)
+        state.apply(mover, greedy.choose(state.clone(), mover))
+    return state.record()
+
+
+def test_the_review_lists_the_light_given_up_with_the_capture() -> None:
+    found = review(played_record(BAD), 0, BUDGET)
+    assert 1 <= len(found) <= 5
+    numbers = [number for number, _ in found]
+    assert numbers == sorted(numbers) and numbers[0] == 0
+    assert found[0][1].better.to_json() == GOOD
+    assert all(judged.clearly_worse for _, judged in found)
+
+
+def test_the_review_reads_nothing_hidden() -> None:
+    """The same moves of seat 0 in a game whose unseen cards lie elsewhere: every judgement
+    of a move is the same (each starts from seat 0's information set)."""
+    record = played_record(BAD)
+    states = list(record.states())
+    for number, (mover, action) in enumerate(record.log[:8]):
+        if mover != 0:
+            continue
+        state = states[number]
+        poisoned = state.determinize(0, Rng(number))
+        assert judge(state, 0, action, BUDGET) == judge(poisoned, 0, action, BUDGET)
+
+
+# -- the server ------------------------------------------------------------------------------
+@pytest.fixture
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setattr(tables.Commitment, "draw", lambda: Commitment(seed=SEED, salt="00" * 16))
+    settings = replace(FAST, coach_iterations=BUDGET, bot_delay=30.0)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'coach.db'}", settings)) as test_client:
+        yield test_client
+
+
+def coached_table(client: TestClient, coach: bool = True, public: bool = True) -> tuple[str, str]:
+    body = {
+        "game": "koi-koi",
+        "seats": ["human", "bot:hard"],
+        "options": {"rounds": 1},
+        "coach": coach,
+        "public": public,
+    }
+    created = client.post("/api/tables", json=body).json()
+    return created["id"], seat_keys(created)[0]
+
+
+def test_a_coach_note_follows_a_bad_move_only(client: TestClient) -> None:
+    table_id, key = coached_table(client)
+    meta = client.get(f"/api/tables/{table_id}").json()
+    assert [s["coach"] for s in meta["seats"]] == [True, False]
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={key}") as socket:
+        frame = next_state(socket, 0)
+        assert frame["coach"] is None and frame["view"]["legal_actions"]
+        socket.send_json({"type": "action", "action": BAD, "version": 0})
+        note = next_reply(socket)  # past the new state
+        assert note["type"] == "coach"
+        assert note["version"] == 1 and note["better"] == GOOD
+        assert note["texts"]["pl"].startswith("Zagraj") and note["texts"]["ru"]
+        assert note["played"] == BAD
+    # a table without the coach: the same move, no note in its frames
+    plain, plain_key = coached_table(client, coach=False)
+    with client.websocket_connect(f"/ws/tables/{plain}?seat=0&key={plain_key}") as socket:
+        assert "coach" not in next_state(socket, 0)
+
+
+def test_a_good_move_gets_no_note(client: TestClient) -> None:
+    table_id, key = coached_table(client)
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={key}") as socket:
+        next_state(socket, 0)
+        socket.send_json({"type": "action", "action": GOOD, "version": 0})
+        next_state(socket, 1)
+        table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+        deadline = time.time() + 30
+        while table.coach.tasks and time.time() < deadline:  # the judgement is done
+            time.sleep(0.05)
+        assert not table.coach.tasks and table.coach.notes == {}
+
+
+def test_the_review_of_a_finished_game(client: TestClient) -> None:
+    table_id, key = coached_table(client, public=False)
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={key}") as socket:
+        next_state(socket, 0)
+        assert client.get(f"/api/tables/{table_id}/review?seat=0&key={key}").status_code == 409
+        socket.send_json({"type": "action", "action": BAD, "version": 0})
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    greedy = make_agent("greedy", "koi-koi", seed=2)
+    while not table.finished:  # both seats play on, straight into the engine
+        mover = min(table.state.to_move)
+        client.portal.call(table.act, mover, greedy.choose(table.state.clone(), mover))
+    assert client.get(f"/api/tables/{table_id}/review?seat=0&key=wrong").status_code == 403
+    assert client.get(f"/api/tables/{table_id}/review?seat=1&key={key}").status_code == 400
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        answer = client.get(f"/api/tables/{table_id}/review?seat=0&key={key}").json()
+        assert answer["status"] in ("working", "ready")
+        if answer["status"] == "ready":
+            break
+        time.sleep(0.2)
+    assert answer["status"] == "ready" and answer["done"] == answer["total"] > 0
+    first = answer["moves"][0]
+    assert first["move"] == 0 and first["better"] == GOOD and first["played"] == BAD
+
+
+def test_old_finished_reviews_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(coaching, "KEPT_REVIEWS", 3)
+    reviews = coaching.Reviews(hub=None)  # type: ignore[arg-type]
+    reviews.jobs = {
+        ("a", 0): coaching.ReviewJob(ready=True),
+        ("b", 0): coaching.ReviewJob(),  # still being worked out: kept
+        ("c", 0): coaching.ReviewJob(ready=True),
+    }
+    reviews._forget_old()
+    assert list(reviews.jobs) == [("b", 0), ("c", 0)]
