@@ -200,4 +200,3 @@ def _deck_link(game_id: str, lang: str) -> str:
         return ""
     text = html.escape(message("cards.link", lang))
     return f'<a id="cards-link" class="header-link" href="/cards?lang={lang}">{text}</a>'
-
