@@ -50,6 +50,7 @@ from cardtable.server.http_guards import (
 )
 from cardtable.server.limits import ClientLimits
 from cardtable.server.pages import language_of, not_found_html
+from cardtable.server.rating import router as rating_router
 from cardtable.server.rules_pages import anchors, page_html
 from cardtable.server.seating import router as seating_router
 from cardtable.server.settings import Settings
@@ -398,6 +399,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
 
     app.include_router(companion_router(store, limits))
     app.include_router(seating_router(live, limits))
+    app.include_router(rating_router())
     app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")
     for client in {c.folder: c for c in web_clients().values()}.values():
         app.mount(f"/games/{client.folder}", StaticFiles(directory=client.root))

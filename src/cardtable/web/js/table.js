@@ -4,6 +4,7 @@ import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, transla
 import { loadClient } from "./render/index.js";
 import { setSound, soundOn, turnAlert } from "./table/alerts.js";
 import { labelsOn, nameOnHold, setLabels } from "./table/card-names.js";
+import { entryOf, recordGame } from "./record.js";
 import { animateFrom, snapshot } from "./table/motion.js";
 import { Narrator } from "./table/narration.js";
 import { countdownText, renderResult, scoringCards } from "./table/result.js";
@@ -327,6 +328,7 @@ function render({ moved = false } = {}) {
   renderPlayers();
   renderWaitingRoom();
   renderOver();
+  if (frame.table.status === "finished") recordGame(entryOf(frame)); // once per table
   renderSoundSwitch();
   renderLabelsSwitch();
   tickClock();
