@@ -78,9 +78,11 @@ def main() -> None:
     args = parser.parse_args()
     data = json.loads(args.out.read_text()) if args.out.exists() else {}
     data["about"] = (
-        "Bot levels' openskill (Plackett-Luce) ratings per game, from arena runs: "
-        f"benchmarks/ladder.py --deals {args.deals} --seed {args.seed}"
+        "Bot levels' openskill (Plackett-Luce) ratings per game, from arena runs of "
+        "benchmarks/ladder.py (each game: the levels that met, deals_per_group mirrored "
+        "deals of each group, one round a game, the seed below)"
     )
+    data["seed"] = args.seed
     games = data.setdefault("games", {})
     for game in args.games:
         games[game] = calibrate(game, args.deals, args.jobs, args.seed)
