@@ -83,7 +83,10 @@ export function render(root, ctx) {
   // a card in words: its name, its kind and, where the game counts them, its points
   const describe = (code) => {
     const card = info[code];
-    const said = `${cardName(code, ctx)} · ${t(`kind.${card.kind}`)}`;
+    const name = cardName(code, ctx);
+    const kind = t(`kind.${card.kind}`);
+    // "Pine (plain)" says its kind already
+    const said = name.toLocaleLowerCase().includes(kind.toLocaleLowerCase()) ? name : `${name} · ${kind}`;
     return countsPoints ? `${said} · ${t("hanafuda.points_short", { n: card.value })}` : said;
   };
 
