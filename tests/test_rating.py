@@ -86,3 +86,19 @@ def test_games_not_against_the_ladder_are_left_out(client: TestClient) -> None:
 )
 def test_a_malformed_request_is_refused(client: TestClient, body: dict[str, Any]) -> None:
     assert client.post("/api/rating", json=body).status_code == 422
+
+
+def test_the_deck_page_data_comes_from_the_deck_and_yaku_tables(client: TestClient) -> None:
+    from cardtable.games.hanafuda.yaku import HANA_AWASE_ROWS, KOIKOI_ROWS
+
+    games = client.get("/api/cards").json()["hanafuda"]["games"]
+    assert set(games) == set(HANAFUDA)
+    assert [y["key"] for y in games["koi-koi"]["yaku"]] == [r.message_key for r in KOIKOI_ROWS]
+    assert [y["key"] for y in games["hana-awase"]["yaku"]] == [
+        r.message_key for r in HANA_AWASE_ROWS
+    ]
+    assert games["bakappana"]["yaku"] == []
+    counted = {game for game, entry in games.items() if entry["card_points"]}
+    assert counted == {"bakappana", "hana-awase", "hana-awase-88"}  # koi-koi counts yaku only
+    page = client.get("/cards")
+    assert page.status_code == 200 and "/games/hanafuda/deck.js" in page.text
