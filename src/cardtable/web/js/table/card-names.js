@@ -23,8 +23,8 @@ export function nameOnHold(root, bubble) {
   root.addEventListener("pointerdown", (event) => {
     const card = event.target.closest?.("[data-name]");
     hide();
-    if (!card || !root.contains(card) || event.button > 0) return;
     held = false;
+    if (!card || !root.contains(card) || event.button > 0) return;
     start = { x: event.clientX, y: event.clientY };
     cancel();
     timer = setTimeout(() => {
