@@ -186,6 +186,9 @@ def test_the_record_counts_a_game_once_survives_reloads_and_round_trips(
     data = json.loads(saved.read_text())
     assert [g["table"] for g in data["games"]] == [table_id]
     assert data["games"][0]["seats"] == ["you", "easy"]
+    # one game: its share and the 95 % Wilson interval of one game
+    share = {"win": "100 % (21–100 %)", "loss": "0 % (0–79 %)", "draw": "50 % (5–95 %)"}
+    assert page.inner_text("#record tbody .share") == share[data["games"][0]["outcome"]]
 
     other = new_page(browser, locale="pl-PL")
     other.goto(url)
