@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # PostgreSQL for the crash test on PostgreSQL.
 APT_PACKAGES ?= wpolish wamerican chromium postgresql
 
-.PHONY: run test bench bench-compare levels lint format docs system-deps clean help
+.PHONY: run test bench bench-compare levels ladder lint format docs system-deps clean help
 
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
@@ -17,6 +17,7 @@ help:
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/)"
 	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, as ratios"
 	@echo "make levels  the bot levels against each other, every game (about four hours)"
+	@echo "make ladder  calibrate the bot ladder of 'Your record' (src/cardtable/arena/ladder.json, ~10 min)"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
 	@echo "make docs    regenerate the option and yaku tables of docs/ from the code"
 
@@ -68,6 +69,11 @@ bench-compare: $(STAMP)
 
 levels: $(STAMP)
 	benchmarks/levels.sh
+
+LADDER_DEALS ?= 8
+LADDER_JOBS ?= 2
+ladder: $(STAMP)
+	$(PY) benchmarks/ladder.py --deals $(LADDER_DEALS) --jobs $(LADDER_JOBS)
 
 docs: $(STAMP)
 	$(VENV)/bin/cardtable docs

@@ -72,6 +72,9 @@ def play(
     think: Annotated[
         float, typer.Option(help="7 słów: bots' thinking time, 1 = as a person (0.2 = fast).")
     ] = 1.0,
+    labels: Annotated[
+        bool, typer.Option(help="Hanafuda: label each card with its month, kind and points.")
+    ] = False,
 ) -> None:
     """Play a game in the terminal against bots (or hot-seat with friends)."""
     try:
@@ -120,6 +123,8 @@ def play(
         return
     assert terminal.renderer is not None
     renderer = terminal.renderer(names, language)
+    if labels and hasattr(renderer, "labels"):  # a game whose cards have labels to show
+        renderer.labels = True
     run_match(state, seats=seat_list, renderer=renderer, names=names, save=save, delay=delay)
 
 

@@ -50,6 +50,7 @@ from cardtable.server.http_guards import (
 )
 from cardtable.server.limits import ClientLimits
 from cardtable.server.pages import language_of, not_found_html
+from cardtable.server.rating import router as rating_router
 from cardtable.server.rules_pages import anchors, page_html
 from cardtable.server.seating import router as seating_router
 from cardtable.server.settings import Settings
@@ -415,8 +416,18 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             raise HTTPException(404, detail={"code": "not_found", "message": f"no pad {kind!r}"})
         return FileResponse(client.root / client.pad)
 
+    decks = [client for client in web_clients().values() if client.deck]
+
+    @app.get("/cards", include_in_schema=False)
+    def deck_page() -> FileResponse:
+        """The deck page of the game family that has one (the hanafuda deck)."""
+        if not decks or decks[0].deck is None:
+            raise HTTPException(404, detail={"code": "not_found", "message": "no deck page"})
+        return FileResponse(decks[0].root / decks[0].deck)
+
     app.include_router(companion_router(store, limits))
     app.include_router(seating_router(live, limits))
+    app.include_router(rating_router())
     app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")
     for client in {c.folder: c for c in web_clients().values()}.values():
         app.mount(f"/games/{client.folder}", StaticFiles(directory=client.root))

@@ -25,6 +25,7 @@ from markdown_it import MarkdownIt
 
 from cardtable.core.game import Capability, spec_of
 from cardtable.locales import TRANSLATED_DOCS, message
+from cardtable.server.cards import web_clients
 
 
 def sections(game_id: str) -> dict[str, str]:
@@ -186,6 +187,16 @@ def _page_html(game_id: str, lang: str) -> str:
         f"<title>{html.escape(message('rules.title', lang, game=title))}</title>"
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/css/app.css"></head><body>'
-        '<header class="top"><a class="logo" href="/">card<span>table</span></a></header>'
+        '<header class="top"><a class="logo" href="/">card<span>table</span></a>'
+        f"{_deck_link(game_id, lang)}</header>"
         f'<main class="doc panel">{body}</main></body></html>'
     )
+
+
+def _deck_link(game_id: str, lang: str) -> str:
+    """A link to the deck page (/cards) from the pages of the games whose client has one."""
+    client = web_clients().get(game_id)
+    if client is None or client.deck is None:
+        return ""
+    text = html.escape(message("cards.link", lang))
+    return f'<a id="cards-link" class="header-link" href="/cards?lang={lang}">{text}</a>'

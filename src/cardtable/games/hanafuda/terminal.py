@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -23,7 +23,7 @@ from cardtable.games.hanafuda.deck import (
     iter_cards,
     value_of,
 )
-from cardtable.games.hanafuda.fishing import FishingState, Phase, Source
+from cardtable.games.hanafuda.fishing import CardValueOptions, FishingState, Phase, Source
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.yaku import Yaku
@@ -48,10 +48,30 @@ def said(key: str, lang: str, **values: object) -> str:
     return message(f"hanafuda.term.{key}", lang, **values)
 
 
-def card_chip(index: int, lang: str = "en") -> Text:
-    """``[03-1 ★ Curtain]`` in its kind's colours."""
+#: a card's label (``cardtable play --labels``) by its index, or None for no labels
+Labeller = Callable[[int], str] | None
+
+
+def card_label(index: int, lang: str = "en", points: bool = True) -> str:
+    """Month, kind and (where the game counts them) points: ``3 · light · 20``.
+
+    >>> card_label(8, "pl"), card_label(8, "ru", points=False)
+    ('3 · jasna · 20 pkt', '3 · яркая')
+    """
     card = CARDS[index]
-    return Text(f" {card.code} {KIND_MARK[card.kind]} {card.name(lang)} ", KIND_STYLE[card.kind])
+    parts = [str(card.month), KIND_NAMES.get(lang, KIND_NAMES["en"])[card.kind]]
+    if points:
+        parts.append(said("point_one" if card.value == 1 else "point_many", lang, value=card.value))
+    return " · ".join(parts)
+
+
+def card_chip(index: int, lang: str = "en", label: Labeller = None) -> Text:
+    """``[03-1 ★ Curtain]`` in its kind's colours (with its label after it, dimmed)."""
+    card = CARDS[index]
+    chip = Text(f" {card.code} {KIND_MARK[card.kind]} {card.name(lang)} ", KIND_STYLE[card.kind])
+    if label is not None:
+        chip.append(f" {label(index)}", "dim")
+    return chip
 
 
 def card_long(index: int, lang: str = "en") -> Text:
@@ -69,22 +89,24 @@ def card_long(index: int, lang: str = "en") -> Text:
     return text
 
 
-def chips(mask: int, lang: str, empty: str = "—") -> Text:
+def chips(mask: int, lang: str, empty: str = "—", label: Labeller = None) -> Text:
     """Cards in a line (for narration, where a line is short)."""
     out = Text()
     for index in iter_cards(mask):
         if out:
             out.append(" ")
-        out.append_text(card_chip(index, lang))
+        out.append_text(card_chip(index, lang, label))
     return out or Text(empty, "dim")
 
 
-def chip_row(label: str, mask: int, lang: str, empty: str = "—") -> RenderableType:
+def chip_row(
+    label: str, mask: int, lang: str, empty: str = "—", labeller: Labeller = None
+) -> RenderableType:
     """A labelled row of cards that wraps between cards, never inside one."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(width=8, no_wrap=True)
     grid.add_column()
-    items = [card_chip(i, lang) for i in iter_cards(mask)] or [Text(empty, "dim")]
+    items = [card_chip(i, lang, labeller) for i in iter_cards(mask)] or [Text(empty, "dim")]
     grid.add_row(Text(label, "bold"), Columns(items, padding=(0, 1)))
     return grid
 
@@ -116,11 +138,21 @@ class HanafudaRenderer:
     def __init__(self, names: Sequence[str], lang: str = "en") -> None:
         self.names = list(names)
         self.lang = lang
+        self.labels = False  # ``cardtable play --labels``: each card's month, kind, points
+
+    def labeller(self, state: FishingState) -> Labeller:
+        """How this table labels its cards (None without --labels); points only in the
+        games that count card values (not koi-koi)."""
+        if not self.labels:
+            return None
+        points = isinstance(state.game.options, CardValueOptions)
+        return lambda index: card_label(index, self.lang, points)
 
     # -- the board ---------------------------------------------------------------------
     def board(self, state: State, seat: int | None, reveal: bool = False) -> RenderableType:
         assert isinstance(state, FishingState)
         lang = self.lang
+        labels = self.labeller(state)
         title = said(
             "round_title",
             lang,
@@ -149,14 +181,14 @@ class HanafudaRenderer:
         parts: list[RenderableType] = [
             scores,
             Text(""),
-            chip_row(said("table", lang), state.table, lang, said("empty", lang)),
+            chip_row(said("table", lang), state.table, lang, said("empty", lang), labels),
             Text(said("stock", lang, count=len(state.stock) - state.stock_pos), "dim"),
         ]
         if state.pending >= 0:
             flipped = said("flipped", lang)
-            parts.append(Text.assemble((flipped, "bold"), card_chip(state.pending, lang)))
+            parts.append(Text.assemble((flipped, "bold"), card_chip(state.pending, lang, labels)))
         if seat is not None:
-            parts.append(chip_row(said("hand", lang), state.hands[seat], lang))
+            parts.append(chip_row(said("hand", lang), state.hands[seat], lang, labeller=labels))
         if reveal:
             for other in range(state.n):
                 if other != seat:
@@ -248,13 +280,14 @@ class HanafudaRenderer:
         # A finished round's events move to previous_events when the next round is dealt.
         events = state.events if state.round_no == round_before else state.previous_events
         lines = []
+        labels = self.labeller(state)
         for event in events[count:]:
             text = Text(f"{self.names[event.seat]}: ", "bold")
             text.append(said(_SOURCE_VERBS[event.source], self.lang))
-            text.append_text(card_chip(event.card, self.lang))
+            text.append_text(card_chip(event.card, self.lang, labels))
             if event.captured:
                 text.append(said("narrate_takes", self.lang), "green")
-                text.append_text(chips(event.captured, self.lang))
+                text.append_text(chips(event.captured, self.lang, label=labels))
             else:
                 text.append(said("narrate_table", self.lang), "dim")
             lines.append(text)

@@ -1,12 +1,45 @@
-"""The hanafuda games in the browser (the ``WEB`` capability): the renderer and score pad
-of web/, and the deck as the card art draws it."""
+"""The hanafuda games in the browser (the ``WEB`` capability): the renderer, score pad and
+deck page of web/, and the deck as the card art and the deck page draw it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from cardtable.core.game import game_ids, spec_of
+from cardtable.core.options import build_options
 from cardtable.core.web import WebClient
-from cardtable.games.hanafuda.deck import CARDS, KIND_NAMES, MONTHS
+from cardtable.games.hanafuda.deck import CARDS, KIND_NAMES, MONTHS, codes
+from cardtable.games.hanafuda.fishing import CardValueOptions
+from cardtable.games.hanafuda.yaku import table_for
+
+
+def game_data() -> dict[str, dict[str, Any]]:
+    """What each hanafuda game makes of the cards, from its rules under the default options:
+    whether card points count (the games scored by card values) and its yaku rows (the
+    catalogue key of the name, the points, the cards it counts and those it requires)."""
+    out: dict[str, dict[str, Any]] = {}
+    for game_id in game_ids():
+        spec = spec_of(game_id)
+        if spec.family != "hanafuda":
+            continue
+        options = build_options(spec.options_model, game_id, spec.presets, None, {})
+        table = table_for(game_id, options)
+        out[game_id] = {
+            "title": spec.title,
+            "card_points": issubclass(spec.options_model, CardValueOptions),
+            "yaku": [
+                {
+                    "key": row.message_key,
+                    "points": row.points,
+                    "extra": row.extra,
+                    "need": row.need,
+                    "counts": codes(row.counts | row.doubles),
+                    "requires": codes(row.requires),
+                }
+                for row in (table.rows if table is not None else ())
+            ],
+        }
+    return out
 
 
 def card_data() -> dict[str, Any]:
@@ -36,7 +69,10 @@ def card_data() -> dict[str, Any]:
             lang: {k.name.lower(): v for k, v in names.items()}
             for lang, names in KIND_NAMES.items()
         },
+        "games": game_data(),
     }
 
 
-CLIENT = WebClient("cardtable.games.hanafuda", "hanafuda", pad="pad.html", card_data=card_data)
+CLIENT = WebClient(
+    "cardtable.games.hanafuda", "hanafuda", pad="pad.html", deck="deck.html", card_data=card_data
+)

@@ -2,6 +2,7 @@
 import { api, h } from "./api.js";
 import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
 import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { exportRecord, importRecord, loadRecord, tally } from "./record.js";
 
 let games = [];
 const $ = (id) => document.getElementById(id);
@@ -196,11 +197,73 @@ async function refreshMyGames() {
   }));
 }
 
+/** "Your record": per game and bot level, games, wins, the win share with its 95 %
+ * interval; and per game the player's rating on the bot ladder (POST /api/rating). */
+async function renderRecord() {
+  const { games: played } = loadRecord();
+  const title = (id) => games.find((g) => g.id === id)?.title ?? id;
+  const level = (name) => (name === "mixed" ? t("record.mixed") : t(`bot.${name}`).toLocaleLowerCase());
+  const percent = (x) => Math.round(x * 100);
+  $("record-export").disabled = !played.length;
+  if (!played.length) {
+    $("record").replaceChildren(h("p", { class: "muted", id: "record-empty" }, t("record.empty")));
+    return;
+  }
+  const rows = tally(played);
+  const table = h("table", { class: "record-table" },
+    h("thead", {}, h("tr", {}, ["col_game", "col_level", "col_played", "col_won", "col_share"].map((k) => h("th", {}, t(`record.${k}`))))),
+    h("tbody", {}, rows.map((row) => h("tr", { "data-game": row.game, "data-level": row.level },
+      h("td", { class: "game" }, title(row.game)),
+      h("td", { class: "level", "data-label": t("record.col_level") }, level(row.level)),
+      h("td", { class: "num played", "data-label": t("record.col_played") }, row.played),
+      h("td", { class: "num won", "data-label": t("record.col_won") }, row.won),
+      h("td", { class: "num share", "data-label": t("record.col_share") },
+        `${percent(row.share)} % (${percent(row.interval[0])}–${percent(row.interval[1])} %)`)))));
+  const levels = h("ul", { class: "record-levels", id: "record-levels" });
+  $("record").replaceChildren(h("div", { class: "record-scroll" }, table), levels);
+  let rated;
+  try {
+    rated = (await api("/api/rating", { method: "POST", body: { games: played.map(({ game, seats, scores }) => ({ game, seats, scores })) } })).ratings;
+  } catch {
+    return; // the table above says what the browser knows
+  }
+  const said = Object.entries(rated).map(([game, r]) => {
+    let where;
+    if (r.above && r.below) where = t("record.between", { low: level(r.above), high: level(r.below) });
+    else if (r.below) where = t("record.below", { level: level(r.below) });
+    else where = t("record.above", { level: level(r.above) });
+    return h("li", { "data-game": game, "data-above": r.above ?? "", "data-below": r.below ?? "" },
+      t("record.level", { game: title(game), where }), " ",
+      h("span", { class: "muted" }, `(${t("record.rating", { value: r.mu.toFixed(1) })})`));
+  });
+  levels.replaceChildren(...(said.length ? said : [h("li", { class: "muted" }, t("record.no_level"))]));
+}
+
+function setupRecord() {
+  $("record-export").addEventListener("click", exportRecord);
+  $("record-import").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    event.target.value = "";
+    if (!file) return;
+    const message = $("record-message");
+    try {
+      const added = importRecord(await file.text());
+      message.textContent = t("record.imported", { n: added });
+      message.className = "muted";
+    } catch {
+      message.textContent = t("record.bad_file");
+      message.className = "error";
+    }
+    renderRecord();
+  });
+}
+
 function translate() {
   translatePage();
   renderGame();
   refreshTables();
   refreshMyGames();
+  renderRecord();
 }
 
 /** A link to each game's score pad for games played with the box (games share pads). */
@@ -227,6 +290,7 @@ async function main() {
   $("preset").addEventListener("change", renderPresetHelp);
   $("name").value = localStorage.getItem("cardtable.name") || "";
   $("create-form").addEventListener("submit", createTable);
+  setupRecord();
   $("lang-slot").append(languageSwitch(translate));
   translate();
   setInterval(refreshTables, 5000);

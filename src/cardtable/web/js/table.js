@@ -3,6 +3,8 @@ import { api, cards, h } from "./api.js";
 import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
 import { setSound, soundOn, turnAlert } from "./table/alerts.js";
+import { labelsOn, nameOnHold, setLabels } from "./table/card-names.js";
+import { entryOf, recordGame } from "./record.js";
 import { animateFrom, snapshot } from "./table/motion.js";
 import { Narrator } from "./table/narration.js";
 import { countdownText, renderResult, scoringCards } from "./table/result.js";
@@ -264,6 +266,17 @@ function renderSoundSwitch() {
   button.setAttribute("aria-label", button.title);
 }
 
+/** The "Card labels" switch, shown where the game's renderer draws labels. */
+function renderLabelsSwitch() {
+  const button = $("labels");
+  const on = labelsOn();
+  button.hidden = !client?.cardLabels;
+  button.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M3 12V4h8l10 10-8 8z" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/><circle cx="7.5" cy="8.5" r="1.5" fill="currentColor"/>${on ? "" : '<path d="M4 4l16 16" stroke="currentColor" stroke-width="2"/>'}</svg>`;
+  button.setAttribute("aria-pressed", String(on));
+  button.title = on ? t("table.labels_on") : t("table.labels_off");
+  button.setAttribute("aria-label", button.title);
+}
+
 function tickCountdown() {
   const element = $("next-countdown");
   if (element && frame?.table.round_break) element.textContent = countdownText(frame.table.round_break, Date.now() / 1000 + clockOffset, t);
@@ -295,6 +308,7 @@ function context() {
     lang: lang(),
     cards: cardInfo,
     seatName,
+    labels: labelsOn(),
     ui,
     toast,
     dialog: $("dialog"),
@@ -322,7 +336,9 @@ function render({ moved = false } = {}) {
   renderPlayers();
   renderWaitingRoom();
   renderOver();
+  if (frame.table.status === "finished") recordGame(entryOf(frame)); // once per table
   renderSoundSwitch();
+  renderLabelsSwitch();
   tickClock();
   const board = $("board");
   board.dataset.version = String(frame.version);
@@ -390,6 +406,11 @@ async function main() {
       target.click();
     }
   });
+  $("labels").addEventListener("click", () => {
+    setLabels(!labelsOn());
+    render();
+  });
+  nameOnHold($("board"), $("card-name"));
   $("hint").addEventListener("click", askHint);
   translatePage();
   if (credentials && freshInvite) await sitDown();

@@ -10,6 +10,17 @@ import { cardInfo, cardName } from "./names.js";
 const KIND_ORDER = ["light", "animal", "ribbon", "plain"];
 
 export const narrate = narrateView;
+/** The table's "Card labels" switch applies to these cards (see cardLabel). */
+export const cardLabels = true;
+
+/** Month, kind and, in the games that count them, the card's points: "3 · light · 20". */
+export function cardLabel(card, ctx) {
+  const game = ctx.cards.hanafuda.games?.[ctx.gameId];
+  const kind = ctx.t(`kind.${card.kind}`).toLocaleLowerCase();
+  const parts = [h("b", {}, String(card.month)), h("span", {}, kind)];
+  if (game?.card_points) parts.push(h("span", { class: "points" }, String(card.value)));
+  return h("span", { class: "card-label", "aria-hidden": "true" }, parts);
+}
 
 export function lastResult(view) {
   return view.last_round || null;
@@ -76,6 +87,16 @@ export function render(root, ctx) {
   const pending = ui.selected ? plays.filter((p) => p.card === ui.selected) : [];
   const targets = new Set(pending.length > 1 ? pending.map((p) => p.take) : takes.map((a) => a.card));
   const from = arrivals(view);
+  const countsPoints = Boolean(ctx.cards.hanafuda.games?.[ctx.gameId]?.card_points);
+  // a card in words: its name, its kind and, where the game counts them, its points
+  const describe = (code) => {
+    const card = info[code];
+    const name = cardName(code, ctx);
+    const kind = t(`kind.${card.kind}`);
+    // "Pine (plain)" says its kind already
+    const said = name.toLocaleLowerCase().includes(kind.toLocaleLowerCase()) ? name : `${name} · ${kind}`;
+    return countsPoints ? `${said} · ${t("hanafuda.points_short", { n: card.value })}` : said;
+  };
 
   const draw = (code, size = "", extra = {}) => {
     const card = info[code];
@@ -85,7 +106,7 @@ export function render(root, ctx) {
       "data-code": code,
       "data-anim": code,
       "data-from": from.get(code),
-      title: `${cardName(code, ctx)} · ${t(`kind.${card.kind}`)} · ${card.value}`,
+      title: describe(code),
     };
     if (target) {
       Object.assign(attrs, { tabindex: 0, role: "button", "aria-label": t("hanafuda.take_card", { card: cardName(code, ctx) }) });
@@ -95,7 +116,12 @@ export function render(root, ctx) {
         ui.selected = null;
       };
     }
-    return svg(hanafudaCard(card, ctx.lang), { ...attrs, ...extra.attrs });
+    const drawn = svg(hanafudaCard(card, ctx.lang), { ...attrs, "data-name": describe(code), ...extra.attrs });
+    if (ctx.labels && size !== "small") {
+      drawn.classList.add("labelled");
+      drawn.append(cardLabel(card, ctx));
+    }
+    return drawn;
   };
 
   // captured cards as four stacks (lights, animals, ribbons, plains), each with its count
@@ -158,7 +184,7 @@ export function render(root, ctx) {
         tabindex: playable ? 0 : -1,
         role: playable ? "button" : null,
         "aria-label": `${index + 1}: ${cardName(code, ctx)}`,
-        title: `${index + 1}: ${cardName(code, ctx)}`,
+        title: `${index + 1}: ${describe(code)}`,
         onclick: playable ? () => choose(code) : null,
       },
     });
