@@ -80,7 +80,9 @@ class Capability(StrEnum):
     table (public: 7 słów's best words after a round);
     ``DOCS``: a module with ``TABLES`` (block name -> ``table(game_id, lang)``, the
     markdown ``make docs`` fills in) and ``SECTIONS`` (game id -> score-line rule prefix ->
-    the heading of the game's page that explains it).
+    the heading of the game's page that explains it);
+    ``LESSON``: the guided first game, a ``Lesson`` (``cardtable.learn``): its deal, every
+    scripted move and the coach's lines.
     """
 
     BOTS = "bots"
@@ -92,6 +94,7 @@ class Capability(StrEnum):
     WEB = "web"
     FRAME = "frame"
     DOCS = "docs"
+    LESSON = "lesson"
 
 
 @dataclass(frozen=True)

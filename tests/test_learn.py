@@ -1,0 +1,177 @@
+"""Guided first games (``cardtable.learn``): each lesson's deal brings up each idea in
+order when the pointed moves are played, the engine referees every move, the coach's lines
+exist in every language, and ``cardtable learn GAME`` runs in a real terminal (tmux)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from cardtable.core.state import State
+from cardtable.learn import (
+    ScriptedBot,
+    coach,
+    expected,
+    games_with_lessons,
+    lesson_of,
+    refusal,
+)
+from cardtable.locales import LANGUAGES, catalogue
+
+#: the ideas each game's guided game brings up, in this order
+IDEAS = {
+    "koi-koi": ["match", "choice", "draw", "yaku", "stop"],
+}
+LESSONS = sorted(IDEAS)
+
+
+def test_every_game_with_a_lesson_is_listed() -> None:
+    assert sorted(games_with_lessons()) == LESSONS
+
+
+def play_through(game_id: str) -> tuple[State, list[str], list[str]]:
+    """Play the lesson as a learner who follows the coach: the ideas that fired, in order,
+    and the coach's line at each of the learner's moves."""
+    lesson = lesson_of(game_id)
+    state = lesson.new_state()
+    bots = {n: ScriptedBot(lesson, n) for n in range(state.num_players) if n != lesson.learner}
+    fired: list[str] = []
+    lines: list[str] = []
+    for _ in range(2000):
+        if state.is_over:
+            break
+        seat = min(state.to_move)
+        if seat == lesson.learner:
+            said = coach(lesson, state, "en")
+            action = expected(lesson, state, seat)
+            assert action is not None and said["target"] == action.to_json()
+            assert refusal(lesson, state, seat, action) is None
+            lines.append(said["key"])
+            if said["idea"]:
+                condition = lesson.ideas[said["idea"]]
+                assert condition(state, seat, action), f"{said['idea']} did not come up"
+                fired.append(said["idea"])
+        else:
+            assert expected(lesson, state, lesson.learner) is None or lesson.learner in state.to_move
+            action = bots[seat].choose(state, seat)
+        state.apply(seat, action)
+    assert state.is_over
+    return state, fired, lines
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+def test_each_idea_comes_up_in_order(game_id: str) -> None:
+    state, fired, _lines = play_through(game_id)
+    assert fired == IDEAS[game_id]
+    assert coach(lesson_of(game_id), state, "en")["key"] == lesson_of(game_id).done
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+def test_an_idea_does_not_fire_on_another_move(game_id: str) -> None:
+    """The conditions can fail: each is false for some other legal move at its step."""
+    lesson = lesson_of(game_id)
+    state = lesson.new_state()
+    first = lesson.steps_of(lesson.learner)[0]
+    wanted = expected(lesson, state, lesson.learner)
+    assert wanted is not None
+    others = [a for a in state.legal_actions(lesson.learner) if a.to_json() != wanted.to_json()]
+    assert others
+    assert not all(lesson.ideas[first.idea](state, lesson.learner, a) for a in others)
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+def test_a_move_the_coach_did_not_ask_for_is_refused_with_a_reason(game_id: str) -> None:
+    lesson = lesson_of(game_id)
+    state = lesson.new_state()
+    seat = lesson.learner
+    wanted = expected(lesson, state, seat)
+    assert wanted is not None
+    other = next(a for a in state.legal_actions(seat) if a.to_json() != wanted.to_json())
+    why = refusal(lesson, state, seat, other)
+    assert why is not None and getattr(why, "key", "") == "lesson.not_now"
+    # a move the rules refuse gets the engine's own reason (another seat's move here)
+    bot_seat = next(n for n in range(state.num_players) if n != seat)
+    engine = refusal(lesson, state, bot_seat, wanted)
+    assert engine is not None and engine == state.illegal_reason(bot_seat, wanted)
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_line_of_the_coach_is_written_in_each_language(game_id: str, lang: str) -> None:
+    _state, _fired, lines = play_through(game_id)
+    lesson = lesson_of(game_id)
+    words = catalogue(lang)
+    for key in {*lines, lesson.play_on, lesson.done, "lesson.not_now", "lesson.wrong"}:
+        assert key in words, f"{key} is missing in {lang}"
+        if lang != "en":
+            assert words[key] != catalogue("en")[key], f"{key} is left in English in {lang}"
+
+
+# -- the terminal, in tmux -------------------------------------------------------------
+TMUX = shutil.which("tmux")
+CARDTABLE = str(Path(sys.executable).with_name("cardtable"))
+POINTED = re.compile(r"→ (\d+)\. ")
+
+
+def pane(session: str) -> str:
+    done = subprocess.run(
+        ["tmux", "capture-pane", "-p", "-J", "-S", "-200", "-t", session],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def wait_for(session: str, ready: object, timeout: float = 30) -> str:
+    deadline = time.time() + timeout
+    text = ""
+    while time.time() < deadline:
+        text = pane(session)
+        if callable(ready) and ready(text):
+            return text
+        time.sleep(0.1)
+    raise AssertionError(f"the terminal did not get there:\n{text[-3000:]}")
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+@pytest.mark.parametrize("game_id", LESSONS)
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_cardtable_learn_in_tmux(game_id: str, lang: str) -> None:
+    """A person types the number the coach points at, each time, until the game ends."""
+    session = f"learn-{uuid.uuid4().hex[:8]}"
+    command = f"{CARDTABLE} learn {game_id} --lang {lang}; echo LESSON-EXIT-$?; sleep 30"
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "60", command], check=True
+    )
+    coach_word = catalogue(lang)["lesson.coach"]
+    done_line = catalogue(lang)[lesson_of(game_id).done]
+    try:
+        typed = 0
+        while True:
+            text = wait_for(
+                session,
+                lambda t, n=typed: t.count(f"{coach_word}:") > n or "LESSON-EXIT" in t,
+            )
+            if "LESSON-EXIT" in text:
+                break
+            numbers = POINTED.findall(text)
+            if len(numbers) <= typed:  # the coach's last word, no move: the game is over
+                text = wait_for(session, lambda t: "LESSON-EXIT" in t)
+                break
+            wait_for(session, lambda t: t.rstrip().endswith(":"))
+            subprocess.run(["tmux", "send-keys", "-t", session, numbers[-1], "Enter"], check=True)
+            typed += 1
+        assert "LESSON-EXIT-0" in text
+        assert "✗" not in text  # the coach never had to refuse a move
+        assert done_line.split()[0] in text
+        assert typed == len(lesson_of(game_id).steps_of(lesson_of(game_id).learner))
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
