@@ -59,7 +59,9 @@ def play_through(game_id: str) -> tuple[State, list[str], list[str]]:
                 assert condition(state, seat, action), f"{said['idea']} did not come up"
                 fired.append(said["idea"])
         else:
-            assert expected(lesson, state, lesson.learner) is None or lesson.learner in state.to_move
+            assert (
+                expected(lesson, state, lesson.learner) is None or lesson.learner in state.to_move
+            )
             action = bots[seat].choose(state, seat)
         state.apply(seat, action)
     assert state.is_over
