@@ -1,0 +1,144 @@
+"""The guided first game in real Chromium: a new player finishes it from the lobby's first
+page by clicking only what the coach points at; a wrong move is explained; a lesson left
+is resumed where it was; every game's guided game reaches its end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from cardtable.learn import games_with_lessons, lesson_of
+from cardtable.locales import catalogue
+
+from .browser_helpers import board, browser, new_page, server, shot
+
+__all__ = ["browser", "server"]  # fixtures used by name
+
+TARGET = "[data-coach-target]"
+# what the coach points at, or the end of the game
+POINTED_OR_OVER = """() => document.querySelector('[data-coach-target]')
+    || document.querySelector('#board').dataset.status === 'finished'"""
+# after a click: the game moved on, or the renderer picked a card and the coach points on
+MOVED_ON = """v => {
+    const b = document.querySelector('#board');
+    return b.dataset.version !== v || b.dataset.status === 'finished'
+        || document.querySelector('#board .selected') !== null;
+}"""
+
+
+def open_lesson(page: Page, url: str, game: str, fresh: bool = True) -> str:
+    page.goto(f"{url}/learn/{game}{'?new=1' if fresh else ''}")
+    page.wait_for_selector("#board[data-version]")
+    page.wait_for_selector("#coach:not([hidden])")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def follow_the_coach(page: Page, limit: int = 400) -> list[str]:
+    """Click what the coach points at until the game is over; the coach's lines seen."""
+    said: list[str] = []
+    for _ in range(limit):
+        page.wait_for_function(POINTED_OR_OVER, timeout=30_000)
+        if board(page)["status"] == "finished":
+            return said
+        key = page.get_attribute("#coach-text", "data-key") or ""
+        if not said or said[-1] != key:
+            said.append(key)
+        version = board(page)["version"]
+        selected = page.locator("#board .selected").count()
+        page.locator(f"#board {TARGET}").click()
+        if selected:  # the second click of a choice: the move itself
+            page.wait_for_function(
+                "v => document.querySelector('#board').dataset.version !== v", arg=version
+            )
+        else:
+            page.wait_for_function(MOVED_ON, arg=version, timeout=30_000)
+        assert not page.errors  # type: ignore[attr-defined]
+    raise AssertionError("the guided game did not end")
+
+
+def test_a_new_player_finishes_the_guided_koikoi_game_by_following_the_coach(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser)
+    page.goto(f"{url}/")
+    page.wait_for_selector("#learn-link:visible")
+    assert page.get_attribute("#learn-link", "href") == "/learn/koi-koi"
+    page.click("#learn-link")
+    page.wait_for_selector("#coach:not([hidden])")
+    table_id = page.url.rsplit("/", 1)[-1]
+    said = follow_the_coach(page)
+    lesson = lesson_of("koi-koi")
+    assert said == [step.say for step in lesson.steps_of(lesson.learner)]
+    page.wait_for_selector(f"#coach {TARGET}#lesson-next")
+    assert page.get_attribute("#coach-text", "data-key") == lesson.done
+    meta = page.request.get(f"{url}/api/tables/{table_id}").json()
+    assert meta["status"] == "finished" and meta["winners"] == [lesson.learner]
+    shot(page, "learn-koi-koi-done")
+    # the lesson ends in a normal game against the easy bot
+    page.locator(TARGET).click()
+    page.wait_for_url(lambda address: table_id not in address and "/t/" in address)
+    page.wait_for_selector("#board[data-version]")
+    new_id = page.url.rsplit("/", 1)[-1]
+    meta = page.request.get(f"{url}/api/tables/{new_id}").json()
+    assert [s["kind"] for s in meta["seats"]] == ["human", "bot:easy"]
+    assert meta["preset"] is None and page.locator("#coach").is_hidden()
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_wrong_move_is_explained(server: tuple[str, Any], browser: Browser, lang: str) -> None:
+    url, _app = server
+    page = new_page(browser, locale={"en": "en-GB", "pl": "pl-PL"}[lang])
+    open_lesson(page, url, "koi-koi")
+    page.wait_for_selector(f"#board {TARGET}")
+    pointed = page.get_attribute(f"#board {TARGET}", "data-code")
+    other = page.locator(f"#board .hand .card.playable:not([data-code='{pointed}'])").first
+    version = board(page)["version"]
+    other.click()
+    page.wait_for_selector("#coach-wrong")
+    words = catalogue(lang)
+    wrong = page.inner_text("#coach-wrong")
+    assert words["lesson.not_now"] in wrong
+    assert board(page)["version"] == version  # nothing was played
+    # the coach still says what to do, and the pointed card is still marked
+    assert page.get_attribute("#coach-text", "data-key") == "lesson.hanafuda.match"
+    assert page.get_attribute(f"#board {TARGET}", "data-code") == pointed
+    if lang != "en":
+        assert catalogue("en")["lesson.not_now"] not in page.inner_text("#coach")
+
+
+def test_a_lesson_left_is_resumed(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    page = new_page(browser)
+    table_id = open_lesson(page, url, "koi-koi")
+    version = board(page)["version"]
+    page.locator(f"#board {TARGET}").click()
+    page.wait_for_function(
+        "v => document.querySelector('#board').dataset.version !== v", arg=version
+    )
+    page.wait_for_function(
+        "() => document.querySelector('#coach-text').dataset.key === 'lesson.hanafuda.choice'"
+    )
+    page.goto(f"{url}/")
+    page.wait_for_selector("#learn-link:visible")
+    page.click("#learn-link")  # the same lesson, where it was left
+    page.wait_for_selector("#coach:not([hidden])")
+    assert page.url.rsplit("/", 1)[-1] == table_id
+    page.wait_for_function(
+        "() => document.querySelector('#coach-text')?.dataset.key === 'lesson.hanafuda.choice'"
+    )
+    assert page.locator(f"#board {TARGET}").count() == 1
+
+
+@pytest.mark.parametrize("game_id", sorted(games_with_lessons()))
+def test_each_guided_game_reaches_its_end(
+    server: tuple[str, Any], browser: Browser, game_id: str
+) -> None:
+    url, _app = server
+    page = new_page(browser)
+    open_lesson(page, url, game_id)
+    follow_the_coach(page)
+    assert board(page)["status"] == "finished"
+    page.wait_for_selector("#lesson-next")
