@@ -28,6 +28,9 @@ from cardtable.locales import LANGUAGES, catalogue
 #: the ideas each game's guided game brings up, in this order
 IDEAS = {
     "koi-koi": ["match", "choice", "draw", "yaku", "stop"],
+    "bakappana": ["match", "choice", "draw"],
+    "hana-awase": ["match", "choice", "draw", "yaku"],
+    "hana-awase-88": ["match", "choice", "draw", "steal", "yaku"],
 }
 LESSONS = sorted(IDEAS)
 
@@ -75,23 +78,43 @@ def test_each_idea_comes_up_in_order(game_id: str) -> None:
     assert coach(lesson_of(game_id), state, "en")["key"] == lesson_of(game_id).done
 
 
-@pytest.mark.parametrize("game_id", LESSONS)
-def test_an_idea_does_not_fire_on_another_move(game_id: str) -> None:
-    """The conditions can fail: each is false for some other legal move at its step."""
+def at_first_idea(game_id: str) -> State:
+    """The lesson's state when the learner is first to move at a step with an idea."""
     lesson = lesson_of(game_id)
     state = lesson.new_state()
-    first = lesson.steps_of(lesson.learner)[0]
+    bots = {n: ScriptedBot(lesson, n) for n in range(state.num_players) if n != lesson.learner}
+    while True:
+        seat = min(state.to_move)
+        if seat == lesson.learner:
+            step = lesson.step(state, seat)
+            assert step is not None
+            if step.idea:
+                return state
+            action = expected(lesson, state, seat)
+            assert action is not None
+        else:
+            action = bots[seat].choose(state, seat)
+        state.apply(seat, action)
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+def test_an_idea_does_not_fire_on_another_move(game_id: str) -> None:
+    """The conditions can fail: the first idea is false for some other legal move."""
+    lesson = lesson_of(game_id)
+    state = at_first_idea(game_id)
+    step = lesson.step(state, lesson.learner)
+    assert step is not None
     wanted = expected(lesson, state, lesson.learner)
     assert wanted is not None
     others = [a for a in state.legal_actions(lesson.learner) if a.to_json() != wanted.to_json()]
     assert others
-    assert not all(lesson.ideas[first.idea](state, lesson.learner, a) for a in others)
+    assert not all(lesson.ideas[step.idea](state, lesson.learner, a) for a in others)
 
 
 @pytest.mark.parametrize("game_id", LESSONS)
 def test_a_move_the_coach_did_not_ask_for_is_refused_with_a_reason(game_id: str) -> None:
     lesson = lesson_of(game_id)
-    state = lesson.new_state()
+    state = at_first_idea(game_id)
     seat = lesson.learner
     wanted = expected(lesson, state, seat)
     assert wanted is not None
@@ -122,9 +145,16 @@ CARDTABLE = str(Path(sys.executable).with_name("cardtable"))
 POINTED = re.compile(r"→ (\d+)\. ")
 
 
+def tmux(session: str, *args: str, check: bool = True) -> None:
+    """A tmux command on the session's own server (named after it: no other tmux is
+    touched)."""
+    subprocess.run(["tmux", "-L", session, *args], check=check)
+
+
 def pane(session: str) -> str:
+    """Everything the terminal showed since the start (its whole history)."""
     done = subprocess.run(
-        ["tmux", "capture-pane", "-p", "-J", "-S", "-200", "-t", session],
+        ["tmux", "-L", session, "capture-pane", "-p", "-J", "-S", "-", "-t", session],
         capture_output=True,
         text=True,
         check=True,
@@ -146,34 +176,37 @@ def wait_for(session: str, ready: object, timeout: float = 30) -> str:
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 @pytest.mark.parametrize("game_id", LESSONS)
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
-def test_cardtable_learn_in_tmux(game_id: str, lang: str) -> None:
+def test_cardtable_learn_in_tmux(game_id: str, lang: str, tmp_path: Path) -> None:
     """A person types the number the coach points at, each time, until the game ends."""
     session = f"learn-{uuid.uuid4().hex[:8]}"
     command = f"{CARDTABLE} learn {game_id} --lang {lang}; echo LESSON-EXIT-$?; sleep 30"
-    subprocess.run(
-        ["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "60", command], check=True
-    )
+    config = tmp_path / "tmux.conf"  # the whole game stays in the pane's history
+    config.write_text("set -g history-limit 100000\n")
+    tmux(session, "-f", str(config), "new-session", "-d", "-s", session, "-x", "160", "-y", "60")
+    tmux(session, "respawn-pane", "-k", "-t", session, command)
     coach_word = catalogue(lang)["lesson.coach"]
     done_line = catalogue(lang)[lesson_of(game_id).done]
     try:
-        typed = 0
+        typed, seen = 0, 0
+
+        def asked(text: str, since: int) -> bool:
+            """The coach spoke after ``since`` and the prompt waits, or the game ended."""
+            fresh = text.rstrip()[since:]
+            return "LESSON-EXIT" in text or (f"{coach_word}:" in fresh and fresh.endswith(":"))
+
         while True:
-            text = wait_for(
-                session,
-                lambda t, n=typed: t.count(f"{coach_word}:") > n or "LESSON-EXIT" in t,
-            )
+            text = wait_for(session, lambda t, since=seen: asked(t, since))
             if "LESSON-EXIT" in text:
                 break
-            numbers = POINTED.findall(text)
-            if len(numbers) <= typed:  # the coach's last word, no move: the game is over
-                text = wait_for(session, lambda t: "LESSON-EXIT" in t)
-                break
-            wait_for(session, lambda t: t.rstrip().endswith(":"))
-            subprocess.run(["tmux", "send-keys", "-t", session, numbers[-1], "Enter"], check=True)
+            numbers = POINTED.findall(text.rstrip()[seen:])
+            assert numbers, text[seen:]
+            seen = len(text.rstrip())
+            tmux(session, "send-keys", "-t", session, numbers[-1], "Enter")
             typed += 1
         assert "LESSON-EXIT-0" in text
         assert "✗" not in text  # the coach never had to refuse a move
         assert done_line.split()[0] in text
-        assert typed == len(lesson_of(game_id).steps_of(lesson_of(game_id).learner))
+        # every scripted step, then the coach's pointed moves to the end of the game
+        assert typed >= len(lesson_of(game_id).steps_of(lesson_of(game_id).learner))
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+        tmux(session, "kill-server", check=False)

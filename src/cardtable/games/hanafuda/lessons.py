@@ -13,7 +13,9 @@ two matches and the choice, drawing from the stock, the first yaku, koi-koi or s
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from importlib.resources import files
 from typing import Any
 
 from cardtable.core.actions import Action
@@ -58,14 +60,37 @@ def _yaku_made(state: State, seat: int, action: Action) -> bool:
     return bool((view.get("yaku") or [[]] * (seat + 1))[seat]) or view.get("phase") == "decide"
 
 
+def _stock_took(state: State, seat: int, action: Action) -> bool:
+    """The stock's card turned over after this move and took a card (or, a Take, the
+    player chooses which of two it takes)."""
+    if isinstance(action, Take):
+        return True
+    after = _after(state, seat, action).view(seat)
+    return any(
+        e.get("seat") == seat and e.get("from") == "stock" and e.get("captured")
+        for e in after.get("events") or ()
+    )
+
+
+def _steals(state: State, seat: int, action: Action) -> bool:
+    """The move takes a card from an opponent's captured pile (Hana-awase 88's rule)."""
+    take = getattr(action, "take", None) if isinstance(action, Play) else None
+    if take is None:
+        return False
+    piles = state.view(seat).get("piles") or []
+    return any(CODES[take] in pile for n, pile in enumerate(piles) if n != seat)
+
+
 #: the ideas every hanafuda lesson brings up, each with the condition that shows it
 IDEAS: dict[str, Condition] = {
     # a played card finds exactly one card of its month on the table
     "match": lambda s, n, a: isinstance(a, Play) and _table_matches(s, a.card) == 1,
     # two cards of the month lie there: the player chooses which to take
-    "choice": lambda s, n, a: isinstance(a, Play) and a.take is not None,
-    # the stock's top card turned over and matches two: the player chooses again
-    "draw": lambda s, n, a: isinstance(a, Take),
+    "choice": lambda s, n, a: isinstance(a, Play) and a.take is not None and not _steals(s, n, a),
+    # after the played card, the stock's top card turns over and takes a card too
+    "draw": _stock_took,
+    # a card of the month taken from an opponent's pile
+    "steal": _steals,
     # the move completes the player's first yaku
     "yaku": _yaku_made,
     # koi-koi's call: go on for more, or stop and score
@@ -99,4 +124,34 @@ def _koikoi() -> Lesson:
     )
 
 
+def _searched(game_id: str) -> Lesson:
+    """A lesson found by ``lesson_search`` (its seed and moves are data in ``lessons/``):
+    each idea's step says the idea's line, the other moves of the learner the plain one."""
+    data = json.loads((files(__package__) / "lessons" / f"{game_id}.json").read_text("utf-8"))
+    script = tuple(
+        Step(
+            step["seat"],
+            step["action"],
+            f"lesson.hanafuda.idea.{step['idea']}"
+            if "idea" in step
+            else ("lesson.hanafuda.play" if step["seat"] == 0 else ""),
+            step.get("idea", ""),
+        )
+        for step in data["script"]
+    )
+    return Lesson(
+        game=game_id, options=data["options"], seed=data["seed"], script=script, ideas=IDEAS
+    )
+
+
 KOIKOI = _koikoi()
+#: the lessons found by the search, read when first asked for (the search imports IDEAS)
+SEARCHED = {"BAKAPPANA": "bakappana", "HANA_AWASE": "hana-awase", "HANA_AWASE_88": "hana-awase-88"}
+
+
+def __getattr__(name: str) -> Lesson:
+    if name in SEARCHED:
+        lesson = _searched(SEARCHED[name])
+        globals()[name] = lesson
+        return lesson
+    raise AttributeError(name)
