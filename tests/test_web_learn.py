@@ -17,15 +17,12 @@ from .browser_helpers import board, browser, new_page, server, shot
 __all__ = ["browser", "server"]  # fixtures used by name
 
 TARGET = "[data-coach-target]"
-# what the coach points at, or the end of the game
-POINTED_OR_OVER = """() => document.querySelector('[data-coach-target]')
+# what the coach points at (on the board, or "Next round"), or the end of the game
+POINTED_OR_OVER = """() => document.querySelector('#board [data-coach-target], #round-result [data-coach-target]')
     || document.querySelector('#board').dataset.status === 'finished'"""
-# after a click: the game moved on, or the renderer picked a card and the coach points on
-MOVED_ON = """v => {
-    const b = document.querySelector('#board');
-    return b.dataset.version !== v || b.dataset.status === 'finished'
-        || document.querySelector('#board .selected') !== null;
-}"""
+# after a click: the element clicked is no longer the one the coach points at (the board
+# was drawn again: the game moved on, or the renderer took the click as one step of a move)
+MOVED_ON = """() => !document.querySelector('[data-coach-target][data-clicked]')"""
 
 
 def open_lesson(page: Page, url: str, game: str, fresh: bool = True) -> str:
@@ -35,7 +32,7 @@ def open_lesson(page: Page, url: str, game: str, fresh: bool = True) -> str:
     return page.url.rsplit("/", 1)[-1]
 
 
-def follow_the_coach(page: Page, limit: int = 400) -> list[str]:
+def follow_the_coach(page: Page, limit: int = 600) -> list[str]:
     """Click what the coach points at until the game is over; the coach's lines seen."""
     said: list[str] = []
     for _ in range(limit):
@@ -45,15 +42,10 @@ def follow_the_coach(page: Page, limit: int = 400) -> list[str]:
         key = page.get_attribute("#coach-text", "data-key") or ""
         if not said or said[-1] != key:
             said.append(key)
-        version = board(page)["version"]
-        selected = page.locator("#board .selected").count()
-        page.locator(f"#board {TARGET}").click()
-        if selected:  # the second click of a choice: the move itself
-            page.wait_for_function(
-                "v => document.querySelector('#board').dataset.version !== v", arg=version
-            )
-        else:
-            page.wait_for_function(MOVED_ON, arg=version, timeout=30_000)
+        target = page.locator(f"#board {TARGET}, #round-result {TARGET}")
+        target.evaluate("element => { element.dataset.clicked = '1'; }")
+        target.click()
+        page.wait_for_function(MOVED_ON, timeout=30_000)
         assert not page.errors  # type: ignore[attr-defined]
     raise AssertionError("the guided game did not end")
 
@@ -139,6 +131,9 @@ def test_each_guided_game_reaches_its_end(
     url, _app = server
     page = new_page(browser)
     open_lesson(page, url, game_id)
-    follow_the_coach(page)
+    said = follow_the_coach(page)
     assert board(page)["status"] == "finished"
+    lesson = lesson_of(game_id)
+    ideas = [step.say for step in lesson.steps_of(lesson.learner) if step.idea]
+    assert [key for key in said if key in ideas] == ideas  # each idea's line, in order
     page.wait_for_selector("#lesson-next")

@@ -25,12 +25,17 @@ class Coach:
         said = coach(self.lesson, state, self.lang)
         lines = [Text(f"{message('lesson.coach', self.lang)}: {said['text']}", "bold magenta")]
         target = expected(self.lesson, state, seat)
-        if target is not None:  # the menu's number of the move to type, where it has one
+        if target is not None:  # what to type: the menu's number, or the game's own form
+            typed = getattr(renderer, "typed_form", None)
+            form = typed(state, seat, target) if typed is not None else None
             wanted = target.to_json()
             legal = [a.to_json() for a in state.legal_actions(seat)]
-            number = f"{legal.index(wanted) + 1}. " if wanted in legal else ""
+            if form is not None:
+                hint = f"[{form}] "
+            else:
+                hint = f"{legal.index(wanted) + 1}. " if wanted in legal else ""
             lines.append(
-                Text(f"  → {number}", "bold magenta") + renderer.describe(state, seat, target)
+                Text(f"  → {hint}", "bold magenta") + renderer.describe(state, seat, target)
             )
         return lines
 

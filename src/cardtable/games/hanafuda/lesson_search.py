@@ -1,21 +1,17 @@
-"""Find the seed of a hanafuda guided first game: the first seed in which a learner who
-plays the ``greedy`` bot's move (against ``greedy`` bots) meets each idea of the game in
-order, early. The result is data (``lessons/GAME.json``: the seed and every move up to
-the last idea); ``lessons.py`` reads it. Run again after a rules change:
+"""Find the seeds of the searched hanafuda guided games (``cardtable.agents.lessons``): the
+result is data, ``lessons/GAME.json``, which ``lessons.py`` reads. Run again after a rules
+or bot change:
 
     python -m cardtable.games.hanafuda.lesson_search bakappana hana-awase hana-awase-88
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from cardtable.agents import make_agent
-from cardtable.core.game import load
-from cardtable.core.lesson import Condition
+from cardtable.agents.lessons import search, write
 from cardtable.games.hanafuda.lessons import IDEAS
 
 HERE = Path(__file__).resolve().parent / "lessons"
@@ -29,49 +25,10 @@ PLANS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 MOST_MOVES = 8
 
 
-def attempt(
-    game_id: str,
-    seed: int,
-    ideas: tuple[str, ...],
-    options: dict[str, Any],
-    conditions: dict[str, Condition],
-) -> list[dict[str, Any]] | None:
-    """The script of the game from ``seed`` when every idea fires in order, else None."""
-    state = load(game_id, **options).new_state(seed=seed)
-    bots = {n: make_agent("greedy", game_id, seed=seed + n) for n in range(state.num_players)}
-    script: list[dict[str, Any]] = []
-    left, learner_moves = list(ideas), 0
-    while left and not state.is_over and state.rounds_finished == 0:
-        seat = min(state.to_move)
-        action = bots[seat].choose(state.clone(), seat)
-        step: dict[str, Any] = {"seat": seat, "action": action.to_json()}
-        if seat == 0:
-            learner_moves += 1
-            if learner_moves > MOST_MOVES:
-                return None
-            if conditions[left[0]](state, seat, action):
-                step["idea"] = left.pop(0)
-        script.append(step)
-        state.apply(seat, action)
-    return None if left else script
-
-
-def search(game_id: str, limit: int = 20000) -> dict[str, Any]:
-    ideas, options = PLANS[game_id]
-    for seed in range(limit):
-        script = attempt(game_id, seed, ideas, options, IDEAS)
-        if script is not None:
-            return {"game": game_id, "options": options, "seed": seed, "script": script}
-    raise SystemExit(f"{game_id}: no seed under {limit} brings up {ideas} in order")
-
-
 def main(games: list[str]) -> None:
-    HERE.mkdir(exist_ok=True)
     for game_id in games:
-        found = search(game_id)
-        path = HERE / f"{game_id}.json"
-        path.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
-        print(f"{game_id}: seed {found['seed']}, {len(found['script'])} moves -> {path}")
+        ideas, options = PLANS[game_id]
+        write(search(game_id, ideas, options, IDEAS, MOST_MOVES), HERE)
 
 
 if __name__ == "__main__":

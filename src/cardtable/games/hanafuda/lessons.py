@@ -65,10 +65,11 @@ def _stock_took(state: State, seat: int, action: Action) -> bool:
     player chooses which of two it takes)."""
     if isinstance(action, Take):
         return True
-    after = _after(state, seat, action).view(seat)
-    return any(
+    before = len(state.view(seat).get("events") or ())
+    after = _after(state, seat, action).view(seat).get("events") or []
+    return any(  # only this move's events: the round's earlier ones are kept in the view
         e.get("seat") == seat and e.get("from") == "stock" and e.get("captured")
-        for e in after.get("events") or ()
+        for e in after[before:]
     )
 
 

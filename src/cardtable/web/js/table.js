@@ -234,6 +234,17 @@ function markCoachTarget() {
     element.removeAttribute("data-coach-target");
     element.classList.remove("lesson-target");
   }
+  for (const element of document.querySelectorAll("#round-result [data-coach-target]")) element.removeAttribute("data-coach-target");
+  const breakFor = frame?.table.round_break?.waiting?.includes(frame.seat);
+  if (frame?.lesson && breakFor) {
+    // a stage or round is over: the coach points at "Next round" once it is shown
+    const next = document.querySelector("#round-result:not([hidden]) #next-round:not([disabled])");
+    if (next) {
+      next.setAttribute("data-coach-target", "");
+      next.classList.add("lesson-target");
+    }
+    return;
+  }
   const target = frame?.lesson?.target;
   if (!target || !client?.lessonTarget || !isMine()) return;
   const selector = client.lessonTarget(target, context());
