@@ -18,7 +18,8 @@ __all__ = ["browser", "server"]  # fixtures used by name
 
 TARGET = "[data-coach-target]"
 # what the coach points at (on the board, or "Next round"), or the end of the game
-POINTED_OR_OVER = """() => document.querySelector('#board [data-coach-target], #round-result [data-coach-target]')
+POINTED_OR_OVER = """() =>
+    document.querySelector('#board [data-coach-target], #round-result [data-coach-target]')
     || document.querySelector('#board').dataset.status === 'finished'"""
 # after a click: the element clicked is no longer the one the coach points at (the board
 # was drawn again: the game moved on, or the renderer took the click as one step of a move)
