@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from cardtable.core.game import game_ids
 from cardtable.core.state import State
 from cardtable.learn import (
     ScriptedBot,
@@ -221,3 +222,19 @@ def test_cardtable_learn_in_tmux(game_id: str, lang: str, tmp_path: Path) -> Non
         assert typed >= len(lesson_of(game_id).steps_of(lesson_of(game_id).learner))
     finally:
         tmux(session, "kill-server", check=False)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_cardtable_learn_says_when_a_game_has_no_lesson_yet(lang: str) -> None:
+    missing = [g for g in game_ids() if g not in games_with_lessons()]
+    if not missing:
+        pytest.skip("every game has a lesson")
+    done = subprocess.run(
+        [CARDTABLE, "learn", missing[0], "--lang", lang],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert catalogue(lang)["lesson.none"] in " ".join(done.stdout.split())

@@ -4,11 +4,14 @@ is resumed where it was; every game's guided game reaches its end."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from websockets.sync.client import connect
 
+from cardtable.core.game import game_ids
 from cardtable.learn import games_with_lessons, lesson_of
 from cardtable.locales import catalogue
 
@@ -138,3 +141,46 @@ def test_each_guided_game_reaches_its_end(
     ideas = [step.say for step in lesson.steps_of(lesson.learner) if step.idea]
     assert [key for key in said if key in ideas] == ideas  # each idea's line, in order
     page.wait_for_selector("#lesson-next")
+
+
+def test_a_move_the_rules_refuse_comes_back_with_the_engines_reason(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """The coach's table referees with the real engine: a card not in the hand is refused
+    with the rules' own reason (a catalogue key the page says in its language), and a legal
+    move the coach did not ask for with the coach's."""
+    url, _app = server
+    page = new_page(browser)
+    table_id = open_lesson(page, url, "koi-koi")
+    seat = json.loads(page.evaluate(f"localStorage.getItem('cardtable.seat.{table_id}')"))
+    ws_url = url.replace("http", "ws")
+    with connect(f"{ws_url}/ws/tables/{table_id}?seat={seat['seat']}&key={seat['key']}") as ws:
+        frame = json.loads(ws.recv(timeout=30))
+        assert frame["type"] == "state" and frame["lesson"]["target"]["card"] == "01-1"
+        version = frame["version"]
+        answers = []
+        for action in ({"type": "play", "card": "04-1"}, {"type": "play", "card": "03-1"}):
+            ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+            answer = json.loads(ws.recv(timeout=30))
+            while answer["type"] != "error":
+                answer = json.loads(ws.recv(timeout=30))
+            answers.append(answer)
+    engine, coach = answers
+    assert engine["code"] == "illegal" and engine["key"].startswith("illegal.")
+    assert coach["code"] == "illegal" and coach["key"] == "lesson.not_now"
+    meta = page.request.get(f"{url}/api/tables/{table_id}").json()
+    assert meta["moves"] == 0  # neither was played
+
+
+def test_a_game_without_a_lesson_says_so(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    missing = [g for g in game_ids() if g not in games_with_lessons()]
+    if not missing:
+        pytest.skip("every game has a lesson")
+    page = new_page(browser, locale="pl-PL")
+    page.goto(f"{url}/?game={missing[0]}")
+    page.wait_for_selector(".seat-kind", state="attached")
+    assert page.locator("#learn-link").is_hidden()  # the lobby offers none
+    page.goto(f"{url}/learn/{missing[0]}")
+    page.wait_for_function("() => document.querySelector('#learn-error').textContent")
+    assert page.inner_text("#learn-error") == catalogue("pl")["lesson.none"]

@@ -25,6 +25,7 @@ from cardtable.core.game import Capability, spec_of
 from cardtable.core.options import parse_rules
 from cardtable.core.record import GameRecord
 from cardtable.core.terminal import Command, TerminalFrontEnd, console
+from cardtable.learn import has_lesson
 from cardtable.locales import message
 
 app = typer.Typer(
@@ -132,6 +133,9 @@ def learn(
     """A guided first game: the coach explains each idea and points at the move to play."""
     try:
         language = check_language(lang or default_language())
+        if not has_lesson(game):
+            console.print(message("lesson.none", language), style="yellow", markup=False)
+            raise typer.Exit(code=2)
         terminal = front_end(game)
         run_lesson(game, terminal, language)
     except CardtableError as error:
