@@ -238,3 +238,16 @@ def test_cardtable_learn_says_when_a_game_has_no_lesson_yet(lang: str) -> None:
     )
     assert done.returncode == 2
     assert catalogue(lang)["lesson.none"] in " ".join(done.stdout.split())
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+def test_a_finished_lesson_is_a_record_that_verifies(game_id: str) -> None:
+    """A lesson table commits to the lesson's seed: its record replays and verifies like
+    any game's (the fixed deals travel in the record)."""
+    from cardtable.server.fairness import Commitment, verify
+
+    state, _fired, _lines = play_through(game_id)
+    data = state.record().to_json()
+    sealed = Commitment(seed=lesson_of(game_id).seed, salt="ab" * 16)
+    data["fairness"] = {"commitment": sealed.digest, "seed": sealed.seed, "salt": sealed.salt}
+    assert verify(data).ok

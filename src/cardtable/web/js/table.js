@@ -217,7 +217,7 @@ function renderCoach() {
   if (ui.lessonWrong && ui.lessonWrong.version !== frame.version) ui.lessonWrong = null;
   const step = Math.min(lesson.step + 1, lesson.steps);
   panel.replaceChildren(
-    h("h3", {}, t("lesson.coach"), " ", h("span", { class: "coach-step muted" }, lesson.over ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
+    h("h3", {}, t("lesson.coach"), " ", h("span", { class: "coach-step muted" }, lesson.over || lesson.step >= lesson.steps ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
     h("p", { class: "coach-text", id: "coach-text", "data-key": lesson.key }, t(lesson.key)),
     ui.lessonWrong ? h("p", { class: "coach-wrong", id: "coach-wrong", role: "alert" }, ui.lessonWrong.text) : "",
     lesson.waiting && !lesson.over ? h("p", { class: "coach-wait muted" }, t("lesson.waiting")) : "",
