@@ -73,6 +73,10 @@ def test_a_new_player_finishes_the_guided_koikoi_game_by_following_the_coach(
     meta = page.request.get(f"{url}/api/tables/{table_id}").json()
     assert meta["status"] == "finished" and meta["winners"] == [lesson.learner]
     shot(page, "learn-koi-koi-done")
+    assert page.locator("#rematch").count() == 0  # a lesson is not played again as such
+    seat = json.loads(page.evaluate(f"localStorage.getItem('cardtable.seat.{table_id}')"))
+    answer = page.request.post(f"{url}/api/tables/{table_id}/rematch", data=seat)
+    assert answer.status == 400 and answer.json()["detail"]["code"] == "no_rematch"
     # the lesson ends in a normal game against the easy bot
     page.locator(TARGET).click()
     page.wait_for_url(lambda address: table_id not in address and "/t/" in address)

@@ -771,6 +771,10 @@ class Hub:
     async def rematch(self, table: LiveTable) -> LiveTable:
         if not table.finished:
             raise TableError("a rematch starts when the game is over", "not_finished")
+        if table.lesson is not None:
+            raise TableError(
+                "a guided game has no rematch: start a game against the easy bot", "no_rematch"
+            )
         if table.row.rematch_id and table.row.rematch_id in self.tables:
             return self.tables[table.row.rematch_id]
         request = TableRequest(
