@@ -11,6 +11,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -251,3 +252,45 @@ def test_a_finished_lesson_is_a_record_that_verifies(game_id: str) -> None:
     sealed = Commitment(seed=lesson_of(game_id).seed, salt="ab" * 16)
     data["fairness"] = {"commitment": sealed.digest, "seed": sealed.seed, "salt": sealed.salt}
     assert verify(data).ok
+
+
+def test_a_lesson_survives_a_server_restart(tmp_path: Path) -> None:
+    """A lesson table is stored like any other: killed and started again, the server
+    rebuilds it with its deal, its scripted opponent and its coach, where it was left."""
+    import json
+
+    from websockets.sync.client import connect
+
+    from .server_helpers import ServerProcess, http
+
+    server = ServerProcess(f"sqlite:///{tmp_path / 'learn.db'}")
+    server.start()
+    try:
+        status, created = http("POST", f"{server.url}/api/learn/koi-koi", {"names": ["Ann"]})
+        assert status == 201
+        ws_url = server.url.replace("http", "ws")
+        socket_url = f"{ws_url}/ws/tables/{created['id']}?seat=0&key={created['key']}"
+
+        def frame_at_least(socket: Any, version: int) -> dict[str, Any]:
+            while True:
+                frame = json.loads(socket.recv(timeout=30))
+                assert frame["type"] != "error", frame
+                if frame["type"] == "state" and frame["version"] >= version:
+                    return frame
+
+        with connect(socket_url) as socket:
+            frame = frame_at_least(socket, 0)
+            first = frame["lesson"]["target"]
+            socket.send(json.dumps({"type": "action", "action": first, "version": 0}))
+            # the learner's move, then the scripted opponent's
+            frame = frame_at_least(socket, 2)
+            assert frame["lesson"]["key"] == "lesson.hanafuda.choice"
+        server.kill9()
+        server.start()
+        with connect(socket_url) as socket:
+            frame = frame_at_least(socket, 2)
+        assert frame["lesson"]["key"] == "lesson.hanafuda.choice"
+        assert frame["lesson"]["target"] == {"type": "play", "card": "09-1", "take": "09-3"}
+        assert frame["table"]["preset"] == "lesson"
+    finally:
+        server.kill9()
