@@ -23,7 +23,7 @@ help:
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,ray,rl,web]'
+	$(PY) -m pip install --quiet -e '.[dev,ray,rl,web,openspiel]'
 	@touch $(STAMP)
 
 system-deps:

@@ -5,7 +5,8 @@
 "Raw" plays random legal actions through the State API (legal_actions + apply; for 7
 słów the word bot's solver word, as listed actions there are only "lock"). "AEC"
 plays random masked actions through the PettingZoo environment, which also builds the
-observation and the action mask for every step (env.last()). Both count engine actions;
+observation and the action mask for every step (env.last()); for the games whose seats
+act at once, "parallel" does the same through the ParallelEnv. All count engine actions;
 the ratio is what a learner pays for the tensors. Figures go to the terminal and to
 benchmarks/results/rl.json; compare the ratios of one run (the machine is noisy).
 """
@@ -22,7 +23,7 @@ import numpy as np
 import cardtable
 from cardtable.agents import make_agent
 from cardtable.core.rng import Rng
-from cardtable.rl import env
+from cardtable.rl import env, parallel_env
 from common import save_figures
 
 CASES: list[tuple[str, dict[str, Any]]] = [
@@ -75,6 +76,29 @@ def env_steps(game_id: str, options: dict[str, Any], seconds: float) -> float:
     return steps / (time.process_time() - start)
 
 
+def parallel_steps(game_id: str, options: dict[str, Any], seconds: float) -> float:
+    """Random masked actions through the ParallelEnv (every waiting seat acts in a step;
+    each seat's action counts as one step)."""
+    par = parallel_env(game_id, **options)
+    rng = np.random.default_rng(1)
+    steps, seed, start = 0, 0, time.process_time()
+    while time.process_time() - start < seconds:
+        observations, _ = par.reset(seed=seed)
+        seed += 1
+        while par.agents:
+            actions = {}
+            for agent, observation in observations.items():
+                legal = np.flatnonzero(observation["action_mask"])
+                actions[agent] = int(legal[rng.integers(len(legal))]) if len(legal) else 0
+                steps += bool(len(legal))
+            observations, *_ = par.step(actions)
+    return steps / (time.process_time() - start)
+
+
+#: games whose seats act at once: the ParallelEnv is measured too
+SIMULTANEOUS = ("ohanami", "siedem-slow")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
@@ -82,16 +106,20 @@ def main() -> None:
     warnings.filterwarnings("ignore")
     report = {}
     for game_id, options in CASES:
-        label = f"{game_id} ({options.get('deck', '')}{options.get('players', '')}p)".replace(
-            " (2p)", ""
-        )
+        detail = [str(options["deck"])] if "deck" in options else []
+        if options.get("players", 2) != 2:
+            detail.append(f"{options['players']}p")
+        label = f"{game_id} ({', '.join(detail)})" if detail else game_id
         raw = raw_steps(game_id, options, args.seconds)
         wrapped = env_steps(game_id, options, args.seconds)
         report[label] = {"raw_steps_per_s": raw, "env_steps_per_s": wrapped, "ratio": raw / wrapped}
-        print(
-            f"{label:<24} raw {raw:>9,.0f}/s   env {wrapped:>8,.0f}/s   "
-            f"raw/env {raw / wrapped:4.1f}x"
-        )
+        line = f"{label:<24} raw {raw:>9,.0f}/s   env {wrapped:>8,.0f}/s   "
+        line += f"raw/env {raw / wrapped:4.1f}x"
+        if game_id in SIMULTANEOUS:
+            par = parallel_steps(game_id, options, args.seconds)
+            report[label] |= {"parallel_steps_per_s": par, "parallel_ratio": raw / par}
+            line += f"   parallel {par:>8,.0f}/s   raw/parallel {raw / par:4.1f}x"
+        print(line)
     save_figures("rl", report)
 
 

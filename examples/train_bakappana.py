@@ -42,7 +42,13 @@ OPTIONS: dict[str, Any] = {"players": 2, "rounds": 1}
 Floats = npt.NDArray[np.float64]
 
 
-BLOCKS = 5  # hand, table, flipped stock card, own pile, opponent's pile (HanafudaEncoder order)
+# The observation blocks read, by name from the encoder's layout (docs/rl.md): no offsets here.
+BLOCK_NAMES = ("hand", "table", "flipped", "pile_0", "pile_1")
+BLOCKS = len(BLOCK_NAMES)
+STARTS = [
+    encoder_for(cardtable.load(GAME, **OPTIONS)).features()[name].slice.start
+    for name in BLOCK_NAMES
+]
 FEATURES = BLOCKS * 4 + 4 + 4 + 1
 
 
@@ -58,8 +64,8 @@ def month_features(observation: Floats, action: int) -> Floats:
         card, take = action - 48 * 5, (action - 48 * 5) % 4
     month = card // 4
     out = np.zeros(FEATURES)
-    for block in range(BLOCKS):
-        start = block * 48 + month * 4
+    for block, first in enumerate(STARTS):
+        start = first + month * 4
         out[block * 4 : block * 4 + 4] = observation[start : start + 4]
     out[BLOCKS * 4 + card % 4] = 1.0
     if take >= 0:
@@ -113,11 +119,11 @@ def play_episode(
     return steps, total
 
 
-def evaluate(policy: LinearPolicy, rounds: int, seed: int) -> float:
-    """Mean round score of the greedy policy against random, from both seats."""
+def evaluate(policy: LinearPolicy, rounds: int, seed: int, opponent: str = "random") -> float:
+    """Mean round score of the greedy policy against ``opponent``, from both seats."""
     total = 0.0
     for seat in (0, 1):
-        env = SingleAgentEnv(GAME, opponents="random", seat=seat, **OPTIONS)
+        env = SingleAgentEnv(GAME, opponents=opponent, seat=seat, **OPTIONS)
         for k in range(rounds // 2):
             observation, _ = env.reset(seed=seed + k)
             done = False
@@ -130,13 +136,18 @@ def evaluate(policy: LinearPolicy, rounds: int, seed: int) -> float:
 
 
 def train(
-    episodes: int, seed: int, eval_every: int, eval_rounds: int, rate: float = 0.05
+    episodes: int,
+    seed: int,
+    eval_every: int,
+    eval_rounds: int,
+    rate: float = 0.05,
+    opponent: str = "random",
 ) -> tuple[LinearPolicy, list[tuple[int, float]]]:
-    env = SingleAgentEnv(GAME, opponents="random", **OPTIONS)
+    env = SingleAgentEnv(GAME, opponents=opponent, **OPTIONS)
     policy = LinearPolicy(seed)
     rng = np.random.default_rng(seed)
     baseline = np.zeros(16)  # per decision number: the mean return-to-go seen there
-    curve = [(0, evaluate(policy, eval_rounds, 10**6))]
+    curve = [(0, evaluate(policy, eval_rounds, 10**6, opponent))]
     for episode in range(1, episodes + 1):
         env.seat = episode % 2  # both seats
         steps, _ = play_episode(env, policy, rng, seed * 10**6 + episode)
@@ -148,8 +159,8 @@ def train(
             # d log pi(choice) / d weights = phi(choice) - E_pi[phi]
             policy.weights += rate * advantage * (features[choice] - probs @ features)
         if episode % eval_every == 0:
-            curve.append((episode, evaluate(policy, eval_rounds, 10**6)))
-            print(f"episode {episode:>6}: {curve[-1][1]:+.1f} points a round against random")
+            curve.append((episode, evaluate(policy, eval_rounds, 10**6, opponent)))
+            print(f"episode {episode:>6}: {curve[-1][1]:+.1f} points a round against {opponent}")
     return policy, curve
 
 
@@ -178,12 +189,17 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=500)
     parser.add_argument("--eval-rounds", type=int, default=200)
     parser.add_argument("--arena-deals", type=int, default=200, help="deals per pairing")
+    parser.add_argument("--opponent", default="random", help="the bot it trains against")
     parser.add_argument("--out", type=Path, default=Path("examples/results"))
     args = parser.parse_args()
 
-    policy, curve = train(args.episodes, args.seed, args.eval_every, args.eval_rounds)
+    policy, curve = train(
+        args.episodes, args.seed, args.eval_every, args.eval_rounds, opponent=args.opponent
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     np.save(args.out / "policy.npy", policy.weights)
+    lines = ["episodes,mean_points_a_round", *(f"{e},{v:.3f}" for e, v in curve)]
+    (args.out / "learning_curve.csv").write_text("\n".join(lines) + "\n")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415 - after choosing the Agg backend
@@ -191,8 +207,8 @@ def main() -> None:
     figure, axis = plt.subplots(figsize=(7, 4))
     axis.plot([e for e, _ in curve], [s for _, s in curve], marker="o")
     axis.axhline(0, color="grey", linewidth=0.8)
-    axis.set_xlabel("training episodes (one round each, against random)")
-    axis.set_ylabel("mean points a round vs random")
+    axis.set_xlabel(f"training episodes (one round each, against {args.opponent})")
+    axis.set_ylabel(f"mean points a round vs {args.opponent}")
     axis.set_title("Bakappana: 29-weight linear policy, REINFORCE (numpy, CPU)")
     figure.tight_layout()
     figure.savefig(args.out / "learning_curve.png", dpi=120)

@@ -11,7 +11,8 @@ numbered once per game; ``decode`` turns a number back into the engine's action.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,18 +25,75 @@ from cardtable.core.state import State
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 JSON = dict[str, Any]
+#: a seat's choice in a step: an action number, or an engine action (a bot's own move)
+Choice = int | Action
 #: the most seats any game has: per-seat features are padded to it
 MAX_SEATS = 6
 
 
+@dataclass(frozen=True)
+class Feature:
+    """One named block of an observation: where it lies, the range its values keep to
+    (the environment clips to it) and what it says."""
+
+    name: str
+    slice: slice
+    low: float
+    high: float
+    doc: str
+
+    @property
+    def size(self) -> int:
+        return int(self.slice.stop - self.slice.start)
+
+
+#: a block of a layout: name, size, low, high, what it says
+Block = tuple[str, int, float, float, str]
+
+
+def layout(blocks: Sequence[Block]) -> tuple[Feature, ...]:
+    """Features laid end to end in the order given."""
+    out, start = [], 0
+    for name, size, low, high, doc in blocks:
+        out.append(Feature(name, slice(start, start + size), low, high, doc))
+        start += size
+    return tuple(out)
+
+
 class BaseEncoder(ABC):
     """What an environment needs of a game family: subclasses number the actions and turn
-    a view into a vector; masks and decoding follow from the numbering."""
+    a view into a vector; masks and decoding follow from the numbering. ``LAYOUT`` names
+    the blocks of the vector (see :meth:`features`)."""
 
     observation_size = 0
     action_size = 0
-    #: scores are squashed into about [-1, 1] by this scale
+    #: scores are divided by this scale (then clipped to their feature's range)
     score_scale = 100.0
+    #: the named blocks of the observation, in order (empty: one block "observation")
+    LAYOUT: tuple[Block, ...] = ()
+
+    def features(self) -> dict[str, Feature]:
+        """The observation's layout: every block by name, with its slice and range.
+
+        >>> from cardtable.games.hanafuda.encoding import HanafudaEncoder
+        >>> hand = HanafudaEncoder().features()["hand"]
+        >>> hand.slice, hand.low, hand.high
+        (slice(0, 48, None), 0.0, 1.0)
+        """
+        blocks = self.LAYOUT or (("observation", self.observation_size, -10.0, 10.0, ""),)
+        return {feature.name: feature for feature in layout(blocks)}
+
+    def bounds(self) -> tuple[Vector, Vector]:
+        """Per-value lower and upper bounds of the observation (from the layout)."""
+        cached: tuple[Vector, Vector] | None = getattr(self, "_bounds", None)
+        if cached is not None:
+            return cached
+        low = np.zeros(self.observation_size, dtype=np.float32)
+        high = np.zeros(self.observation_size, dtype=np.float32)
+        for feature in self.features().values():
+            low[feature.slice], high[feature.slice] = feature.low, feature.high
+        self._bounds = (low, high)
+        return low, high
 
     @abstractmethod
     def observe(self, view: JSON) -> Vector:
@@ -67,6 +125,45 @@ class BaseEncoder(ABC):
 
     def after(self, state: State, seat: int, action: Action) -> None:  # noqa: B027
         """What follows a decoded action by itself (nothing, unless the game says so)."""
+
+    def deal_cards(self) -> tuple[str, ...]:
+        """The cards a chance player deals one at a time in a search wrapper with explicit
+        chance nodes (:mod:`cardtable.rl.openspiel`); empty: the game offers none."""
+        return ()
+
+    def deal(self, probe: State, dealer: int, order: Sequence[str]) -> JSON:
+        """The fixed deal (``new_state(deals=[...])``) of ``order``, the deal cards in the
+        order chance drew them, shaped like ``probe``'s first round."""
+        raise IllegalAction("this game has no explicit chance model")
+
+    def action_of(self, state: State, seat: int, choice: Choice) -> Action:
+        """The engine action of a choice (an action number is decoded)."""
+        return self.decode(state, seat, choice) if isinstance(choice, int) else choice
+
+    def simultaneous(self, state: State) -> bool:
+        """Whether the waiting seats decide at once in a step the engine would otherwise
+        take one by one (a race): environments then collect every waiting seat's choice
+        and hand them to :meth:`resolve` together. Engines that hide simultaneous choices
+        themselves (an Ohanami pick) need not say so."""
+        return False
+
+    def resolve(
+        self, state: State, choices: Mapping[int, Choice], rng: np.random.Generator
+    ) -> None:
+        """Play the choices (seat: action number or engine action) of one step; a race is
+        decided by the choices and ``rng``, never by seat order. By default they are played
+        in an order drawn from ``rng`` (an engine that hides simultaneous choices, as an
+        Ohanami pick, makes the order moot); a choice an earlier one made illegal (a second
+        challenge while one is open) is dropped, and its seat chooses again."""
+        actions = {seat: self.action_of(state, seat, choice) for seat, choice in choices.items()}
+        order = sorted(actions)
+        if len(order) > 1:
+            order = [int(seat) for seat in rng.permutation(order)]
+        for seat in order:
+            if seat not in state.to_move or state.illegal_reason(seat, actions[seat]) is not None:
+                continue
+            state.apply(seat, actions[seat])
+            self.after(state, seat, actions[seat])
 
 
 def relative(values: Sequence[Any], seat: int, size: int, scale: float = 1.0) -> Vector:

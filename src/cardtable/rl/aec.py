@@ -1,11 +1,18 @@
 """The PettingZoo AEC environment of any cardtable game.
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers). The agent to act is the lowest
-seat the game waits for; in a simultaneous step (an Ohanami pick, a 7 słów round) every
-waiting seat acts in turn and the engine keeps each choice hidden until all have chosen,
-so the AEC order gives nobody an advantage. Observations are
-``{"observation": float32 vector, "action_mask": int8 vector}`` built from the seat's
-own view; rewards are the changes of the game's own scores.
+seat the game waits for. In a simultaneous step every waiting seat acts in turn and no
+choice is seen by another before all are in: an Ohanami pick is hidden by the engine
+itself; a 7 słów writing race is collected here and played when the last seat has chosen,
+the fastest drawn from the seats' own flip decisions (``encoder.resolve``), so the AEC
+order gives nobody an advantage. Observations are ``{"observation": float32 vector,
+"action_mask": int8 vector}`` built from the seat's own view (the layout:
+``env.encoder.features()``); rewards follow ``reward`` (:mod:`cardtable.rl.rewards`).
+
+Seeding: ``reset(seed=s)`` deals game seed ``s``; a later ``reset()`` without a seed deals
+the next seed of a generator seeded by ``s``, so a run of resets is the same on every
+machine and in every process. ``get_state()``/``set_state()`` hand out and take back the
+engine state (a copy) for search.
 """
 
 from __future__ import annotations
@@ -19,16 +26,39 @@ from pettingzoo import AECEnv
 import cardtable
 from cardtable.core.state import State
 from cardtable.rl.encoding import BaseEncoder, apply, encoder_for, observe
+from cardtable.rl.rewards import Rewards
 
 ObsDict = dict[str, Any]
 
 
+def observation_space(encoder: BaseEncoder) -> spaces.Dict:
+    """The Dict space of an observation: the vector within its layout's bounds, the mask."""
+    low, high = encoder.bounds()
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (encoder.action_size,), dtype=np.int8),
+        }
+    )
+
+
+def render_view(state: State, seat: int | None) -> str:
+    """A seat's view as text, one key a line (what that seat may see, nothing more)."""
+    view = state.view(seat, brief=True)
+    return "\n".join(f"{key}: {view[key]}" for key in sorted(view) if key != "events")
+
+
 class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
+    """``reward``: ``"score"`` (default), ``"margin"``, ``"win-round"`` or ``"win-match"``.
+    ``render("ansi")`` shows the view of the agent to act (``render_seat`` fixes a seat)."""
+
     def __init__(
         self,
         game_id: str,
         preset: str | None = None,
         render_mode: str | None = None,
+        reward: str = "score",
+        render_seat: int | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -40,21 +70,29 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         }
         self.encoder: BaseEncoder = encoder_for(self.game)
         self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.reward_mode = reward
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
         self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         probe = self.game.new_state(seed=0)
-        size = len(observe(self.encoder, probe, 0))
-        space = spaces.Dict(
-            {
-                "observation": spaces.Box(-10.0, 10.0, (size,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (self.encoder.action_size,), dtype=np.int8),
-            }
-        )
+        self.tracker = Rewards(reward, probe)
+        space = observation_space(self.encoder)
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {
             agent: spaces.Discrete(self.encoder.action_size) for agent in self.possible_agents
         }
         self.state_: State = probe
+        self.pending: dict[int, int] = {}
+        self._seeds: np.random.Generator | None = None
+        self.race_seed = 0
+        self._race_rng: np.random.Generator | None = None
+
+    @property
+    def race_rng(self) -> np.random.Generator:
+        """The generator that decides races (seeded by the game seed; made when needed)."""
+        if self._race_rng is None:
+            self._race_rng = np.random.default_rng([self.race_seed, 1])
+        return self._race_rng
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -63,30 +101,51 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self.state_ = self.game.new_state(seed=seed)
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            game_seed = seed
+        else:
+            if self._seeds is None:
+                self._seeds = np.random.default_rng()
+            game_seed = int(self._seeds.integers(0, 2**62))
+        self.race_seed = game_seed
+        self._race_rng = None
         self.agents = self.possible_agents[:]
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.set_state(self.game.new_state(seed=game_seed))
+
+    def get_state(self) -> State:
+        """A copy of the engine state (search may change it freely)."""
+        return self.state_.clone()
+
+    def set_state(self, state: State) -> None:
+        """Go on from a copy of ``state`` (rewards count from here)."""
+        self.state_ = state.clone()
+        self.pending = {}
+        self.tracker.reset(self.state_)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
+        self.terminations = dict.fromkeys(self.agents, self.state_.is_over)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.scores = list(self.state_.scores())
         self.agent_selection = self._next_agent()
+
+    def _waiting(self) -> list[int]:
+        return sorted(s for s in self.state_.to_move if s not in self.pending)
 
     def _next_agent(self) -> str:
         waiting = self.state_.to_move
+        if self.pending:
+            waiting = waiting - self.pending.keys()
         if not waiting:
             return self.agent_selection if self.agents else self.possible_agents[0]
         return self.possible_agents[min(waiting)]
 
     def observe(self, agent: str) -> ObsDict:
         seat = self.seat_of[agent]
-        return {
-            "observation": observe(self.encoder, self.state_, seat),
-            "action_mask": self.encoder.mask(self.state_, seat),
-        }
+        mask = self.encoder.mask(self.state_, seat)
+        if seat in self.pending:
+            mask[:] = 0
+        return {"observation": observe(self.encoder, self.state_, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -97,26 +156,34 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             raise ValueError(f"{agent} is to move: give an action number")
         seat = self.seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
-        apply(self.encoder, self.state_, seat, int(action))
-        now = self.state_.scores()
-        self.rewards = {
-            a: float(now[self.seat_of[a]] - self.scores[self.seat_of[a]]) for a in self.agents
-        }
-        self.scores = list(now)
+        if self.pending or self.encoder.simultaneous(self.state_):
+            self.encoder.decode(self.state_, seat, int(action))  # refuses an illegal number
+            self.pending[seat] = int(action)
+            if not self._waiting():
+                choices, self.pending = self.pending, {}
+                self.encoder.resolve(self.state_, choices, self.race_rng)
+        else:
+            apply(self.encoder, self.state_, seat, int(action))
+        paid = self.tracker.collect(self.state_)
+        self.rewards = {a: paid[self.seat_of[a]] for a in self.agents}
         if self.state_.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
             result = self.state_.result()
             for a in self.agents:
-                self.infos[a] = {"winners": list(result.winners), "scores": list(now)}
+                self.infos[a] = {
+                    "winners": list(result.winners),
+                    "scores": list(self.state_.scores()),
+                }
         self.agent_selection = self._next_agent()
         self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        view = self.state_.view(None)
-        shown = {k: v for k, v in view.items() if k not in ("events", "previous_events")}
-        return repr(shown)
+        seat = self.render_seat
+        if seat is None:
+            seat = self.seat_of[self.agent_selection]
+        return render_view(self.state_, seat)
 
     def close(self) -> None:
         pass

@@ -11,12 +11,14 @@ True
 
 from __future__ import annotations
 
+import numpy as np
+
 from cardtable.core.encoding import BaseEncoder, Vector
 from cardtable.core.errors import IllegalAction
 from cardtable.core.game import Capability, Game
 from cardtable.core.state import State
 
-__all__ = ["BaseEncoder", "apply", "encoder_for", "observe"]
+__all__ = ["BaseEncoder", "apply", "encoder_for", "layout_table", "observe"]
 
 
 def encoder_for(game: Game) -> BaseEncoder:
@@ -29,8 +31,22 @@ def encoder_for(game: Game) -> BaseEncoder:
 
 
 def observe(encoder: BaseEncoder, state: State, seat: int) -> Vector:
-    """The observation of ``seat``: built from its view only."""
-    return encoder.observe(encoder.view_of(state, seat))
+    """The observation of ``seat``: built from its view only, clipped to the ranges its
+    layout declares (``encoder.features()``)."""
+    low, high = encoder.bounds()
+    vector = encoder.observe(encoder.view_of(state, seat))
+    np.minimum(vector, high, out=vector)  # two ufuncs: cheaper than np.clip here
+    return np.maximum(vector, low, out=vector)
+
+
+def layout_table(encoder: BaseEncoder) -> str:
+    """The observation layout as a Markdown table (docs/rl.md holds one per family)."""
+    lines = ["| feature | slice | size | range | meaning |", "|---|---|---|---|---|"]
+    for feature in encoder.features().values():
+        where = f"{feature.slice.start}:{feature.slice.stop}"
+        span = f"{feature.low:g} … {feature.high:g}"
+        lines.append(f"| `{feature.name}` | {where} | {feature.size} | {span} | {feature.doc} |")
+    return "\n".join(lines)
 
 
 def apply(encoder: BaseEncoder, state: State, seat: int, index: int) -> None:

@@ -1,15 +1,28 @@
-"""A Gymnasium single-agent environment: one seat learns, named bots play the others.
+"""A Gymnasium single-agent environment: one seat learns, the others are played by bots
+or by policies (self-play and leagues hand in callables, and may swap them between
+episodes with :meth:`SingleAgentEnv.set_opponents`).
 
 >>> from cardtable.rl import SingleAgentEnv
 >>> env = SingleAgentEnv("bakappana", opponents="random", rounds=1)
 >>> observation, info = env.reset(seed=1)
 >>> action = int(observation["action_mask"].argmax())
 >>> observation, reward, terminated, truncated, info = env.step(action)
+
+An opponent is a bot name (``"greedy"``), an agent (anything with ``choose(state, seat)``)
+or a policy: a callable given that seat's observation dict (vector and mask, from its own
+view) that returns an action number.
+
+The bots move until the learner has a move. When the match ends before the learner's
+first move (a bot's quick shōbu in a one-round match), ``reset`` returns the final
+observation with ``info["over"] = True`` and every action allowed by the mask; the next
+``step``, whatever its action, ends the episode and pays what the bots' moves earned.
+Rewards follow ``reward`` (:mod:`cardtable.rl.rewards`) and include whatever the bots'
+moves earned the learner before its first move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -17,106 +30,160 @@ import numpy as np
 from gymnasium import spaces
 
 import cardtable
-from cardtable.agents import Agent, make_agent
+from cardtable.agents import make_agent
+from cardtable.core.encoding import Choice
 from cardtable.core.errors import IllegalAction
-from cardtable.core.state import State
+from cardtable.core.state import Agent, State
+from cardtable.rl.aec import observation_space, render_view
 from cardtable.rl.encoding import BaseEncoder, apply, encoder_for, observe
+from cardtable.rl.rewards import Rewards
 
 ObsDict = dict[str, Any]
+Policy = Callable[[ObsDict], int]
+Opponent = str | Agent | Policy
 
 
 class SingleAgentEnv(gym.Env[ObsDict, int]):
-    """``seat`` is the learner; ``opponents`` names a bot for every other seat (one name
-    for all, or a list). An illegal action costs ``illegal_penalty`` and changes nothing;
-    ``max_illegal`` of them in a row end the episode (truncated)."""
+    """``seat`` is the learner; ``opponents`` is one opponent for every other seat, or a
+    list (one per seat; the learner's entry is ignored). An illegal action costs
+    ``illegal_penalty`` and changes nothing; ``max_illegal`` of them in a row end the
+    episode (truncated)."""
 
     def __init__(
         self,
         game_id: str,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         seat: int = 0,
         preset: str | None = None,
         illegal_penalty: float = -1.0,
         max_illegal: int = 100,
         render_mode: str | None = None,
+        reward: str = "score",
         **options: Any,
     ) -> None:
         self.game = cardtable.load(game_id, preset=preset, **options)
         self.encoder: BaseEncoder = encoder_for(self.game)
         self.seat = seat
-        names = [opponents] * self.game.num_players if isinstance(opponents, str) else opponents
-        self.opponent_names = list(names)
         self.illegal_penalty = illegal_penalty
         self.max_illegal = max_illegal
         self.render_mode = render_mode
         self.metadata = {"render_modes": ["ansi"]}
-        probe = self.game.new_state(seed=0)
-        size = len(observe(self.encoder, probe, seat))
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-10.0, 10.0, (size,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (self.encoder.action_size,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space(self.encoder)
         self.action_space = spaces.Discrete(self.encoder.action_size)  # type: ignore[assignment]
-        self.state: State = probe
-        self.bots: dict[int, Agent] = {}
+        self.state: State = self.game.new_state(seed=0)
+        self.tracker = Rewards(reward, self.state)
+        self.set_opponents(opponents)
+        self.bots: dict[int, Opponent] = {}
         self.illegal_in_a_row = 0
+        self.race_rng = np.random.default_rng(0)
 
-    def _observation(self) -> ObsDict:
+    def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
+        """Who plays the other seats from the next ``reset`` on (a league's hook)."""
+        if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            self.opponents: list[Opponent] = list(opponents)
+        else:
+            self.opponents = [opponents] * self.game.num_players
+
+    def _observation_of(self, seat: int) -> ObsDict:
         return {
-            "observation": observe(self.encoder, self.state, self.seat),
-            "action_mask": self.encoder.mask(self.state, self.seat),
+            "observation": observe(self.encoder, self.state, seat),
+            "action_mask": self.encoder.mask(self.state, seat),
         }
 
+    def _observation(self) -> ObsDict:
+        if self.state.is_over:  # the final observation: any action closes the episode
+            ones = np.ones(self.encoder.action_size, dtype=np.int8)
+            return {
+                "observation": observe(self.encoder, self.state, self.seat),
+                "action_mask": ones,
+            }
+        return self._observation_of(self.seat)
+
+    def _choose(self, seat: int) -> None:
+        """One move of the opponent in ``seat``."""
+        bot = self.bots[seat]
+        if isinstance(bot, str):
+            raise TypeError("bot names are made into agents at reset")
+        if hasattr(bot, "choose"):
+            self.state.apply(seat, bot.choose(self.state, seat))
+        else:
+            apply(self.encoder, self.state, seat, int(bot(self._observation_of(seat))))
+
     def _others_play(self) -> None:
-        """Bots move until the learner is to move or the game is over."""
+        """Opponents move until the learner is to move or the game is over. A race (7 słów
+        writing) waits for the learner's choice: it is resolved in :meth:`step`."""
         while not self.state.is_over and self.seat not in self.state.to_move:
-            bot_seat = min(self.state.to_move)
-            self.state.apply(bot_seat, self.bots[bot_seat].choose(self.state, bot_seat))
+            self._choose(min(self.state.to_move))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsDict, dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**62))
-        self.state = self.game.new_state(seed=game_seed)
+        self.race_rng = np.random.default_rng([game_seed, 1])
         self.bots = {
-            s: make_agent(self.opponent_names[s], self.game.id, seed=game_seed + s)
-            for s in range(self.game.num_players)
+            s: make_agent(o, self.game.id, seed=game_seed + s) if isinstance(o, str) else o
+            for s, o in enumerate(self.opponents)
             if s != self.seat
         }
+        self.set_state(self.game.new_state(seed=game_seed))
+        info: dict[str, Any] = {"seed": game_seed}
+        if self.state.is_over:
+            info["over"] = True
+        return self._observation(), info
+
+    def get_state(self) -> State:
+        """A copy of the engine state."""
+        return self.state.clone()
+
+    def set_state(self, state: State) -> None:
+        """Go on from a copy of ``state``; the opponents play until the learner has a move
+        (what they earn the learner is paid by the next step)."""
+        self.state = state.clone()
+        self.tracker.reset(self.state)
         self.illegal_in_a_row = 0
         self._others_play()
-        return self._observation(), {"seed": game_seed}
 
     def step(self, action: int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
-        before = self.state.scores()[self.seat]
-        try:
-            apply(self.encoder, self.state, self.seat, int(action))
-        except IllegalAction as error:
-            self.illegal_in_a_row += 1
-            truncated = self.illegal_in_a_row >= self.max_illegal
-            return (
-                self._observation(),
-                self.illegal_penalty,
-                False,
-                truncated,
-                {"illegal": str(error)},
-            )
-        self.illegal_in_a_row = 0
-        self._others_play()
-        reward = float(self.state.scores()[self.seat] - before)
+        if not self.state.is_over:
+            try:
+                self._play(int(action))
+            except IllegalAction as error:
+                self.illegal_in_a_row += 1
+                truncated = self.illegal_in_a_row >= self.max_illegal
+                refused = {"illegal": str(error)}
+                return self._observation(), self.illegal_penalty, False, truncated, refused
+            self.illegal_in_a_row = 0
+            self._others_play()
+        reward = self.tracker.collect(self.state)[self.seat]
         info: dict[str, Any] = {}
         if self.state.is_over:
             info = {"winners": list(self.state.result().winners)}
         return self._observation(), reward, self.state.is_over, False, info
 
+    def _play(self, index: int) -> None:
+        """The learner's move; in a race, the opponents choose from the same state (nobody
+        sees another's choice) and the encoder resolves all the choices together."""
+        if not self.encoder.simultaneous(self.state):
+            apply(self.encoder, self.state, self.seat, index)
+            return
+        self.encoder.decode(self.state, self.seat, index)  # refuses an illegal number
+        choices: dict[int, Choice] = {self.seat: index}
+        for seat in sorted(self.state.to_move - {self.seat}):
+            bot = self.bots[seat]
+            if isinstance(bot, str):
+                raise TypeError("bot names are made into agents at reset")
+            if hasattr(bot, "choose"):
+                choices[seat] = bot.choose(self.state, seat)
+            else:
+                choices[seat] = int(bot(self._observation_of(seat)))
+        self.encoder.resolve(self.state, choices, self.race_rng)
+
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal actions now (the convention of sb3-contrib's MaskablePPO)."""
-        return self.encoder.mask(self.state, self.seat)
+        return self._observation()["action_mask"]  # type: ignore[no-any-return]
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return repr(self.state.view(self.seat))
+        return render_view(self.state, self.seat)

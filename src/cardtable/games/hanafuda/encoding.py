@@ -23,7 +23,7 @@ from cardtable.core.encoding import JSON, BaseEncoder, Vector
 from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Play, Shobu, Take
-from cardtable.games.hanafuda.deck import INDEX_OF_CODE, NUM_CARDS
+from cardtable.games.hanafuda.deck import CODES, INDEX_OF_CODE, NUM_CARDS
 
 
 def _bits(codes: Sequence[str] | None) -> Vector:
@@ -42,7 +42,8 @@ class HanafudaEncoder(BaseEncoder):
     for the flipped stock card (48), koi-koi, shōbu: 290 actions.
 
     Observation: own hand, table, flipped card, every pile (the viewer's first), hand
-    sizes, stock, scores, dealer, round, koi-koi calls and yaku totals.
+    sizes, stock, scores, dealer, round, koi-koi calls and yaku totals; ``LAYOUT`` names
+    the blocks (per-seat blocks start with the viewer and go round the table).
     """
 
     SEATS = 4
@@ -50,6 +51,26 @@ class HanafudaEncoder(BaseEncoder):
     KOIKOI, SHOBU = NUM_CARDS * 6, NUM_CARDS * 6 + 1
     action_size = NUM_CARDS * 6 + 2
     observation_size = NUM_CARDS * (3 + SEATS) + SEATS * 6 + 4 + 4
+    LAYOUT = (
+        ("hand", NUM_CARDS, 0.0, 1.0, "the viewer's hand, one value per card (deck order)"),
+        ("table", NUM_CARDS, 0.0, 1.0, "the cards on the table"),
+        ("flipped", NUM_CARDS, 0.0, 1.0, "the stock card just flipped, waiting for a take"),
+        *(
+            (f"pile_{k}", NUM_CARDS, 0.0, 1.0, f"captured cards of seat viewer+{k}")
+            for k in range(SEATS)
+        ),
+        ("hand_sizes", SEATS, 0.0, 2.0, "cards in each hand / 8"),
+        ("scores", SEATS, -10.0, 10.0, "match scores / 100, clipped"),
+        ("koikoi_calls", SEATS, 0.0, 10.0, "koi-koi calls this round / 3"),
+        ("yaku_totals", SEATS, 0.0, 10.0, "points of the yaku each pile holds / 10"),
+        ("pile_values", SEATS, 0.0, 10.0, "card points of each pile / 100"),
+        ("dealer", SEATS, 0.0, 1.0, "who deals (one-hot, viewer first)"),
+        ("phase", len(PHASES), 0.0, 1.0, "play, take, decide, over (one-hot)"),
+        ("stock", 1, 0.0, 2.0, "cards in the stock / 24"),
+        ("round", 1, 0.0, 2.0, "round number / rounds"),
+        ("to_move", 1, 0.0, 1.0, "1 when the viewer is to act"),
+        ("players", 1, 0.0, 1.0, "players / 4"),
+    )
 
     def index_of(self, state: State, seat: int, action: Action) -> int:
         if isinstance(action, Play):
@@ -124,3 +145,18 @@ class HanafudaEncoder(BaseEncoder):
         out[ones] = 1.0
         out[(3 + seats) * NUM_CARDS :] = tail
         return out
+
+    def deal_cards(self) -> tuple[str, ...]:
+        return CODES
+
+    def deal(self, probe: State, dealer: int, order: Sequence[str]) -> JSON:
+        """Hands in seat order, then the table, then the stock (top first), in the sizes
+        of ``probe``'s deal."""
+        view = probe.view(None)
+        hands, start = [], 0
+        for size in view["hand_sizes"]:
+            hands.append(list(order[start : start + size]))
+            start += size
+        table = list(order[start : start + len(view["table"])])
+        start += len(table)
+        return {"dealer": dealer, "hands": hands, "table": table, "stock": list(order[start:])}

@@ -27,6 +27,31 @@ class OhanamiEncoder(BaseEncoder):
     action_size = len(OHANAMI_PAIRS) + 2 * len(TARGETS) ** 2
     score_scale = 150.0
     observation_size = 120 * 3 + 3 * 4 + SEATS * 4 + SEATS + 3 + 4
+    LAYOUT = (
+        ("hand", 120, 0.0, 1.0, "cards in the hand, one value per card number 1-120"),
+        ("kept", 120, 0.0, 1.0, "the pair kept this pick"),
+        ("garden", 120, 0.0, 1.0, "cards in the viewer's garden"),
+        (
+            "rows",
+            12,
+            0.0,
+            1.0,
+            "per row of the garden: present, first / 120, last / 120, size / 15",
+        ),
+        (
+            "colours",
+            SEATS * 4,
+            0.0,
+            2.0,
+            "blue, green, grey, pink cards per seat / 15 (viewer first)",
+        ),
+        ("scores", SEATS, -10.0, 10.0, "scores / 150 (viewer first)"),
+        ("stage", 3, 0.0, 1.0, "stage 1-3 (one-hot)"),
+        ("pick", 1, 0.0, 2.0, "pick number / 5"),
+        ("placing", 1, 0.0, 1.0, "1 while placing the kept pair"),
+        ("pass_left", 1, 0.0, 1.0, "1 when hands pass to the left"),
+        ("players", 1, 0.0, 1.0, "players / 4"),
+    )
 
     def index_of(self, state: State, seat: int, action: Action) -> int:
         if isinstance(action, Keep):

@@ -3,10 +3,20 @@ words, lock, accept, challenge, vote; an observation of the seat's view."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from cardtable.core.actions import Action
-from cardtable.core.encoding import JSON, MAX_SEATS, BaseEncoder, Vector, one_hot, relative
+from cardtable.core.encoding import (
+    JSON,
+    MAX_SEATS,
+    BaseEncoder,
+    Choice,
+    Vector,
+    one_hot,
+    relative,
+)
 from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
 from cardtable.games.siedem_slow.game import (
@@ -21,19 +31,45 @@ from cardtable.games.siedem_slow.scoring import normalize
 from cardtable.games.siedem_slow.solver import Solution, solve
 from cardtable.games.siedem_slow.tables import COLUMN_VALUES, DECKS, ROUNDS
 
+#: every letter of every deck, the one-hot order of a letter card
+LETTERS = sorted({letter for deck in DECKS.values() for letter in deck.letters})
+
 
 class SiedemSlowEncoder(BaseEncoder):
     """Write one of the solver's ``CANDIDATES`` best words for you (then flip when you
-    may, else lock), lock without a word, accept the words, challenge a seat, vote."""
+    may, else lock), lock without a word, accept the words, challenge a seat, vote; or,
+    while nobody has flipped, write a candidate word without hurrying (``SLOW``).
+
+    The writing is a race: every seat decides at once (:meth:`simultaneous`), and the
+    round's fastest is drawn among the seats that chose to flip, or, when none did, among
+    the slow writers; never by seat order.
+    """
 
     score_scale = 150.0
     CANDIDATES = 16
     WORD, LOCK, ACCEPT = 0, 16, 17
     CHALLENGE = 18
     VOTE_YES, VOTE_NO = 18 + MAX_SEATS, 19 + MAX_SEATS
-    action_size = 20 + MAX_SEATS
-    LETTERS = sorted({letter for deck in DECKS.values() for letter in deck.letters})
+    SLOW = 20 + MAX_SEATS
+    action_size = SLOW + CANDIDATES
+    LETTERS = LETTERS
     observation_size = 8 * (len(LETTERS) + 2) + CANDIDATES + ROUNDS + 6 + MAX_SEATS * 3 + 4
+    LAYOUT = (
+        *(
+            (f"slot_{k}", len(LETTERS) + 2, 0.0, 1.0, "letter (one-hot), value / 7, column / 5")
+            for k in range(8)
+        ),
+        ("candidates", CANDIDATES, 0.0, 10.0, "points of the solver's best words / 40"),
+        ("round", ROUNDS, 0.0, 1.0, "round 1-7 (one-hot)"),
+        ("phase", 6, 0.0, 1.0, "writing, hourglass, overtime, review, vote, over (one-hot)"),
+        ("scores", MAX_SEATS, -10.0, 10.0, "scores / 150 (viewer first)"),
+        ("marks", MAX_SEATS, -10.0, 10.0, "box marks / 20 (viewer first)"),
+        ("locked", MAX_SEATS, 0.0, 1.0, "1 for each seat whose word is locked"),
+        ("dont_flip", 1, 0.0, 1.0, "1 when the viewer holds the don't-flip card"),
+        ("may_flip", 1, 0.0, 1.0, "1 when the viewer may flip the hourglass"),
+        ("players", 1, 0.0, 1.0, "players / 6"),
+        ("fastest_known", 1, 0.0, 1.0, "1 once someone has flipped"),
+    )
 
     def __init__(self) -> None:
         self._cache: dict[tuple[object, ...], list[Solution]] = {}
@@ -84,7 +120,9 @@ class SiedemSlowEncoder(BaseEncoder):
         if state.phase in ("writing", "hourglass", "overtime"):
             # free text is not listed by the engine: the candidates stand for it
             lock = [self.LOCK] if state.illegal_reason(seat, Lock()) is None else []
-            return [*range(len(self.candidates(state, seat))), *lock]
+            words = len(self.candidates(state, seat))
+            slow = range(self.SLOW, self.SLOW + words) if state.phase == "writing" else ()
+            return [*range(words), *lock, *slow]
         return super().legal_indices(state, seat)
 
     def decode(self, state: State, seat: int, index: int) -> Action:
@@ -93,6 +131,8 @@ class SiedemSlowEncoder(BaseEncoder):
             raise IllegalAction(f"action {index} is not legal for seat {seat} now")
         if index < self.CANDIDATES:
             return Submit(self.candidates(state, seat)[index].word)
+        if index >= self.SLOW:
+            return Submit(self.candidates(state, seat)[index - self.SLOW].word)
         if index == self.LOCK:
             return Lock()
         return super().decode(state, seat, index)
@@ -138,6 +178,33 @@ class SiedemSlowEncoder(BaseEncoder):
         if seat in state.to_move and state.phase in ("writing", "hourglass", "overtime"):
             view["candidate_points"] = [s.points for s in self.candidates(state, seat)]
         return view
+
+    def simultaneous(self, state: State) -> bool:
+        """Every step several seats face is decided together: the writing race, and the
+        review (who challenges is not decided by seat order either)."""
+        return len(state.to_move) > 1
+
+    def resolve(
+        self, state: State, choices: Mapping[int, Choice], rng: np.random.Generator
+    ) -> None:
+        """The writing race: the seats that chose to flip finish first, in a random order
+        (the first of them flips), then the rest in a random order. A bot's own word
+        (an engine action, not a number) counts as a choice to flip."""
+        assert isinstance(state, SiedemSlowState)
+        if state.phase != "writing":
+            super().resolve(state, choices, rng)
+            return
+        actions = {seat: self.action_of(state, seat, choice) for seat, choice in choices.items()}
+        hurry = [s for s, c in choices.items() if not isinstance(c, int) or c < self.CANDIDATES]
+        rest = [s for s in choices if s not in hurry]
+        order = [int(s) for s in rng.permutation(hurry)] + [int(s) for s in rng.permutation(rest)]
+        for seat in order:
+            try:
+                state.apply(seat, actions[seat])
+            except IllegalAction:  # refused once another seat's word is in (a family rule)
+                state.apply(seat, Lock())
+                continue
+            self.after(state, seat, actions[seat])
 
     def after(self, state: State, seat: int, action: Action) -> None:
         """A chosen word is finished at once: it flips when the rules allow, else locks
