@@ -16,6 +16,7 @@ import typer
 
 import cardtable
 from cardtable.cli.common import check_language, default_language, parse_seats, seat_names
+from cardtable.cli.learn import run_lesson
 from cardtable.cli.play import run_match
 from cardtable.cli.replay import replay_file
 from cardtable.cli.rules import show_rules
@@ -24,6 +25,7 @@ from cardtable.core.game import Capability, spec_of
 from cardtable.core.options import parse_rules
 from cardtable.core.record import GameRecord
 from cardtable.core.terminal import Command, TerminalFrontEnd, console
+from cardtable.learn import has_lesson
 from cardtable.locales import message
 
 app = typer.Typer(
@@ -126,6 +128,23 @@ def play(
     if labels and hasattr(renderer, "labels"):  # a game whose cards have labels to show
         renderer.labels = True
     run_match(state, seats=seat_list, renderer=renderer, names=names, save=save, delay=delay)
+
+
+@app.command()
+def learn(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. koi-koi (see: cardtable games).")],
+    lang: Annotated[str | None, typer.Option(help="Language: en, pl or ru.")] = None,
+) -> None:
+    """A guided first game: the coach explains each idea and points at the move to play."""
+    try:
+        language = check_language(lang or default_language())
+        if not has_lesson(game):
+            console.print(message("lesson.none", language), style="yellow", markup=False)
+            raise typer.Exit(code=2)
+        terminal = front_end(game)
+        run_lesson(game, terminal, language)
+    except CardtableError as error:
+        raise fail(error) from None
 
 
 @app.command()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 from rich.rule import Rule
 from rich.text import Text
@@ -18,6 +19,17 @@ from cardtable.locales import message, reason_text
 
 class Quit(Exception):
     """The person at the terminal asked to stop."""
+
+
+class Guide(Protocol):
+    """What a guided game (``cardtable learn``) adds to the turn loop: lines said before a
+    person's move, and a refusal of a move the guide does not want now."""
+
+    def before(self, state: State, seat: int, renderer: Renderer) -> list[Text]: ...
+
+    def refuse(self, state: State, seat: int, action: Action) -> str | None: ...
+
+    def after(self, state: State) -> list[Text]: ...
 
 
 def show_menu(state: State, seat: int, actions: Sequence[Action], renderer: Renderer) -> None:
@@ -115,8 +127,10 @@ def run_match(
     names: Sequence[str],
     save: Path | None = None,
     delay: float = 0.0,
+    guide: Guide | None = None,
 ) -> None:
-    """Play until the game is over or the person quits; save after every move."""
+    """Play until the game is over or the person quits; save after every move (a
+    ``guide`` speaks before each of a person's moves and may refuse one)."""
     humans = [s for s in seats if s.is_human]
     lang = renderer.lang
     results_shown = len(state.result().rounds)
@@ -130,7 +144,14 @@ def run_match(
             if controller.agent is None:
                 if len(humans) > 1:
                     console.print(Rule(message("term.look_away", lang, name=names[seat])))
+                if guide is not None:
+                    for line in guide.before(state, seat, renderer):
+                        console.print(line)
                 action = ask_human(state, seat, renderer, names)
+                why = guide.refuse(state, seat, action) if guide is not None else None
+                if why is not None:
+                    console.print(f"✗ {why}", style="red", markup=False)
+                    continue
             else:
                 action = controller.agent.choose(state, seat)
             state.apply(seat, action)
@@ -157,5 +178,8 @@ def run_match(
             console.print(message("term.saved", lang, path=save), markup=False)
         return
     show_final(state, names, lang)
+    if guide is not None:
+        for line in guide.after(state):
+            console.print(line)
     if save is not None:
         console.print(message("term.saved", lang, path=save), markup=False)

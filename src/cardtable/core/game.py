@@ -82,7 +82,9 @@ class Capability(StrEnum):
     from the finished state (7 słów: the solver's best words beside each word written);
     ``DOCS``: a module with ``TABLES`` (block name -> ``table(game_id, lang)``, the
     markdown ``make docs`` fills in) and ``SECTIONS`` (game id -> score-line rule prefix ->
-    the heading of the game's page that explains it).
+    the heading of the game's page that explains it);
+    ``LESSON``: the guided first game, a ``Lesson`` (``cardtable.learn``): its deal, every
+    scripted move and the coach's lines.
     """
 
     BOTS = "bots"
@@ -95,6 +97,7 @@ class Capability(StrEnum):
     FRAME = "frame"
     REVIEW = "review"
     DOCS = "docs"
+    LESSON = "lesson"
 
 
 @dataclass(frozen=True)

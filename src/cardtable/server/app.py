@@ -36,6 +36,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.game import Capability, game_ids, load, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.core.web import WebClient
+from cardtable.learn import LESSON_PRESET, ScriptedBot, lesson_of
 from cardtable.locales import LANGUAGES, bot_help_key
 from cardtable.locales import catalogue as messages
 from cardtable.server.cards import card_data, web_clients
@@ -61,6 +62,10 @@ from cardtable.server.tables import Hub, LiveTable, TableRequest
 log = logging.getLogger("cardtable.server")
 
 WEB_ROOT = Path(str(resources.files("cardtable") / "web"))
+
+
+class CreateLesson(BaseModel):
+    names: list[str] = Field(default_factory=list, max_length=6)
 
 
 class CreateTable(BaseModel):
@@ -143,6 +148,7 @@ def game_catalogue() -> list[dict[str, Any]]:
             "bot_help": {name: bot_help_key(game_id, name) for name in agent_names(game_id)},
             "rule_sections": anchors(game_id),
             "hints": spec.has(Capability.HINTS),
+            "lesson": spec.has(Capability.LESSON),  # a guided first game at /learn/GAME
         }
         client = clients.get(game_id)
         if client is not None:
@@ -260,6 +266,22 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             "invites": invites,
             "commitment": table.row.commitment,
         }
+
+    @app.post("/api/learn/{game_id}", status_code=201)
+    async def create_lesson(game_id: str, body: CreateLesson, http: Request) -> dict[str, Any]:
+        """A guided first game of ``game_id``: the learner's seat, the others scripted."""
+        try:
+            lesson = lesson_of(game_id)
+        except CardtableError as exc:
+            raise _http_error(exc) from None
+        seats = tuple(
+            "human" if n == lesson.learner else f"bot:{ScriptedBot.name}"
+            for n in range(lesson.load().num_players)
+        )
+        table = CreateTable(
+            game=game_id, seats=list(seats), preset=LESSON_PRESET, names=body.names, public=False
+        )
+        return await create_table(table, http)
 
     @app.get("/api/tables")
     def lobby() -> list[dict[str, Any]]:
@@ -386,6 +408,13 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         if not known_table(table_id):
             return missing(request, table_id)
         return FileResponse(WEB_ROOT / "table.html")
+
+    @app.get("/learn/{game_id}", include_in_schema=False)
+    def learn_page(game_id: str) -> FileResponse:
+        if game_id not in game_ids():
+            message = f"no game {game_id!r}"
+            raise HTTPException(404, detail={"code": "not_found", "message": message})
+        return FileResponse(WEB_ROOT / "learn.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False, response_model=None)
     def replay_page(table_id: str, request: Request) -> FileResponse | HTMLResponse:

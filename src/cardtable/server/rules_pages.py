@@ -181,6 +181,13 @@ def _page_html(game_id: str, lang: str) -> str:
     # a link to another game's page (hana-awase-88.md) opens that page in the same language
     body = PAGE_LINK.sub(lambda link: f'href="/rules/{link.group(1)}?lang={lang}', body)
     title = headings(source)[0] if source.startswith("# ") else game_id
+    learn = (
+        f'<p class="learn-row"><a id="learn-link" class="button primary" href="/learn/{game_id}">'
+        f"{html.escape(message('lesson.learn', lang))}</a> "
+        f'<span class="muted">{html.escape(message("lesson.learn_help", lang))}</span></p>'
+        if spec_of(game_id).has(Capability.LESSON)
+        else ""
+    )
     return (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -189,7 +196,7 @@ def _page_html(game_id: str, lang: str) -> str:
         '<link rel="stylesheet" href="/static/css/app.css"></head><body>'
         '<header class="top"><a class="logo" href="/">card<span>table</span></a>'
         f"{_deck_link(game_id, lang)}</header>"
-        f'<main class="doc panel">{body}</main></body></html>'
+        f'<main class="doc panel">{learn}{body}</main></body></html>'
     )
 
 

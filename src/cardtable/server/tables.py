@@ -27,6 +27,7 @@ from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError, IllegalAction, OptionError
 from cardtable.core.game import Capability, Game, load, spec_of
 from cardtable.core.state import CLOCK, State, Timed
+from cardtable.learn import LESSON_PRESET, ScriptedBot, coach, lesson_of, refusal
 from cardtable.server.client_options import game_for_client
 from cardtable.server.coaching import Coach, Reviews
 from cardtable.server.fairness import Commitment
@@ -109,6 +110,8 @@ class TableRequest:
 
 def build_game(request: TableRequest) -> Game:
     """The game a request describes; the number of seats sets ``players`` when it has one."""
+    if request.preset == LESSON_PRESET:  # a guided first game: its own options and seats
+        return lesson_of(request.game).load()
     spec = spec_of(request.game)
     options = dict(request.options)
     if "players" in spec.options_model.model_fields and "players" not in options:
@@ -141,7 +144,8 @@ def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
         kind = asked.strip().lower()
         if kind != "human":
             name = kind.removeprefix("bot:")
-            make_agent(name, game_id)  # an unknown bot raises OptionError naming the valid ones
+            if not (request.preset == LESSON_PRESET and name == ScriptedBot.name):
+                make_agent(name, game_id)  # an unknown bot raises OptionError naming the valid ones
             kind = f"bot:{name}"
         given = request.names[number].strip()[:24] if number < len(request.names) else ""
         default = f"Bot ({kind[4:]})" if kind != "human" else f"Player {number + 1}"
@@ -163,7 +167,12 @@ class LiveTable:
         self.id = row.id
         self.row = row
         self.game = load(row.game, **row.options)
-        self.state: State = self.game.new_state(seed=row.seed)
+        #: a guided first game (``/learn/GAME``): its fixed deal, scripted bots, its coach
+        self.lesson = lesson_of(row.game) if row.preset == LESSON_PRESET else None
+        if self.lesson is not None:
+            self.state: State = self.lesson.new_state()
+        else:
+            self.state = self.game.new_state(seed=row.seed)
         for move in moves:
             self.state.apply(move.seat, self.game.parse_action(move.action))
         self.version = len(moves)
@@ -175,9 +184,7 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.agents: dict[int, Agent] = {
-            n: make_agent(s.kind, row.game, seed=(row.seed + 7919 * n) % 2**31)
-            for n, s in enumerate(self.seats)
-            if s.is_bot
+            n: self._agent(s.kind, n) for n, s in enumerate(self.seats) if s.is_bot
         }
         self.default_agent = make_agent("greedy", row.game, seed=row.seed % 2**31)
         self.timer_key: tuple[Any, ...] | None = None
@@ -189,6 +196,11 @@ class LiveTable:
         self.hinting: set[int] = set()
         self.coach = Coach(self)
         self.round_break: RoundBreak | None = None  # a round just ended: waiting for people
+
+    def _agent(self, kind: str, seat: int) -> Agent:
+        if self.lesson is not None and kind == f"bot:{ScriptedBot.name}":
+            return ScriptedBot(self.lesson, seat)
+        return make_agent(kind, self.row.game, seed=(self.row.seed + 7919 * seat) % 2**31)
 
     # -- what clients see ----------------------------------------------------------------
     @property
@@ -255,6 +267,8 @@ class LiveTable:
             "clock": self.clock(),
             "now": time.time(),
         }
+        if self.lesson is not None and seat == self.lesson.learner:
+            frame["lesson"] = coach(self.lesson, self.state, "en")  # the client says it
         extras = self.game.spec.optional(Capability.FRAME)
         if extras is not None:  # what the game adds for everyone at the table
             frame.update(extras(self.state))
@@ -441,7 +455,10 @@ class LiveTable:
                     "every player has pressed Next round",
                     "round_break",
                 )
-            reason = self.state.illegal_reason(seat, action)
+            if self.lesson is not None:  # the engine's reason first, then the coach's
+                reason = refusal(self.lesson, self.state, seat, action)
+            else:
+                reason = self.state.illegal_reason(seat, action)
             if reason is not None:
                 raise IllegalAction(reason)
             self.last_change = self.hub.store.append_move(
@@ -748,6 +765,8 @@ class Hub:
             first_human = next(n for n, s in enumerate(seats) if s.kind == "human")
             seats[first_human].claimed = True
         sealed = Commitment.draw()
+        if request.preset == LESSON_PRESET:  # the lesson's deal is known: so is its seed
+            sealed = Commitment(seed=lesson_of(game.id).seed, salt=sealed.salt)
         row = TableRow(
             id=new_table_id(),
             game=game.id,
@@ -773,6 +792,10 @@ class Hub:
     async def rematch(self, table: LiveTable) -> LiveTable:
         if not table.finished:
             raise TableError("a rematch starts when the game is over", "not_finished")
+        if table.lesson is not None:
+            raise TableError(
+                "a guided game has no rematch: start a game against the easy bot", "no_rematch"
+            )
         if table.row.rematch_id and table.row.rematch_id in self.tables:
             return self.tables[table.row.rematch_id]
         request = TableRequest(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from cardtable.core.game import GameInfo, GameSpec, register
+from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.actions import parse_action
@@ -66,6 +66,9 @@ SPEC = register(
         ),
         presets=PRESETS,
         family="hanafuda",
-        capabilities=CAPABILITIES,
+        capabilities={
+            **CAPABILITIES,
+            Capability.LESSON: "cardtable.games.hanafuda.lessons:BAKAPPANA",
+        },
     )
 )

@@ -22,7 +22,7 @@ from typing import Any, Literal, Self, cast
 from pydantic import Field, create_model, model_validator
 from pydantic.fields import FieldInfo
 
-from cardtable.core.game import GameInfo, GameSpec, register
+from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF
@@ -228,7 +228,10 @@ SPEC = register(
             },
         },
         family="hanafuda",
-        capabilities=CAPABILITIES,
+        capabilities={
+            **CAPABILITIES,
+            Capability.LESSON: "cardtable.games.hanafuda.lessons:HANA_AWASE",
+        },
     )
 )
 
@@ -250,6 +253,9 @@ SPEC_88 = register(
             },
         },
         family="hanafuda",
-        capabilities=CAPABILITIES,
+        capabilities={
+            **CAPABILITIES,
+            Capability.LESSON: "cardtable.games.hanafuda.lessons:HANA_AWASE_88",
+        },
     )
 )

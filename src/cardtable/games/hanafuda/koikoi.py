@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal, Self, cast
 from pydantic import Field, field_validator, model_validator
 
 from cardtable.core.actions import Action
-from cardtable.core.game import GameInfo, GameSpec, register
+from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Shobu, parse_action
@@ -677,6 +677,6 @@ SPEC = register(
         ),
         presets=PRESETS,
         family="hanafuda",
-        capabilities=CAPABILITIES,
+        capabilities={**CAPABILITIES, Capability.LESSON: "cardtable.games.hanafuda.lessons:KOIKOI"},
     )
 )

@@ -574,6 +574,7 @@ SPEC = register(
             Capability.COMPANION: "cardtable.games.ohanami.companion",
             Capability.DOCS: "cardtable.games.ohanami.docs",
             Capability.WEB: "cardtable.games.ohanami.web:CLIENT",
+            Capability.LESSON: "cardtable.games.ohanami.lessons:OHANAMI",
         },
     )
 )

@@ -128,6 +128,11 @@ class OhanamiRenderer:
         wanted = tuple(sorted(numbers))
         return [i for i, a in enumerate(actions) if isinstance(a, Keep) and a.cards == wanted]
 
+    def typed_form(self, state: State, seat: int, action: Action) -> str | None:
+        """What a person types for ``action`` where the menu lists no numbers (the two
+        cards to keep); None where the menu's number says it."""
+        return " ".join(map(str, action.cards)) if isinstance(action, Keep) else None
+
     def typed_action(self, state: State, seat: int, typed: str) -> Action | None:
         """The two cards typed to keep when they are no legal choice (the CLI then says
         why the rules refuse them)."""

@@ -83,6 +83,8 @@ function renderGame() {
   preset.replaceChildren();
   for (const name of game.presets) preset.append(new Option(t(`preset.${game.id}.${name}`), name, false, name === "default"));
   renderPresetHelp();
+  $("learn-row").hidden = !game.lesson; // a guided first game, where the game has one
+  $("learn-link").href = `/learn/${game.id}`;
   const fields = $("rule-fields");
   fields.replaceChildren(...optionFields(game.schema, ["players"], { game: game.id, t }));
   renderSeats();

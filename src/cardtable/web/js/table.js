@@ -113,6 +113,12 @@ function connect() {
       sentAt = null;
       // a click that raced the game (a double click, a move as the round ended) is no news
       if (message.code === "stale" || message.code === "round_break") return;
+      if (frame?.lesson && message.code === "illegal") {
+        // in a lesson the coach explains a refused move: the rules' reason, then what to do
+        ui.lessonWrong = { version: frame.version, text: t("lesson.wrong", { reason: errorText(message, seatName) }) };
+        renderLesson();
+        return;
+      }
       if (message.code === "forbidden" || (message.code === "rate_limited" && !frame)) offerWatching();
       else if (message.code === "not_found") showBanner(message.message);
       else toast(t("table.error", { message: errorText(message, seatName) }));
@@ -186,7 +192,7 @@ function renderOver() {
   panel.replaceChildren(
     h("h3", {}, t("table.over")),
     h("p", { class: "winner" }, t("table.winner", { names: winners.join(", ") })),
-    frame.seat !== null
+    frame.seat !== null && !frame.lesson
       ? h("button", { class: "primary", id: "rematch", onclick: rematch }, t("table.rematch"))
       : "",
     h("a", { class: "button", href: `/api/tables/${tableId}/record`, download: `cardtable-${tableId}.json` }, t("table.download")),
@@ -206,6 +212,69 @@ async function rematch() {
     await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: credentials });
   } catch (error) {
     toast(error.message);
+  }
+}
+
+/** A lesson's coach (frame.lesson): the step's line, a refused move explained, and the
+ * element to use marked (data-coach-target, .lesson-target) through the renderer's
+ * optional lessonTarget(action, ctx) -> CSS selector inside the board. */
+function renderLesson() {
+  const lesson = frame?.lesson;
+  const panel = $("coach");
+  panel.hidden = !lesson;
+  document.querySelector("main").classList.toggle("with-coach", Boolean(lesson));
+  if (!lesson) return;
+  if (ui.lessonWrong && ui.lessonWrong.version !== frame.version) ui.lessonWrong = null;
+  const step = Math.min(lesson.step + 1, lesson.steps);
+  panel.replaceChildren(
+    h("h3", {}, t("lesson.coach"), " ", h("span", { class: "coach-step muted" }, lesson.over || lesson.step >= lesson.steps ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
+    h("p", { class: "coach-text", id: "coach-text", "data-key": lesson.key }, t(lesson.key)),
+    ui.lessonWrong ? h("p", { class: "coach-wrong", id: "coach-wrong", role: "alert" }, ui.lessonWrong.text) : "",
+    lesson.waiting && !lesson.over ? h("p", { class: "coach-wait muted" }, t("lesson.waiting")) : "",
+    lesson.over
+      ? h("p", {}, h("button", { class: "primary lesson-target", id: "lesson-next", "data-coach-target": "", onclick: playEasyBot }, t("lesson.next_game")))
+      : "",
+  );
+  markLessonTarget();
+}
+
+function markLessonTarget() {
+  const board = $("board");
+  for (const element of board.querySelectorAll("[data-coach-target]")) {
+    element.removeAttribute("data-coach-target");
+    element.classList.remove("lesson-target");
+  }
+  for (const element of document.querySelectorAll("#round-result [data-coach-target]")) element.removeAttribute("data-coach-target");
+  const breakFor = frame?.table.round_break?.waiting?.includes(frame.seat);
+  if (frame?.lesson && breakFor) {
+    // a stage or round is over: the coach points at "Next round" once it is shown
+    const next = document.querySelector("#round-result:not([hidden]) #next-round:not([disabled])");
+    if (next) {
+      next.setAttribute("data-coach-target", "");
+      next.classList.add("lesson-target");
+    }
+    return;
+  }
+  const target = frame?.lesson?.target;
+  if (!target || !client?.lessonTarget || !isMine()) return;
+  const selector = client.lessonTarget(target, context());
+  const element = selector ? board.querySelector(selector) : null;
+  if (!element) return;
+  element.setAttribute("data-coach-target", "");
+  element.classList.add("lesson-target");
+}
+
+/** The lesson's last step: a normal game against the easy bot. */
+async function playEasyBot() {
+  const { table } = frame;
+  const seats = table.seats.map((_, n) => (n === frame.seat ? "human" : "bot:easy"));
+  const names = table.seats.map((seat, n) => (n === frame.seat ? seat.name : t("lobby.bot_name", { name: t("bot.easy").toLocaleLowerCase() })));
+  try {
+    const created = await api("/api/tables", { method: "POST", body: { game: table.game, seats, names, public: false } });
+    sessionStorage.setItem(`cardtable.created.${created.id}`, "1");
+    location.href = created.url;
+  } catch (error) {
+    toast(errorText(error));
   }
 }
 
@@ -364,6 +433,7 @@ function render({ moved = false } = {}) {
   if (client.narrate) narrator.update(client.narrate(frame.view, ctx), framesSeen === 0 || !moved);
   renderHintPanel();
   renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx });
+  renderLesson();
 }
 
 /** Opened from an invite: the person chooses a name before taking the seat. */
@@ -412,6 +482,8 @@ async function main() {
   });
   nameOnHold($("board"), $("card-name"));
   $("hint").addEventListener("click", askHint);
+  // a renderer may redraw the board by itself (a selected card): the coach's mark follows
+  new MutationObserver(() => frame?.lesson && markLessonTarget()).observe($("board"), { childList: true });
   translatePage();
   if (credentials && freshInvite) await sitDown();
   connect();

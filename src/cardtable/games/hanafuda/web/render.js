@@ -228,3 +228,15 @@ export function render(root, ctx) {
     else if (event.key === "?") document.getElementById("hint")?.click();
   };
 }
+
+/** The element a lesson's coach points at for `action` (a selector inside the board): the
+ * hand card to play, then, once it is picked and two cards of its month lie there, the
+ * card to take (on the table, or in an opponent's pile); the card a drawn card takes; the koi-koi or shōbu button. */
+export function lessonTarget(action, ctx) {
+  if (action.type === "play") {
+    if (action.take && ctx.ui.selected === action.card) return `.card.target[data-code="${action.take}"]`;
+    return `.hand [data-code="${action.card}"]`;
+  }
+  if (action.type === "take") return `.card.target[data-code="${action.card}"]`;
+  return `#decision button[data-action="${action.type}"]`;
+}

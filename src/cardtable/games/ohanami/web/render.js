@@ -568,3 +568,24 @@ export function narrate(view, ctx) {
   if (!view.over) lines.push(...currentPickLines(view, ctx));
   return lines;
 }
+
+/** The element a lesson's coach points at for `action` (a selector inside the board), one
+ * click at a time: each card to keep, then Keep; each kept card, then where it goes, then
+ * Place. A step of this table's own that differs from the move is taken back first. */
+export function lessonTarget(action, ctx) {
+  const state = tableState(ctx);
+  if (action.type === "keep") {
+    const stray = state.picked.find((card) => !action.cards.includes(card));
+    if (stray !== undefined) return `[data-fid="hand-${stray}"]`;
+    const missing = action.cards.find((card) => !state.picked.includes(card));
+    return missing === undefined ? "#keep" : `[data-fid="hand-${missing}"]`;
+  }
+  const wanted = action.placements;
+  const done = state.steps;
+  if (done.some((step, k) => !wanted[k] || wanted[k].card !== step.card || wanted[k].to !== step.to)) return "#undo";
+  if (done.length >= wanted.length) return "#place";
+  const next = wanted[done.length];
+  if (state.selected !== next.card) return `[data-fid="kept-${next.card}"]`;
+  const rows = applySteps(ctx.view.gardens[ctx.seat] || [], done);
+  return `[data-fid="${targetId(next.to, next.card, rows)}"]`;
+}

@@ -1,0 +1,69 @@
+"""A guided first game as data (``Capability.LESSON``); ``cardtable.learn`` runs it.
+
+A :class:`Lesson` fixes the game's options, its seed and deals, and a **script**: every
+move of the guided game in order, each by its seat. The learner's moves carry the coach's
+line (a catalogue key: one short sentence) and the idea it brings up; the other seats'
+moves are what their bot plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cardtable.core.actions import Action
+from cardtable.core.game import Game, load
+
+if TYPE_CHECKING:
+    from cardtable.core.state import State
+
+JSON = dict[str, Any]
+#: an idea's condition: true when the state (before the move) and the pointed move show it
+Condition = Callable[["State", int, Action], bool]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of the guided game: ``seat`` plays ``action`` (its JSON); a learner's step
+    carries the coach's line ``say`` (a catalogue key) and the ``idea`` it brings up."""
+
+    seat: int
+    action: JSON
+    say: str = ""
+    idea: str = ""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A guided first game, as data (see the module's docstring)."""
+
+    game: str
+    options: Mapping[str, Any]
+    seed: int
+    script: tuple[Step, ...]
+    deals: tuple[JSON, ...] = ()
+    learner: int = 0
+    #: idea name -> the condition that shows it (the unit tests check each fires in order)
+    ideas: Mapping[str, Condition] = field(default_factory=dict)
+    #: the coach's line once the script is played out (the game goes on to its end)
+    play_on: str = "lesson.play_on"
+    #: the coach's line when the game is over
+    done: str = "lesson.done"
+
+    def load(self) -> Game:
+        return load(self.game, **self.options)
+
+    def new_state(self) -> State:
+        return self.load().new_state(seed=self.seed, deals=self.deals)
+
+    def steps_of(self, seat: int) -> list[Step]:
+        return [step for step in self.script if step.seat == seat]
+
+    def moves_made(self, state: State, seat: int) -> int:
+        return sum(1 for move in state.log if move.seat == seat)
+
+    def step(self, state: State, seat: int) -> Step | None:
+        """The script's next move for ``seat``, or None once its part is played out."""
+        steps, made = self.steps_of(seat), self.moves_made(state, seat)
+        return steps[made] if made < len(steps) else None

@@ -1,0 +1,42 @@
+// /learn/GAME: the game's guided first game. A lesson this browser left unfinished is
+// resumed (its seat is remembered like any table's); otherwise the server deals a new one.
+import { api } from "./api.js";
+import { errorText, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+
+const game = location.pathname.split("/").pop();
+const $ = (id) => document.getElementById(id);
+
+/** The unfinished lesson of this game this browser holds a seat at, or null. */
+async function unfinished() {
+  const id = localStorage.getItem(`cardtable.lesson.${game}`);
+  if (!id || !localStorage.getItem(`cardtable.seat.${id}`)) return null;
+  try {
+    const meta = await api(`/api/tables/${id}`);
+    return meta.status === "playing" ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  translatePage();
+  const fresh = new URLSearchParams(location.search).has("new");
+  const resume = fresh ? null : await unfinished();
+  if (resume) {
+    location.replace(`/t/${resume}`);
+    return;
+  }
+  try {
+    const name = localStorage.getItem("cardtable.name") || t("lobby.default_name", { n: 1 });
+    const created = await api(`/api/learn/${game}`, { method: "POST", body: { names: [name, t("lesson.opponent"), t("lesson.opponent")] } });
+    sessionStorage.setItem(`cardtable.created.${created.id}`, "1"); // this browser sits down at once
+    localStorage.setItem(`cardtable.lesson.${game}`, created.id);
+    location.replace(created.url);
+  } catch (error) {
+    $("learn-status").textContent = "";
+    $("learn-error").textContent = error.code === "not_found" || error.status === 400 ? t("lesson.none") : errorText(error);
+  }
+}
+
+main();

@@ -1,0 +1,296 @@
+"""Guided first games (``cardtable.learn``): each lesson's deal brings up each idea in
+order when the pointed moves are played, the engine referees every move, the coach's lines
+exist in every language, and ``cardtable learn GAME`` runs in a real terminal (tmux)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardtable.core.game import game_ids
+from cardtable.core.state import State
+from cardtable.learn import (
+    ScriptedBot,
+    coach,
+    expected,
+    games_with_lessons,
+    lesson_of,
+    refusal,
+)
+from cardtable.locales import LANGUAGES, catalogue
+
+#: the ideas each game's guided game brings up, in this order
+IDEAS = {
+    "koi-koi": ["match", "choice", "draw", "yaku", "stop"],
+    "bakappana": ["match", "choice", "draw"],
+    "hana-awase": ["match", "choice", "draw", "yaku"],
+    "hana-awase-88": ["match", "choice", "draw", "steal", "yaku"],
+    "ohanami": ["keep", "grow", "colours", "stages"],
+}
+LESSONS = sorted(IDEAS)
+
+
+def test_every_game_with_a_lesson_is_listed() -> None:
+    assert sorted(games_with_lessons()) == LESSONS
+
+
+def play_through(game_id: str) -> tuple[State, list[str], list[str]]:
+    """Play the lesson as a learner who follows the coach: the ideas that fired, in order,
+    and the coach's line at each of the learner's moves."""
+    lesson = lesson_of(game_id)
+    state = lesson.new_state()
+    bots = {n: ScriptedBot(lesson, n) for n in range(state.num_players) if n != lesson.learner}
+    fired: list[str] = []
+    lines: list[str] = []
+    for _ in range(2000):
+        if state.is_over:
+            break
+        seat = min(state.to_move)
+        if seat == lesson.learner:
+            said = coach(lesson, state, "en")
+            action = expected(lesson, state, seat)
+            assert action is not None and said["target"] == action.to_json()
+            assert refusal(lesson, state, seat, action) is None
+            lines.append(said["key"])
+            if said["idea"]:
+                condition = lesson.ideas[said["idea"]]
+                assert condition(state, seat, action), f"{said['idea']} did not come up"
+                fired.append(said["idea"])
+        else:
+            assert (
+                expected(lesson, state, lesson.learner) is None or lesson.learner in state.to_move
+            )
+            action = bots[seat].choose(state, seat)
+        state.apply(seat, action)
+    assert state.is_over
+    return state, fired, lines
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+def test_each_idea_comes_up_in_order(game_id: str) -> None:
+    state, fired, _lines = play_through(game_id)
+    assert fired == IDEAS[game_id]
+    assert coach(lesson_of(game_id), state, "en")["key"] == lesson_of(game_id).done
+
+
+def at_first_idea(game_id: str) -> State:
+    """The lesson's state when the learner is first to move at a step with an idea."""
+    lesson = lesson_of(game_id)
+    state = lesson.new_state()
+    bots = {n: ScriptedBot(lesson, n) for n in range(state.num_players) if n != lesson.learner}
+    while True:
+        seat = min(state.to_move)
+        if seat == lesson.learner:
+            step = lesson.step(state, seat)
+            assert step is not None
+            if step.idea:
+                return state
+            action = expected(lesson, state, seat)
+            assert action is not None
+        else:
+            action = bots[seat].choose(state, seat)
+        state.apply(seat, action)
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+def test_an_idea_does_not_fire_on_every_move(game_id: str) -> None:
+    """The conditions can fail: each idea is false for some move of the learner's in the
+    lesson (another scripted move, or another legal move at its own step)."""
+    lesson = lesson_of(game_id)
+    state = lesson.new_state()
+    bots = {n: ScriptedBot(lesson, n) for n in range(state.num_players) if n != lesson.learner}
+    silent: set[str] = set()
+    while not state.is_over and lesson.step(state, lesson.learner) is not None:
+        seat = min(state.to_move)
+        if seat == lesson.learner:
+            action = expected(lesson, state, seat)
+            assert action is not None
+            for other in state.legal_actions(seat)[:40]:
+                silent |= {i for i, fires in lesson.ideas.items() if not fires(state, seat, other)}
+        else:
+            action = bots[seat].choose(state, seat)
+        state.apply(seat, action)
+    assert set(IDEAS[game_id]) <= silent
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+def test_a_move_the_coach_did_not_ask_for_is_refused_with_a_reason(game_id: str) -> None:
+    lesson = lesson_of(game_id)
+    state = at_first_idea(game_id)
+    seat = lesson.learner
+    wanted = expected(lesson, state, seat)
+    assert wanted is not None
+    other = next(a for a in state.legal_actions(seat) if a.to_json() != wanted.to_json())
+    why = refusal(lesson, state, seat, other)
+    assert why is not None and getattr(why, "key", "") == "lesson.not_now"
+    # a move the rules refuse gets the engine's own reason (another seat's move here)
+    bot_seat = next(n for n in range(state.num_players) if n != seat)
+    engine = refusal(lesson, state, bot_seat, wanted)
+    assert engine is not None and engine == state.illegal_reason(bot_seat, wanted)
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_line_of_the_coach_is_written_in_each_language(game_id: str, lang: str) -> None:
+    _state, _fired, lines = play_through(game_id)
+    lesson = lesson_of(game_id)
+    words = catalogue(lang)
+    for key in {*lines, lesson.play_on, lesson.done, "lesson.not_now", "lesson.wrong"}:
+        assert key in words, f"{key} is missing in {lang}"
+        if lang != "en":
+            assert words[key] != catalogue("en")[key], f"{key} is left in English in {lang}"
+
+
+# -- the terminal, in tmux -------------------------------------------------------------
+TMUX = shutil.which("tmux")
+CARDTABLE = str(Path(sys.executable).with_name("cardtable"))
+# what the coach says to type: a menu's number ("→ 5. play ...") or a game's own form
+# ("→ [50 62] keep ...", Ohanami's two cards to keep)
+POINTED = re.compile(r"→ (?:(\d+)\. |\[([^\]]+)\] )")
+
+
+def tmux(session: str, *args: str, check: bool = True) -> None:
+    """A tmux command on the session's own server (named after it: no other tmux is
+    touched)."""
+    subprocess.run(["tmux", "-L", session, *args], check=check)
+
+
+def pane(session: str) -> str:
+    """Everything the terminal showed since the start (its whole history)."""
+    done = subprocess.run(
+        ["tmux", "-L", session, "capture-pane", "-p", "-J", "-S", "-", "-t", session],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def wait_for(session: str, ready: object, timeout: float = 30) -> str:
+    deadline = time.time() + timeout
+    text = ""
+    while time.time() < deadline:
+        text = pane(session)
+        if callable(ready) and ready(text):
+            return text
+        time.sleep(0.1)
+    raise AssertionError(f"the terminal did not get there:\n{text[-3000:]}")
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+@pytest.mark.parametrize("game_id", LESSONS)
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_cardtable_learn_in_tmux(game_id: str, lang: str, tmp_path: Path) -> None:
+    """A person types the number the coach points at, each time, until the game ends."""
+    session = f"learn-{uuid.uuid4().hex[:8]}"
+    command = f"{CARDTABLE} learn {game_id} --lang {lang}; echo LESSON-EXIT-$?; sleep 30"
+    config = tmp_path / "tmux.conf"  # the whole game stays in the pane's history
+    config.write_text("set -g history-limit 100000\n")
+    tmux(session, "-f", str(config), "new-session", "-d", "-s", session, "-x", "160", "-y", "60")
+    tmux(session, "respawn-pane", "-k", "-t", session, command)
+    coach_word = catalogue(lang)["lesson.coach"]
+    done_line = catalogue(lang)[lesson_of(game_id).done]
+    try:
+        typed, seen = 0, 0
+
+        def asked(text: str, since: int) -> bool:
+            """The coach spoke after ``since`` and the prompt waits, or the game ended."""
+            fresh = text.rstrip()[since:]
+            return "LESSON-EXIT" in text or (f"{coach_word}:" in fresh and fresh.endswith(":"))
+
+        while True:
+            text = wait_for(session, lambda t, since=seen: asked(t, since))
+            if "LESSON-EXIT" in text:
+                break
+            pointed = POINTED.findall(text.rstrip()[seen:])
+            assert pointed, text[seen:]
+            seen = len(text.rstrip())
+            number, form = pointed[-1]
+            tmux(session, "send-keys", "-t", session, number or form, "Enter")
+            typed += 1
+        assert "LESSON-EXIT-0" in text
+        assert "✗" not in text  # the coach never had to refuse a move
+        assert done_line.split()[0] in text
+        # every scripted step, then the coach's pointed moves to the end of the game
+        assert typed >= len(lesson_of(game_id).steps_of(lesson_of(game_id).learner))
+    finally:
+        tmux(session, "kill-server", check=False)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_cardtable_learn_says_when_a_game_has_no_lesson_yet(lang: str) -> None:
+    missing = [g for g in game_ids() if g not in games_with_lessons()]
+    if not missing:
+        pytest.skip("every game has a lesson")
+    done = subprocess.run(
+        [CARDTABLE, "learn", missing[0], "--lang", lang],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert catalogue(lang)["lesson.none"] in " ".join(done.stdout.split())
+
+
+@pytest.mark.parametrize("game_id", LESSONS)
+def test_a_finished_lesson_is_a_record_that_verifies(game_id: str) -> None:
+    """A lesson table commits to the lesson's seed: its record replays and verifies like
+    any game's (the fixed deals travel in the record)."""
+    from cardtable.server.fairness import Commitment, verify
+
+    state, _fired, _lines = play_through(game_id)
+    data = state.record().to_json()
+    sealed = Commitment(seed=lesson_of(game_id).seed, salt="ab" * 16)
+    data["fairness"] = {"commitment": sealed.digest, "seed": sealed.seed, "salt": sealed.salt}
+    assert verify(data).ok
+
+
+def test_a_lesson_survives_a_server_restart(tmp_path: Path) -> None:
+    """A lesson table is stored like any other: killed and started again, the server
+    rebuilds it with its deal, its scripted opponent and its coach, where it was left."""
+    import json
+
+    from websockets.sync.client import connect
+
+    from .server_helpers import ServerProcess, http
+
+    server = ServerProcess(f"sqlite:///{tmp_path / 'learn.db'}")
+    server.start()
+    try:
+        status, created = http("POST", f"{server.url}/api/learn/koi-koi", {"names": ["Ann"]})
+        assert status == 201
+        ws_url = server.url.replace("http", "ws")
+        socket_url = f"{ws_url}/ws/tables/{created['id']}?seat=0&key={created['key']}"
+
+        def frame_at_least(socket: Any, version: int) -> dict[str, Any]:
+            while True:
+                frame = json.loads(socket.recv(timeout=30))
+                assert frame["type"] != "error", frame
+                if frame["type"] == "state" and frame["version"] >= version:
+                    return frame
+
+        with connect(socket_url) as socket:
+            frame = frame_at_least(socket, 0)
+            first = frame["lesson"]["target"]
+            socket.send(json.dumps({"type": "action", "action": first, "version": 0}))
+            # the learner's move, then the scripted opponent's
+            frame = frame_at_least(socket, 2)
+            assert frame["lesson"]["key"] == "lesson.hanafuda.choice"
+        server.kill9()
+        server.start()
+        with connect(socket_url) as socket:
+            frame = frame_at_least(socket, 2)
+        assert frame["lesson"]["key"] == "lesson.hanafuda.choice"
+        assert frame["lesson"]["target"] == {"type": "play", "card": "09-1", "take": "09-3"}
+        assert frame["table"]["preset"] == "lesson"
+    finally:
+        server.kill9()

@@ -1,0 +1,190 @@
+"""The guided first game in real Chromium: a new player finishes it from the lobby's first
+page by clicking only what the coach points at; a wrong move is explained; a lesson left
+is resumed where it was; every game's guided game reaches its end."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+from websockets.sync.client import connect
+
+from cardtable.core.game import game_ids
+from cardtable.learn import games_with_lessons, lesson_of
+from cardtable.locales import catalogue
+
+from .browser_helpers import board, browser, new_page, server, shot
+
+__all__ = ["browser", "server"]  # fixtures used by name
+
+TARGET = "[data-coach-target]"
+# what the coach points at (on the board, or "Next round"), or the end of the game
+POINTED_OR_OVER = """() =>
+    document.querySelector('#board [data-coach-target], #round-result [data-coach-target]')
+    || document.querySelector('#board').dataset.status === 'finished'"""
+# after a click: the element clicked is no longer the one the coach points at (the board
+# was drawn again: the game moved on, or the renderer took the click as one step of a move)
+MOVED_ON = """() => !document.querySelector('[data-coach-target][data-clicked]')"""
+
+
+def open_lesson(page: Page, url: str, game: str, fresh: bool = True) -> str:
+    page.goto(f"{url}/learn/{game}{'?new=1' if fresh else ''}")
+    page.wait_for_selector("#board[data-version]")
+    page.wait_for_selector("#coach:not([hidden])")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def follow_the_coach(page: Page, limit: int = 600) -> list[str]:
+    """Click what the coach points at until the game is over; the coach's lines seen."""
+    said: list[str] = []
+    for _ in range(limit):
+        page.wait_for_function(POINTED_OR_OVER, timeout=30_000)
+        if board(page)["status"] == "finished":
+            return said
+        key = page.get_attribute("#coach-text", "data-key") or ""
+        if not said or said[-1] != key:
+            said.append(key)
+        target = page.locator(f"#board {TARGET}, #round-result {TARGET}")
+        target.evaluate("element => { element.dataset.clicked = '1'; }")
+        target.click()
+        page.wait_for_function(MOVED_ON, timeout=30_000)
+        assert not page.errors  # type: ignore[attr-defined]
+    raise AssertionError("the guided game did not end")
+
+
+def test_a_new_player_finishes_the_guided_koikoi_game_by_following_the_coach(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser)
+    page.goto(f"{url}/")
+    page.wait_for_selector("#learn-link:visible")
+    assert page.get_attribute("#learn-link", "href") == "/learn/koi-koi"
+    page.click("#learn-link")
+    page.wait_for_selector("#coach:not([hidden])")
+    table_id = page.url.rsplit("/", 1)[-1]
+    said = follow_the_coach(page)
+    lesson = lesson_of("koi-koi")
+    assert said == [step.say for step in lesson.steps_of(lesson.learner)]
+    page.wait_for_selector(f"#coach {TARGET}#lesson-next")
+    assert page.get_attribute("#coach-text", "data-key") == lesson.done
+    meta = page.request.get(f"{url}/api/tables/{table_id}").json()
+    assert meta["status"] == "finished" and meta["winners"] == [lesson.learner]
+    shot(page, "learn-koi-koi-done")
+    assert page.locator("#rematch").count() == 0  # a lesson is not played again as such
+    seat = json.loads(page.evaluate(f"localStorage.getItem('cardtable.seat.{table_id}')"))
+    answer = page.request.post(f"{url}/api/tables/{table_id}/rematch", data=seat)
+    assert answer.status == 400 and answer.json()["detail"]["code"] == "no_rematch"
+    # the lesson ends in a normal game against the easy bot
+    page.locator(TARGET).click()
+    page.wait_for_url(lambda address: table_id not in address and "/t/" in address)
+    page.wait_for_selector("#board[data-version]")
+    new_id = page.url.rsplit("/", 1)[-1]
+    meta = page.request.get(f"{url}/api/tables/{new_id}").json()
+    assert [s["kind"] for s in meta["seats"]] == ["human", "bot:easy"]
+    assert meta["preset"] is None and page.locator("#coach").is_hidden()
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_wrong_move_is_explained(server: tuple[str, Any], browser: Browser, lang: str) -> None:
+    url, _app = server
+    page = new_page(browser, locale={"en": "en-GB", "pl": "pl-PL"}[lang])
+    open_lesson(page, url, "koi-koi")
+    page.wait_for_selector(f"#board {TARGET}")
+    pointed = page.get_attribute(f"#board {TARGET}", "data-code")
+    other = page.locator(f"#board .hand .card.playable:not([data-code='{pointed}'])").first
+    version = board(page)["version"]
+    other.click()
+    page.wait_for_selector("#coach-wrong")
+    words = catalogue(lang)
+    wrong = page.inner_text("#coach-wrong")
+    assert words["lesson.not_now"] in wrong
+    assert board(page)["version"] == version  # nothing was played
+    # the coach still says what to do, and the pointed card is still marked
+    assert page.get_attribute("#coach-text", "data-key") == "lesson.hanafuda.match"
+    assert page.get_attribute(f"#board {TARGET}", "data-code") == pointed
+    if lang != "en":
+        assert catalogue("en")["lesson.not_now"] not in page.inner_text("#coach")
+
+
+def test_a_lesson_left_is_resumed(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    page = new_page(browser)
+    table_id = open_lesson(page, url, "koi-koi")
+    version = board(page)["version"]
+    page.locator(f"#board {TARGET}").click()
+    page.wait_for_function(
+        "v => document.querySelector('#board').dataset.version !== v", arg=version
+    )
+    page.wait_for_function(
+        "() => document.querySelector('#coach-text').dataset.key === 'lesson.hanafuda.choice'"
+    )
+    page.goto(f"{url}/")
+    page.wait_for_selector("#learn-link:visible")
+    page.click("#learn-link")  # the same lesson, where it was left
+    page.wait_for_selector("#coach:not([hidden])")
+    assert page.url.rsplit("/", 1)[-1] == table_id
+    page.wait_for_function(
+        "() => document.querySelector('#coach-text')?.dataset.key === 'lesson.hanafuda.choice'"
+    )
+    assert page.locator(f"#board {TARGET}").count() == 1
+
+
+@pytest.mark.parametrize("game_id", sorted(games_with_lessons()))
+def test_each_guided_game_reaches_its_end(
+    server: tuple[str, Any], browser: Browser, game_id: str
+) -> None:
+    url, _app = server
+    page = new_page(browser)
+    open_lesson(page, url, game_id)
+    said = follow_the_coach(page)
+    assert board(page)["status"] == "finished"
+    lesson = lesson_of(game_id)
+    ideas = [step.say for step in lesson.steps_of(lesson.learner) if step.idea]
+    assert [key for key in said if key in ideas] == ideas  # each idea's line, in order
+    page.wait_for_selector("#lesson-next")
+
+
+def test_a_move_the_rules_refuse_comes_back_with_the_engines_reason(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """The coach's table referees with the real engine: a card not in the hand is refused
+    with the rules' own reason (a catalogue key the page says in its language), and a legal
+    move the coach did not ask for with the coach's."""
+    url, _app = server
+    page = new_page(browser)
+    table_id = open_lesson(page, url, "koi-koi")
+    seat = json.loads(page.evaluate(f"localStorage.getItem('cardtable.seat.{table_id}')"))
+    ws_url = url.replace("http", "ws")
+    with connect(f"{ws_url}/ws/tables/{table_id}?seat={seat['seat']}&key={seat['key']}") as ws:
+        frame = json.loads(ws.recv(timeout=30))
+        assert frame["type"] == "state" and frame["lesson"]["target"]["card"] == "01-1"
+        version = frame["version"]
+        answers = []
+        for action in ({"type": "play", "card": "04-1"}, {"type": "play", "card": "03-1"}):
+            ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+            answer = json.loads(ws.recv(timeout=30))
+            while answer["type"] != "error":
+                answer = json.loads(ws.recv(timeout=30))
+            answers.append(answer)
+    engine, coach = answers
+    assert engine["code"] == "illegal" and engine["key"].startswith("illegal.")
+    assert coach["code"] == "illegal" and coach["key"] == "lesson.not_now"
+    meta = page.request.get(f"{url}/api/tables/{table_id}").json()
+    assert meta["moves"] == 0  # neither was played
+
+
+def test_a_game_without_a_lesson_says_so(server: tuple[str, Any], browser: Browser) -> None:
+    url, _app = server
+    missing = [g for g in game_ids() if g not in games_with_lessons()]
+    if not missing:
+        pytest.skip("every game has a lesson")
+    page = new_page(browser, locale="pl-PL")
+    page.goto(f"{url}/?game={missing[0]}")
+    page.wait_for_selector(".seat-kind", state="attached")
+    assert page.locator("#learn-link").is_hidden()  # the lobby offers none
+    page.goto(f"{url}/learn/{missing[0]}")
+    page.wait_for_function("() => document.querySelector('#learn-error').textContent")
+    assert page.inner_text("#learn-error") == catalogue("pl")["lesson.none"]
