@@ -84,7 +84,7 @@ def coach(lesson: Lesson, state: State, lang: str) -> JSON:
         "step": min(lesson.moves_made(state, seat), len(scripted)),
         "steps": len(scripted),
         "key": key,
-        "text": message(key, lang),
+        "text": message(key, lang, **lesson.values_at(state, seat, target, lang)),
         "idea": step.idea if step is not None and not state.is_over else "",
         "target": None if target is None else target.to_json(),
         "waiting": target is None and not state.is_over,
