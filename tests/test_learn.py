@@ -204,6 +204,21 @@ def test_every_line_is_filled_in_from_the_position(game_id: str, lang: str) -> N
 
 
 @pytest.mark.parametrize("game_id", VALUED)
+def test_the_frame_carries_the_values_for_the_browsers_language(game_id: str) -> None:
+    """The browser says the line itself (``t(key, values[lang])``): the coach's values in
+    each language fill that language's line completely, as the server would."""
+    lesson = lesson_of(game_id)
+    state = at_first_idea(game_id)
+    said = coach(lesson, state, "en")
+    for lang in sorted(LANGUAGES):
+        text = catalogue(lang)[said["key"]]
+        values = said["values"][lang]
+        filled = PLACEHOLDER.sub(lambda m, v=values: v[m.group(0)[1:-1]], text)
+        assert filled == coach(lesson, state, lang)["text"]
+        assert not PLACEHOLDER.search(filled)
+
+
+@pytest.mark.parametrize("game_id", VALUED)
 def test_each_idea_has_its_own_line_in_order(game_id: str) -> None:
     """Each idea's step says a line of that idea (the family's ``...idea.NAME``), in the
     order of the ideas; the learner's other moves say what their move does, not a plain
