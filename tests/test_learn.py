@@ -260,6 +260,15 @@ def test_bakappana_shows_how_it_scores() -> None:
     assert par == 132 and score == cards - par
 
 
+def test_koikoi_ends_by_saying_what_the_round_brought() -> None:
+    """Koi-koi scores only yaku: the end names the round's points (the yaku the learner
+    stopped with), not the game's running total."""
+    state, _fired, _lines = play_through("koi-koi")
+    made = sum(line["points"] for line in state.view(0)["last_round"]["lines"] if line["seat"] == 0)
+    end = said_through("koi-koi", "en")[-1][2]
+    assert f"brought you {made}." in end and made > 0
+
+
 def test_ohanami_explains_colours_and_stages_with_the_learners_numbers() -> None:
     lines = dict((idea, text) for _key, idea, text in said_through("ohanami", "en") if idea)
     colours = lines["colours"]

@@ -144,13 +144,16 @@ def values(state: State, seat: int, action: Action | None, lang: str) -> dict[st
     ``card`` (the card played, or the stock's card a Take places), ``month``, ``taken`` and
     ``points`` (the two cards' card points), ``source`` (the table or whose pile),
     ``drawn`` (the stock's card turned over, for a Take),
-    ``yaku`` (made by the move); once the round is over ``cards``, ``par`` and ``score``."""
+    ``yaku`` (made by the move); once the round is over ``cards``, ``par``, ``score`` (the
+    game's) and ``round`` (this round's lines)."""
     view = state.view(seat)
     out: dict[str, Any] = {"players": view.get("players", state.num_players)}
     if state.is_over or action is None:
         out["cards"] = (view.get("pile_values") or [0] * (seat + 1))[seat]
         out["par"] = 264 // int(out["players"])
         out["score"] = (view.get("scores") or [0] * (seat + 1))[seat]
+        lines = (view.get("last_round") or {}).get("lines") or []
+        out["round"] = sum(int(line["points"]) for line in lines if line.get("seat") == seat)
         return out
     captured = _captured(state, seat, action)
     played = CODES[action.card] if isinstance(action, Play) else str(view.get("flipped") or "")
@@ -220,7 +223,14 @@ def _koikoi() -> Lesson:
         Step(0, {"type": "shobu"}, "lesson.koi-koi.stop", "stop"),
     )
     return Lesson(
-        game="koi-koi", options={"rounds": 1}, seed=26, deals=(deal,), script=script, ideas=IDEAS
+        game="koi-koi",
+        options={"rounds": 1},
+        seed=26,
+        deals=(deal,),
+        script=script,
+        ideas=IDEAS,
+        values=values,
+        done="lesson.koi-koi.done",
     )
 
 
