@@ -189,6 +189,23 @@ def test_koikoi_in_russian_and_polish_in_the_terminal() -> None:
     assert not english_words(polish.stdout), english_words(polish.stdout)
 
 
+def test_the_english_menu_names_each_card_in_english_only() -> None:
+    """The koi-koi menu with --lang en names a card once, in English: no Polish name beside
+    it ("Curtain Kurtyna" was shown before)."""
+    from cardtable.games.hanafuda.deck import CARDS
+
+    args = ("play", "koi-koi", "--seats", "human,greedy", "--seed", "3", "--rounds", "1")
+    done = cardtable(*args, "--delay", "0", "--lang", "en", typed="1\n" * 40)
+    assert done.returncode == 0, done.stderr
+    menus = [line for line in done.stdout.splitlines() if re.match(r"\s*\d+\. ", line)]
+    assert menus, done.stdout[-2000:]
+    english = {card.name_en for card in CARDS}
+    polish = {card.name_pl for card in CARDS} - english
+    shown = " ".join(menus)
+    assert any(name in shown for name in english)
+    assert not [name for name in polish if re.search(rf"\b{re.escape(name)}\b", shown)]
+
+
 def test_a_refused_move_is_said_in_the_players_language() -> None:
     """A card typed that is not in the hand: the rules' reason, in Russian and Polish."""
     args = ("play", "koi-koi", "--seats", "human,greedy", "--seed", "3", "--rounds", "1")

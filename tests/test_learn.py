@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from cardtable.core.game import game_ids
+from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from cardtable.learn import (
     ScriptedBot,
@@ -30,7 +31,7 @@ from cardtable.locales import LANGUAGES, catalogue
 #: the ideas each game's guided game brings up, in this order
 IDEAS = {
     "koi-koi": ["match", "choice", "draw", "yaku", "stop"],
-    "bakappana": ["match", "choice", "draw"],
+    "bakappana": ["match", "choice", "draw", "points"],
     "hana-awase": ["match", "choice", "draw", "yaku"],
     "hana-awase-88": ["match", "choice", "draw", "steal", "yaku"],
     "ohanami": ["keep", "grow", "colours", "stages"],
@@ -147,6 +148,152 @@ def test_every_line_of_the_coach_is_written_in_each_language(game_id: str, lang:
         assert key in words, f"{key} is missing in {lang}"
         if lang != "en":
             assert words[key] != catalogue("en")[key], f"{key} is left in English in {lang}"
+
+
+def said_through(game_id: str, lang: str) -> list[tuple[str, str, str]]:
+    """The coach's (key, idea, text) at each of the learner's moves and at the end, for a
+    learner who follows the coach in ``lang``."""
+    lesson = lesson_of(game_id)
+    state = lesson.new_state()
+    bots = {n: ScriptedBot(lesson, n) for n in range(state.num_players) if n != lesson.learner}
+    out: list[tuple[str, str, str]] = []
+    while not state.is_over:
+        seat = lesson.learner if lesson.learner in state.to_move else min(state.to_move)
+        if seat == lesson.learner:
+            said = coach(lesson, state, lang)
+            out.append((said["key"], said["idea"], said["text"]))
+            action = expected(lesson, state, seat)
+            assert action is not None
+        else:
+            action = bots[seat].choose(state, seat)
+        state.apply(seat, action)
+    said = coach(lesson, state, lang)
+    return [*out, (said["key"], said["idea"], said["text"])]
+
+
+PLACEHOLDER = re.compile(r"\{[a-z_0-9]*\}")
+#: lessons whose lines name the position's values (koi-koi's are written for its fixed deal)
+VALUED = [game_id for game_id in LESSONS if game_id != "koi-koi"]
+
+
+@pytest.mark.parametrize("game_id", VALUED)
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_line_is_filled_in_from_the_position(game_id: str, lang: str) -> None:
+    """Each line the coach says is filled in: no ``{placeholder}`` left, no empty value
+    (two spaces, a space before a colon), and it names what is on the board: a hanafuda
+    line names a card in the player's language, an Ohanami line a card's number."""
+    lesson = lesson_of(game_id)
+    lines = said_through(game_id, lang)
+    scripted = len(lesson.steps_of(lesson.learner))
+    for key, _idea, text in lines:
+        assert not PLACEHOLDER.search(text), f"{key}: {text}"
+        assert "  " not in text and " :" not in text and " ." not in text, f"{key}: {text}"
+        assert "()" not in text, f"{key}: {text}"
+    for key, _idea, text in lines[:scripted]:
+        if game_id == "ohanami":
+            assert re.search(r"\d+ \(", text), f"{key}: {text}"
+        else:
+            from cardtable.games.hanafuda.deck import CARDS
+
+            names = {card.name(lang) for card in CARDS}
+            assert any(name in text for name in names), f"{key}: {text}"
+    # the end says how the round or game was counted, with the learner's own numbers
+    end_key, _idea, end = lines[-1]
+    assert end_key == lesson.done and end_key != "lesson.done"
+    assert re.search(r"\d+ [−+] \d+|\d+", end), end
+
+
+@pytest.mark.parametrize("game_id", VALUED)
+def test_the_frame_carries_the_values_for_the_browsers_language(game_id: str) -> None:
+    """The browser says the line itself (``t(key, values[lang])``): the coach's values in
+    each language fill that language's line completely, as the server would."""
+    lesson = lesson_of(game_id)
+    state = at_first_idea(game_id)
+    said = coach(lesson, state, "en")
+    for lang in sorted(LANGUAGES):
+        text = catalogue(lang)[said["key"]]
+        values = said["values"][lang]
+        filled = PLACEHOLDER.sub(lambda m, v=values: v[m.group(0)[1:-1]], text)
+        assert filled == coach(lesson, state, lang)["text"]
+        assert not PLACEHOLDER.search(filled)
+
+
+@pytest.mark.parametrize("game_id", VALUED)
+def test_each_idea_has_its_own_line_in_order(game_id: str) -> None:
+    """Each idea's step says a line of that idea (the family's ``...idea.NAME``), in the
+    order of the ideas; the learner's other moves say what their move does, not a plain
+    "play the marked card"."""
+    lines = said_through(game_id, "en")
+    ideas = [(key, idea) for key, idea, _text in lines if idea]
+    assert [idea for _key, idea in ideas] == IDEAS[game_id]
+    for key, idea in ideas:
+        assert f".idea.{idea}" in key, (key, idea)
+    lesson = lesson_of(game_id)
+    texts = [text for _key, _idea, text in lines][: len(lesson.steps_of(lesson.learner))]
+    assert len(set(texts)) == len(texts), "the coach repeats a line word for word"
+    assert not any("marked card" in text for text in texts)
+
+
+@pytest.mark.parametrize("game_id", VALUED)
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_polish_and_russian_lines_are_not_english(game_id: str, lang: str) -> None:
+    english = said_through(game_id, "en")
+    said = said_through(game_id, lang)
+    assert [key for key, _i, _t in said] == [key for key, _i, _t in english]
+    common = {"the", "and", "your", "play", "take", "takes", "points", "card", "row", "keep"}
+    for (_key, _idea, text), (_k, _i, text_en) in zip(said, english, strict=True):
+        assert text != text_en
+        words = set(re.findall(r"[a-z]+", text.lower()))
+        assert not words & common, (text, words & common)
+
+
+def test_bakappana_shows_how_it_scores() -> None:
+    """Bakappana has no yaku: a step says what each card is worth and the end how the
+    round is counted (the pile's card points against the par, 264 shared)."""
+    lines = said_through("bakappana", "en")
+    points = next(text for key, idea, text in lines if idea == "points")
+    assert "lights 20" in points and "264" in points
+    end = lines[-1][2]
+    found = re.search(r"holds (\d+), the par is (\d+) .* (\d+) − (\d+) = (-?\d+)", end)
+    assert found, end
+    cards, par, _c, _p, score = (int(n) for n in found.groups())
+    assert par == 132 and score == cards - par
+
+
+def test_koikoi_ends_by_saying_what_the_round_brought() -> None:
+    """Koi-koi scores only yaku: the end names the round's points (the yaku the learner
+    stopped with), not the game's running total."""
+    state, _fired, _lines = play_through("koi-koi")
+    made = sum(line["points"] for line in state.view(0)["last_round"]["lines"] if line["seat"] == 0)
+    end = said_through("koi-koi", "en")[-1][2]
+    assert f"brought you {made}." in end and made > 0
+
+
+def test_ohanami_explains_colours_and_stages_with_the_learners_numbers() -> None:
+    lines = dict((idea, text) for _key, idea, text in said_through("ohanami", "en") if idea)
+    colours = lines["colours"]
+    for word in ("blue (water) 3", "green (trees) 4", "grey (stones) 7", "Pink (sakura)"):
+        assert word in colours
+    assert re.search(r"high end of row \d|low end of row \d|new row", colours)
+    assert "only grow at the ends" in lines["grow"]
+    assert re.search(r"only your blue cards counted, \d+ points", lines["stages"])
+
+
+def test_the_hanafuda_values_read_nothing_hidden() -> None:
+    """The line's values come from what the learner sees: re-dealing the cards the
+    learner cannot see (the opponents' hands, the stock) changes no line."""
+    from cardtable.games.hanafuda import lessons as hanafuda_lessons
+
+    lesson = lesson_of("hana-awase")
+    state = at_first_idea("hana-awase")
+    seat = lesson.learner
+    action = expected(lesson, state, seat)
+    assert action is not None
+    before = hanafuda_lessons.values(state, seat, action, "en")
+    assert before["card"] and before["taken"]
+    for number in range(4):
+        other = state.determinize(seat, Rng(number))
+        assert hanafuda_lessons.values(other, seat, action, "en") == before
 
 
 # -- the terminal, in tmux -------------------------------------------------------------

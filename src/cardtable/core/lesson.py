@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 #: an idea's condition: true when the state (before the move) and the pointed move show it
 Condition = Callable[["State", int, Action], bool]
+#: a line's named values, computed by the lesson from the state (before the pointed move,
+#: None once the script is out or the game is over) in the player's language: ``{card}``...
+Values = Callable[["State", int, "Action | None", str], Mapping[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -50,12 +53,20 @@ class Lesson:
     play_on: str = "lesson.play_on"
     #: the coach's line when the game is over
     done: str = "lesson.done"
+    #: the values the lines name (``{card}``, ``{month}``, ``{points}``...); none when None
+    values: Values | None = None
 
     def load(self) -> Game:
         return load(self.game, **self.options)
 
     def new_state(self) -> State:
         return self.load().new_state(seed=self.seed, deals=self.deals)
+
+    def values_at(
+        self, state: State, seat: int, action: Action | None, lang: str
+    ) -> Mapping[str, Any]:
+        """The named values of the line said now (an empty mapping for a lesson without)."""
+        return {} if self.values is None else self.values(state, seat, action, lang)
 
     def steps_of(self, seat: int) -> list[Step]:
         return [step for step in self.script if step.seat == seat]

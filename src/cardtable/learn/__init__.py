@@ -23,7 +23,7 @@ from cardtable.core.errors import OptionError
 from cardtable.core.game import Capability, game_ids, spec_of
 from cardtable.core.lesson import Lesson, Step
 from cardtable.core.state import State
-from cardtable.locales import Reason, message, reason
+from cardtable.locales import LANGUAGES, Reason, message, reason
 
 __all__ = [
     "LESSON_PRESET",
@@ -84,7 +84,15 @@ def coach(lesson: Lesson, state: State, lang: str) -> JSON:
         "step": min(lesson.moves_made(state, seat), len(scripted)),
         "steps": len(scripted),
         "key": key,
-        "text": message(key, lang),
+        "text": message(key, lang, **lesson.values_at(state, seat, target, lang)),
+        # the line's named values in each language (the browser says the line in its own)
+        "values": {
+            code: {
+                name: str(value)
+                for name, value in lesson.values_at(state, seat, target, code).items()
+            }
+            for code in sorted(LANGUAGES)
+        },
         "idea": step.idea if step is not None and not state.is_over else "",
         "target": None if target is None else target.to_json(),
         "waiting": target is None and not state.is_over,

@@ -17,7 +17,7 @@ from cardtable.games.hanafuda.lessons import IDEAS
 HERE = Path(__file__).resolve().parent / "lessons"
 #: the ideas each searched game brings up, in order, and the options of its lesson
 PLANS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
-    "bakappana": (("match", "choice", "draw"), {"rounds": 1, "players": 2}),
+    "bakappana": (("match", "choice", "draw", "points"), {"rounds": 1, "players": 2}),
     "hana-awase": (("match", "choice", "draw", "yaku"), {"rounds": 1, "players": 3}),
     "hana-awase-88": (("match", "choice", "draw", "steal", "yaku"), {"rounds": 1, "players": 3}),
 }

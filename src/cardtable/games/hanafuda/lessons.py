@@ -22,7 +22,16 @@ from cardtable.core.actions import Action
 from cardtable.core.lesson import Condition, Lesson, Step
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
-from cardtable.games.hanafuda.deck import CODES, MONTH_MASK_OF
+from cardtable.games.hanafuda.deck import (
+    CARDS,
+    CODES,
+    KIND_NAMES,
+    MONTH_MASK_OF,
+    card_index,
+    cards,
+)
+from cardtable.games.hanafuda.yaku import table_for
+from cardtable.locales import message
 
 JSON = dict[str, Any]
 
@@ -56,8 +65,9 @@ def _after(state: State, seat: int, action: Action) -> State:
 
 
 def _yaku_made(state: State, seat: int, action: Action) -> bool:
-    view = _after(state, seat, action).view(seat)
-    return bool((view.get("yaku") or [[]] * (seat + 1))[seat]) or view.get("phase") == "decide"
+    """The learner's own capture completes a yaku (the stock's card, unseen, plays no part:
+    the coach names the yaku before the move)."""
+    return bool(_new_yaku(state, seat, _captured(state, seat, action), "en"))
 
 
 def _stock_took(state: State, seat: int, action: Action) -> bool:
@@ -82,6 +92,96 @@ def _steals(state: State, seat: int, action: Action) -> bool:
     return any(CODES[take] in pile for n, pile in enumerate(piles) if n != seat)
 
 
+def card_named(code: str, lang: str) -> str:
+    """A card as the coach names it: ``Crane (pine, light)``; a plain card ``Pine (plain)``."""
+    card = CARDS[card_index(code)]
+    plant = {"pl": card.plant.plant_pl, "ru": card.plant.plant_ru}.get(lang, card.plant.plant_en)
+    kind = KIND_NAMES.get(lang, KIND_NAMES["en"])[card.kind]
+    name = card.name(lang)
+    # Polish and Russian quote the name, which then stays as it is in any sentence
+    quoted = {"pl": f"„{name}”", "ru": f"«{name}»"}.get(lang, name)
+    return f"{quoted} ({kind})" if name == plant else f"{quoted} ({plant.lower()}, {kind})"
+
+
+def _month_of(code: str, lang: str) -> str:
+    plant = CARDS[card_index(code)].plant
+    return {"pl": plant.plant_pl, "ru": plant.plant_ru}.get(lang, plant.plant_en).lower()
+
+
+def _value(code: str) -> int:
+    return CARDS[card_index(code)].value
+
+
+def _new_yaku(state: State, seat: int, codes_: Sequence[str], lang: str) -> str:
+    """The yaku the learner's pile makes once ``codes_`` join it (none already made), named
+    as the score lines name them; the pile is open, so nothing hidden is read."""
+    table = table_for(state.game.id, state.game.options)
+    if table is None:
+        return ""
+    pile = cards((state.view(seat).get("piles") or [[]] * (seat + 1))[seat])
+    before = {y.key for y in table.evaluate(pile)}
+    made = [y.key for y in table.evaluate(pile | cards(codes_)) if y.key not in before]
+    return ", ".join(getattr(table.name_of(key), lang, table.name_of(key).en) for key in made)
+
+
+def _captured(state: State, seat: int, action: Action) -> list[str]:
+    """The cards the move itself captures, played card first (none when it is laid):
+    what the learner sees, never the stock's next card."""
+    view = state.view(seat)
+    if isinstance(action, Take):
+        return [str(view.get("flipped") or ""), CODES[action.card]]
+    if not isinstance(action, Play):
+        return []
+    played = CODES[action.card]
+    if action.take is not None:
+        return [played, CODES[action.take]]
+    same = [str(c) for c in view.get("table") or [] if str(c)[:2] == played[:2]]
+    return [played, *same] if len(same) in (1, 3) else []
+
+
+def values(state: State, seat: int, action: Action | None, lang: str) -> dict[str, Any]:
+    """The named values of the hanafuda coach's lines, from the state before ``action``:
+    ``card`` (the card played, or the stock's card a Take places), ``month``, ``taken`` and
+    ``points`` (the two cards' card points), ``source`` (the table or whose pile),
+    ``drawn`` (the stock's card turned over, for a Take),
+    ``yaku`` (made by the move); once the round is over ``cards``, ``par``, ``score`` (the
+    game's) and ``round`` (this round's lines)."""
+    view = state.view(seat)
+    out: dict[str, Any] = {"players": view.get("players", state.num_players)}
+    if state.is_over or action is None:
+        out["cards"] = (view.get("pile_values") or [0] * (seat + 1))[seat]
+        out["par"] = 264 // int(out["players"])
+        out["score"] = (view.get("scores") or [0] * (seat + 1))[seat]
+        lines = (view.get("last_round") or {}).get("lines") or []
+        out["round"] = sum(int(line["points"]) for line in lines if line.get("seat") == seat)
+        return out
+    captured = _captured(state, seat, action)
+    played = CODES[action.card] if isinstance(action, Play) else str(view.get("flipped") or "")
+    taken = captured[1:]
+    source = message("lesson.hanafuda.from_table", lang)
+    for n, pile in enumerate(view.get("piles") or []):
+        if n != seat and any(code in pile for code in taken):
+            source = message("lesson.hanafuda.from_pile", lang, n=n + 1)
+    if played:
+        out |= {"card": card_named(played, lang), "month": _month_of(played, lang)}
+    out |= {
+        "taken": ", ".join(card_named(code, lang) for code in taken),
+        "taken_points": sum(_value(code) for code in taken),
+        "points": sum(_value(code) for code in captured),
+        "source": source,
+        "yaku": _new_yaku(state, seat, captured, lang) if captured else "",
+    }
+    if isinstance(action, Take):  # the stock's card, turned over for all to see
+        out["drawn"] = out["card"]
+    return out
+
+
+def _big_capture(state: State, seat: int, action: Action) -> bool:
+    """The move captures one card, and one of the two is worth 10 or more."""
+    captured = _captured(state, seat, action)
+    return len(captured) == 2 and max(_value(code) for code in captured) >= 10
+
+
 #: the ideas every hanafuda lesson brings up, each with the condition that shows it
 IDEAS: dict[str, Condition] = {
     # a played card finds exactly one card of its month on the table
@@ -92,6 +192,8 @@ IDEAS: dict[str, Condition] = {
     "draw": _stock_took,
     # a card of the month taken from an opponent's pile
     "steal": _steals,
+    # the move takes a card worth 10 or more: what the round's count is made of
+    "points": lambda s, n, a: isinstance(a, Play) and _big_capture(s, n, a),
     # the move completes the player's first yaku
     "yaku": _yaku_made,
     # koi-koi's call: go on for more, or stop and score
@@ -121,27 +223,59 @@ def _koikoi() -> Lesson:
         Step(0, {"type": "shobu"}, "lesson.koi-koi.stop", "stop"),
     )
     return Lesson(
-        game="koi-koi", options={"rounds": 1}, seed=26, deals=(deal,), script=script, ideas=IDEAS
+        game="koi-koi",
+        options={"rounds": 1},
+        seed=26,
+        deals=(deal,),
+        script=script,
+        ideas=IDEAS,
+        values=values,
+        done="lesson.koi-koi.done",
     )
+
+
+def _plain_line(state: State, action: Action) -> str:
+    """The line of a learner's move that brings up no idea: what the card does here."""
+    if isinstance(action, Take):
+        return "lesson.hanafuda.play.stock"
+    if isinstance(action, Play) and (action.take is not None or _table_matches(state, action.card)):
+        return "lesson.hanafuda.play.take"
+    return "lesson.hanafuda.play.lay"
+
+
+#: the line at the round's end, by game (the default: the family's)
+DONE = {"bakappana": "lesson.bakappana.done"}
 
 
 def _searched(game_id: str) -> Lesson:
     """A lesson found by ``lesson_search`` (its seed and moves are data in ``lessons/``):
-    each idea's step says the idea's line, the other moves of the learner the plain one."""
+    each idea's step says the idea's line, the learner's other moves what their card does
+    (the script is played once to see it); every line is filled by :func:`values`."""
     data = json.loads((files(__package__) / "lessons" / f"{game_id}.json").read_text("utf-8"))
-    script = tuple(
-        Step(
-            step["seat"],
-            step["action"],
-            f"lesson.hanafuda.idea.{step['idea']}"
-            if "idea" in step
-            else ("lesson.hanafuda.play" if step["seat"] == 0 else ""),
-            step.get("idea", ""),
-        )
-        for step in data["script"]
-    )
+    plain = Lesson(game=game_id, options=data["options"], seed=data["seed"], script=())
+    state = plain.new_state()
+    script: list[Step] = []
+    for step in data["script"]:
+        action = state.game.parse_action(step["action"])
+        if "idea" in step:
+            # the stock's card taking one of two is its own line (a Take: no card played)
+            # a card laid on the table before the stock's turn says so
+            lay = _plain_line(state, action) == "lesson.hanafuda.play.lay"
+            take = "_stock" if isinstance(action, Take) else "_lay" if lay else ""
+            say = f"lesson.hanafuda.idea.{step['idea']}{take if step['idea'] == 'draw' else ''}"
+        else:
+            say = _plain_line(state, action) if step["seat"] == plain.learner else ""
+        script.append(Step(step["seat"], step["action"], say, step.get("idea", "")))
+        state.apply(step["seat"], action)
     return Lesson(
-        game=game_id, options=data["options"], seed=data["seed"], script=script, ideas=IDEAS
+        game=game_id,
+        options=data["options"],
+        seed=data["seed"],
+        script=tuple(script),
+        ideas=IDEAS,
+        values=values,
+        play_on="lesson.hanafuda.play_on",
+        done=DONE.get(game_id, "lesson.hanafuda.done"),
     )
 
 

@@ -75,16 +75,17 @@ def card_chip(index: int, lang: str = "en", label: Labeller = None) -> Text:
 
 
 def card_long(index: int, lang: str = "en") -> Text:
-    """The chip, the name in the other language (English and Polish for each other), the
-    plant, kind and value: for menus."""
+    """The chip (the name in the player's language only), the plant, kind and value: for
+    menus.
+
+    >>> card_long(8, "en").plain
+    ' 03-1 ★ Curtain  — cherry light, 20 pts'
+    """
     card = CARDS[index]
     plant = {"pl": card.plant.plant_pl, "ru": card.plant.plant_ru}.get(lang, card.plant.plant_en)
     points = said("point_one" if card.value == 1 else "point_many", lang, value=card.value)
     kind = KIND_NAMES.get(lang, KIND_NAMES["en"])[card.kind]
     text = card_chip(index, lang)
-    other = {"en": "pl", "pl": "en"}.get(lang)
-    if other is not None:
-        text.append(f" {card.name(other)}", "italic")
     text.append(said("card_long", lang, plant=plant.lower(), kind=kind, points=points), "dim")
     return text
 

@@ -228,7 +228,7 @@ function renderLesson() {
   const step = Math.min(lesson.step + 1, lesson.steps);
   panel.replaceChildren(
     h("h3", {}, t("lesson.coach"), " ", h("span", { class: "coach-step muted" }, lesson.over || lesson.step >= lesson.steps ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
-    h("p", { class: "coach-text", id: "coach-text", "data-key": lesson.key }, t(lesson.key)),
+    h("p", { class: "coach-text", id: "coach-text", "data-key": lesson.key }, t(lesson.key, lesson.values?.[lang()] || {})),
     ui.lessonWrong ? h("p", { class: "coach-wrong", id: "coach-wrong", role: "alert" }, ui.lessonWrong.text) : "",
     lesson.waiting && !lesson.over ? h("p", { class: "coach-wait muted" }, t("lesson.waiting")) : "",
     lesson.over
