@@ -74,6 +74,8 @@ def test_a_new_player_finishes_the_guided_koikoi_game_by_following_the_coach(
     assert meta["status"] == "finished" and meta["winners"] == [lesson.learner]
     shot(page, "learn-koi-koi-done")
     assert page.locator("#rematch").count() == 0  # a lesson is not played again as such
+    record = json.loads(page.evaluate("localStorage.getItem('cardtable.record')") or "{}")
+    assert not record.get("games")  # a scripted game says nothing of the player's level
     seat = json.loads(page.evaluate(f"localStorage.getItem('cardtable.seat.{table_id}')"))
     answer = page.request.post(f"{url}/api/tables/{table_id}/rematch", data=seat)
     assert answer.status == 400 and answer.json()["detail"]["code"] == "no_rematch"

@@ -22,6 +22,7 @@ function save(record) {
 export function entryOf(frame) {
   const { table, view, seat } = frame;
   if (seat === null || seat === undefined || table.status !== "finished") return null;
+  if (table.preset === "lesson") return null; // a guided game is scripted: it says nothing of your level
   const others = table.seats.filter((_, n) => n !== seat);
   if (!others.length || !others.every((s) => s.kind.startsWith("bot:"))) return null;
   const scores = (view.scores || []).map(Number);
