@@ -17,10 +17,13 @@ from cardtable.core.game import Game, load
 
 if TYPE_CHECKING:
     from cardtable.core.state import State
+    from cardtable.locales import Reason
 
 JSON = dict[str, Any]
 #: an idea's condition: true when the state (before the move) and the pointed move show it
 Condition = Callable[["State", int, Action], bool]
+#: a lesson's own check of a move the rules allow: why the coach refuses it (None: fine)
+Check = Callable[["State", int, Action], "Reason | None"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,12 @@ class Lesson:
     play_on: str = "lesson.play_on"
     #: the coach's line when the game is over
     done: str = "lesson.done"
+    #: a check said before the coach's "not now" (7 słów: a word the dictionary refuses,
+    #: though the lesson's table checks words only when they are challenged)
+    check: Check | None = None
+    #: the other seats move only once the learner has nothing to do (7 słów, a real-time
+    #: game: the opponent writes after the learner has flipped, so nobody hurries a reader)
+    bots_wait: bool = False
 
     def load(self) -> Game:
         return load(self.game, **self.options)
