@@ -158,6 +158,7 @@ def test_a_wrong_word_in_the_siedem_lesson_gets_the_dictionarys_reason(lang: str
     other = refusal(lesson, state, 0, Submit("dom"))
     assert other is not None and getattr(other, "key", "") == "lesson.not_now"
     assert refusal(lesson, state, 0, Submit("gdy")) is None
+    assert refusal(lesson, state, 0, Submit(" GDY ")) is None  # in any case
 
 
 def test_the_siedem_coach_names_the_words_the_area_allows() -> None:

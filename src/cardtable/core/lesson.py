@@ -59,6 +59,13 @@ class Lesson:
     #: the other seats move only once the learner has nothing to do (7 słów, a real-time
     #: game: the opponent writes after the learner has flipped, so nobody hurries a reader)
     bots_wait: bool = False
+    #: the coach takes a move as the one it asked for (7 słów: the word in any case)
+    same: Callable[[Action, Action], bool] | None = None
+
+    def is_wanted(self, wanted: Action, action: Action) -> bool:
+        if self.same is not None:
+            return self.same(wanted, action)
+        return bool(wanted.to_json() == action.to_json())
 
     def load(self) -> Game:
         return load(self.game, **self.options)

@@ -67,7 +67,7 @@ def refusal(lesson: Lesson, state: State, seat: int, action: Action) -> Reason |
         if own is not None:
             return own
     wanted = expected(lesson, state, seat)
-    if wanted is not None and wanted.to_json() != action.to_json():
+    if wanted is not None and not lesson.is_wanted(wanted, action):
         return reason("lesson.not_now")
     return None
 

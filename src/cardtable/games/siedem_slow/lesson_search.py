@@ -42,11 +42,15 @@ def _common(state: SiedemSlowState) -> list[Solution]:
 
 
 def _round_one(state: SiedemSlowState) -> tuple[str, str] | None:
-    """The learner's first word (3 letters, two of the area's) and the opponent's."""
+    """The learner's first word (3 letters, two of the area's) and the opponent's, which
+    scores less."""
     words = _common(state)
     short = [s for s in words if len(s.word) == 3 and len(state.word_score(0, s.word).cards) == 2]
-    others = [s for s in words if 4 <= len(s.word) <= 5]
-    if not short or not others:
+    if not short:
+        return None
+    # the opponent's word scores less: the learner, who flips, marks the bonus box
+    others = [s for s in words if 4 <= len(s.word) <= 5 and 0 < s.points < short[0].points]
+    if not others:
         return None
     return short[0].word, others[0].word
 

@@ -24,6 +24,7 @@ from cardtable.core.actions import Action
 from cardtable.core.lesson import Condition, Lesson, Step
 from cardtable.core.state import State
 from cardtable.games.siedem_slow.game import Challenge, Flip, SiedemSlowState, Submit
+from cardtable.games.siedem_slow.scoring import normalize
 from cardtable.locales import Reason
 
 
@@ -61,6 +62,13 @@ def _check(state: State, seat: int, action: Action) -> Reason | None:
     return None
 
 
+def _same(wanted: Action, action: Action) -> bool:
+    """The word asked for, written in any case (the engine writes it in lower case)."""
+    if isinstance(wanted, Submit) and isinstance(action, Submit):
+        return normalize(wanted.word) == normalize(action.word)
+    return bool(wanted.to_json() == action.to_json())
+
+
 def _lesson() -> Lesson:
     data = json.loads((files(__package__) / "lessons" / "siedem-slow.json").read_text("utf-8"))
     script = tuple(
@@ -80,6 +88,7 @@ def _lesson() -> Lesson:
         ideas=IDEAS,
         check=_check,
         bots_wait=True,
+        same=_same,
     )
 
 
