@@ -134,7 +134,7 @@ def test_a_move_the_coach_did_not_ask_for_is_refused_with_a_reason(game_id: str)
     assert why is not None and getattr(why, "key", "") == "lesson.not_now"
     # a move the rules refuse gets the engine's own reason (another seat's move here)
     bot_seat = next(n for n in range(state.num_players) if n != seat)
-    if seat in state.to_move and bot_seat in state.to_move:
+    if state.illegal_reason(bot_seat, wanted) is None:
         # everyone writes at once (7 słów): the learner's own move the rules refuse
         bot_seat, wanted = seat, state.game.parse_action({"type": "flip"})
     engine = refusal(lesson, state, bot_seat, wanted)
