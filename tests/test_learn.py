@@ -345,3 +345,18 @@ def test_a_lesson_survives_a_server_restart(tmp_path: Path) -> None:
         assert frame["table"]["preset"] == "lesson"
     finally:
         server.kill9()
+
+
+def test_the_siedem_lesson_data_is_what_its_search_finds() -> None:
+    """``lessons/siedem-slow.json`` is the search's result (run it again after a rules,
+    dictionary or deck change), and its areas are the lesson's."""
+    import json
+    from importlib.resources import files
+
+    from cardtable.games.siedem_slow.lesson_search import search
+
+    stored = json.loads(
+        (files("cardtable.games.siedem_slow") / "lessons" / "siedem-slow.json").read_text("utf-8")
+    )
+    assert search() == stored
+    assert str(lesson_of("siedem-slow").new_state().area) == stored["areas"][0]
