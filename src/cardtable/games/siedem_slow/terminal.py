@@ -356,7 +356,8 @@ class WordTable:
         action = self.state.finish_action(seat)
         self.apply(seat, action)
         if isinstance(action, Flip):
-            console.print(Text(said("you_flipped", self.lang), "bold"))
+            seconds = self.state.options.hourglass_seconds
+            console.print(Text(said("you_flipped", self.lang, seconds=seconds), "bold"))
             self._start_timer()
         elif not self.state.solo:
             console.print(said("locked", self.lang), style="dim")
