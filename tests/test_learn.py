@@ -35,6 +35,7 @@ IDEAS = {
     "hana-awase": ["match", "choice", "draw", "yaku"],
     "hana-awase-88": ["match", "choice", "draw", "steal", "yaku"],
     "ohanami": ["keep", "grow", "colours", "stages"],
+    "siedem-slow": ["word", "columns", "hourglass", "challenge"],
 }
 LESSONS = sorted(IDEAS)
 
@@ -134,8 +135,58 @@ def test_a_move_the_coach_did_not_ask_for_is_refused_with_a_reason(game_id: str)
     assert why is not None and getattr(why, "key", "") == "lesson.not_now"
     # a move the rules refuse gets the engine's own reason (another seat's move here)
     bot_seat = next(n for n in range(state.num_players) if n != seat)
+    if state.illegal_reason(bot_seat, wanted) is None:
+        # everyone writes at once (7 słów): the learner's own move the rules refuse
+        bot_seat, wanted = seat, state.game.parse_action({"type": "flip"})
     engine = refusal(lesson, state, bot_seat, wanted)
     assert engine is not None and engine == state.illegal_reason(bot_seat, wanted)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_a_wrong_word_in_the_siedem_lesson_gets_the_dictionarys_reason(lang: str) -> None:
+    """The lesson's table checks words only when challenged, yet the learner's wrong word
+    is explained at once, with the reason the dictionary gives (not the coach's "not
+    now"); a real word other than the one asked for gets "not now"."""
+    from cardtable.games.siedem_slow.game import Submit
+    from cardtable.locales import reason_text
+
+    lesson = lesson_of("siedem-slow")
+    state = lesson.new_state()
+    assert state.illegal_reason(0, Submit("gdyx")) is None  # the rules let it be written
+    why = refusal(lesson, state, 0, Submit("gdyx"))
+    assert why is not None and getattr(why, "key", "") == "illegal.siedem.word.not_in_dictionary"
+    assert "GDYX" in reason_text(why, lang)
+    other = refusal(lesson, state, 0, Submit("dom"))
+    assert other is not None and getattr(other, "key", "") == "lesson.not_now"
+    assert refusal(lesson, state, 0, Submit("gdy")) is None
+    assert refusal(lesson, state, 0, Submit(" GDY ")) is None  # in any case
+
+
+def test_the_siedem_coach_names_the_words_the_area_allows() -> None:
+    """Each line that asks for a word names it, in every language, and the area holds the
+    letters it scores."""
+    from cardtable.games.siedem_slow.game import Submit
+
+    lesson = lesson_of("siedem-slow")
+    state = lesson.new_state()
+    bots = {1: ScriptedBot(lesson, 1)}
+    asked = 0
+    while not state.is_over:
+        seat = min(state.to_move)
+        if seat == lesson.learner:
+            action = expected(lesson, state, seat)
+            assert action is not None
+            if isinstance(action, Submit) and lesson.step(state, seat) is not None:
+                key = coach(lesson, state, "en")["key"]
+                for lang in LANGUAGES:
+                    assert action.word.upper() in catalogue(lang)[key], (key, lang)
+                assert state.word_score(seat, action.word).points > 0
+                asked += 1
+        else:
+            assert not bots[seat].waits(state)  # the opponent waits for the learner
+            action = bots[seat].choose(state, seat)
+        state.apply(seat, action)
+    assert asked == 2
 
 
 @pytest.mark.parametrize("game_id", LESSONS)
@@ -441,3 +492,18 @@ def test_a_lesson_survives_a_server_restart(tmp_path: Path) -> None:
         assert frame["table"]["preset"] == "lesson"
     finally:
         server.kill9()
+
+
+def test_the_siedem_lesson_data_is_what_its_search_finds() -> None:
+    """``lessons/siedem-slow.json`` is the search's result (run it again after a rules,
+    dictionary or deck change), and its areas are the lesson's."""
+    import json
+    from importlib.resources import files
+
+    from cardtable.games.siedem_slow.lesson_search import search
+
+    stored = json.loads(
+        (files("cardtable.games.siedem_slow") / "lessons" / "siedem-slow.json").read_text("utf-8")
+    )
+    assert search() == stored
+    assert str(lesson_of("siedem-slow").new_state().area) == stored["areas"][0]

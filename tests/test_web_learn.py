@@ -48,7 +48,12 @@ def follow_the_coach(page: Page, limit: int = 600) -> list[str]:
             said.append(key)
         target = page.locator(f"#board {TARGET}, #round-result {TARGET}")
         target.evaluate("element => { element.dataset.clicked = '1'; }")
-        target.click()
+        if target.evaluate("element => element.tagName") == "INPUT":
+            # a word box (7 słów): type the word the coach names, then Enter
+            target.fill(target.get_attribute("data-coach-word") or "")
+            target.press("Enter")
+        else:
+            target.click()
         page.wait_for_function(MOVED_ON, timeout=30_000)
         assert not page.errors  # type: ignore[attr-defined]
     raise AssertionError("the guided game did not end")
@@ -109,6 +114,33 @@ def test_a_wrong_move_is_explained(server: tuple[str, Any], browser: Browser, la
     assert page.get_attribute(f"#board {TARGET}", "data-code") == pointed
     if lang != "en":
         assert catalogue("en")["lesson.not_now"] not in page.inner_text("#coach")
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "ru"])
+def test_a_wrong_word_in_the_siedem_lesson_is_explained(
+    server: tuple[str, Any], browser: Browser, lang: str
+) -> None:
+    """The lesson's table checks words only when challenged, yet a word the dictionary
+    refuses is explained at once with the dictionary's reason, and nothing is written."""
+    url, _app = server
+    page = new_page(browser, locale={"en": "en-GB", "pl": "pl-PL", "ru": "ru-RU"}[lang])
+    open_lesson(page, url, "siedem-slow")
+    box = page.locator(f"#board #word{TARGET}")
+    assert box.get_attribute("data-coach-word") == "GDY"
+    version = board(page)["version"]
+    box.fill("gdyx")
+    box.press("Enter")
+    page.wait_for_selector("#coach-wrong")
+    wrong = page.inner_text("#coach-wrong")
+    assert "GDYX" in wrong
+    words = catalogue(lang)
+    reason = words["illegal.siedem.word.not_in_dictionary"].replace("{word}", "GDYX")
+    assert reason in wrong
+    assert words["lesson.not_now"] not in wrong
+    assert board(page)["version"] == version  # nothing was written
+    assert page.get_attribute("#coach-text", "data-key") == "lesson.siedem.word"
+    if lang != "en":
+        assert catalogue("en")["illegal.siedem.word.not_in_dictionary"][8:] not in wrong
 
 
 def test_a_lesson_left_is_resumed(server: tuple[str, Any], browser: Browser) -> None:

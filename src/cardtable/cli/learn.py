@@ -9,19 +9,19 @@ from cardtable.cli.common import seat_names
 from cardtable.cli.play import run_match
 from cardtable.core.actions import Action
 from cardtable.core.state import State
-from cardtable.core.terminal import Renderer, Seat, TerminalFrontEnd, console
+from cardtable.core.terminal import Describes, Seat, TerminalFrontEnd, console
 from cardtable.learn import ScriptedBot, coach, expected, lesson_of, refusal
 from cardtable.locales import message, reason_text
 
 
 class Coach:
-    """The lesson as a :class:`cardtable.cli.play.Guide`."""
+    """The lesson as a :class:`cardtable.core.terminal.Guide`."""
 
     def __init__(self, game_id: str, lang: str) -> None:
         self.lesson = lesson_of(game_id)
         self.lang = lang
 
-    def before(self, state: State, seat: int, renderer: Renderer) -> list[Text]:
+    def before(self, state: State, seat: int, renderer: Describes) -> list[Text]:
         said = coach(self.lesson, state, self.lang)
         lines = [Text(f"{message('lesson.coach', self.lang)}: {said['text']}", "bold magenta")]
         target = expected(self.lesson, state, seat)
@@ -63,6 +63,9 @@ def run_lesson(game_id: str, terminal: TerminalFrontEnd, lang: str) -> None:
     ]
     names = seat_names(seats, lang)
     console.print(message("lesson.learn_game", lang, game=lesson.load().spec.title), style="bold")
+    if terminal.learn is not None:  # a real-time game: its own loop, the coach hooked in
+        terminal.learn(state, seats, names, lang, Coach(game_id, lang))
+        return
     assert terminal.renderer is not None, "a lesson runs in the turn loop"
     renderer = terminal.renderer(names, lang)
     run_match(state, seats=seats, renderer=renderer, names=names, guide=Coach(game_id, lang))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
 
 from rich.rule import Rule
 from rich.text import Text
@@ -13,23 +12,12 @@ from rich.text import Text
 from cardtable.agents.hints import hint
 from cardtable.core.actions import Action
 from cardtable.core.state import State
-from cardtable.core.terminal import Renderer, Seat, console, show_final
+from cardtable.core.terminal import Guide, Renderer, Seat, console, show_final
 from cardtable.locales import message, reason_text
 
 
 class Quit(Exception):
     """The person at the terminal asked to stop."""
-
-
-class Guide(Protocol):
-    """What a guided game (``cardtable learn``) adds to the turn loop: lines said before a
-    person's move, and a refusal of a move the guide does not want now."""
-
-    def before(self, state: State, seat: int, renderer: Renderer) -> list[Text]: ...
-
-    def refuse(self, state: State, seat: int, action: Action) -> str | None: ...
-
-    def after(self, state: State) -> list[Text]: ...
 
 
 def show_menu(state: State, seat: int, actions: Sequence[Action], renderer: Renderer) -> None:

@@ -17,6 +17,7 @@ from cardtable.core.game import Game, load
 
 if TYPE_CHECKING:
     from cardtable.core.state import State
+    from cardtable.locales import Reason
 
 JSON = dict[str, Any]
 #: an idea's condition: true when the state (before the move) and the pointed move show it
@@ -24,6 +25,8 @@ Condition = Callable[["State", int, Action], bool]
 #: a line's named values, computed by the lesson from the state (before the pointed move,
 #: None once the script is out or the game is over) in the player's language: ``{card}``...
 Values = Callable[["State", int, "Action | None", str], Mapping[str, Any]]
+#: a lesson's own check of a move the rules allow: why the coach refuses it (None: fine)
+Check = Callable[["State", int, Action], "Reason | None"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,19 @@ class Lesson:
     done: str = "lesson.done"
     #: the values the lines name (``{card}``, ``{month}``, ``{points}``...); none when None
     values: Values | None = None
+    #: a check said before the coach's "not now" (7 słów: a word the dictionary refuses,
+    #: though the lesson's table checks words only when they are challenged)
+    check: Check | None = None
+    #: the other seats move only once the learner has nothing to do (7 słów, a real-time
+    #: game: the opponent writes after the learner has flipped, so nobody hurries a reader)
+    bots_wait: bool = False
+    #: the coach takes a move as the one it asked for (7 słów: the word in any case)
+    same: Callable[[Action, Action], bool] | None = None
+
+    def is_wanted(self, wanted: Action, action: Action) -> bool:
+        if self.same is not None:
+            return self.same(wanted, action)
+        return bool(wanted.to_json() == action.to_json())
 
     def load(self) -> Game:
         return load(self.game, **self.options)

@@ -59,19 +59,42 @@ class Renderer(Protocol):
     def round_summary(self, result: RoundResult) -> RenderableType: ...
 
 
+class Describes(Protocol):
+    """What a guide needs of a front end: a move named in the reader's language."""
+
+    lang: str
+
+    def describe(self, state: State, seat: int, action: Action) -> Text: ...
+
+
+class Guide(Protocol):
+    """What a guided game (``cardtable learn``) adds to a game's loop: lines said before a
+    person's move, and a refusal of a move the guide does not want now."""
+
+    def before(self, state: State, seat: int, renderer: Describes) -> list[Text]: ...
+
+    def refuse(self, state: State, seat: int, action: Action) -> str | None: ...
+
+    def after(self, state: State) -> list[Text]: ...
+
+
 RealTimePlay = Callable[[State, Sequence[Seat], Sequence[str], float, Path | None, str], None]
 RealTimeReplay = Callable[["GameRecord", Sequence[str], str], None]
+#: a real-time game's guided first game: ``learn(state, seats, names, lang, guide)``
+RealTimeLearn = Callable[[State, Sequence[Seat], Sequence[str], str, Guide], None]
 
 
 @dataclass(frozen=True)
 class TerminalFrontEnd:
     """A game in the terminal: a renderer (``renderer(names, lang)``) that the CLI's turn
     loop drives, or, for a real-time game, its own ``play(state, seats, names,
-    think_scale, save, lang)`` and ``replay(record, names, lang)``."""
+    think_scale, save, lang)``, ``replay(record, names, lang)`` and, for
+    its guided first game, ``learn(state, seats, names, lang, guide)``."""
 
     renderer: Callable[[Sequence[str], str], Renderer] | None = None
     play: RealTimePlay | None = None
     replay: RealTimeReplay | None = None
+    learn: RealTimeLearn | None = None
 
 
 @dataclass(frozen=True)

@@ -62,8 +62,12 @@ def refusal(lesson: Lesson, state: State, seat: int, action: Action) -> Reason |
         return engine
     if seat != lesson.learner or lesson.step(state, seat) is None:
         return None
+    if lesson.check is not None:
+        own = lesson.check(state, seat, action)
+        if own is not None:
+            return own
     wanted = expected(lesson, state, seat)
-    if wanted is not None and wanted.to_json() != action.to_json():
+    if wanted is not None and not lesson.is_wanted(wanted, action):
         return reason("lesson.not_now")
     return None
 
@@ -114,6 +118,10 @@ class ScriptedBot:
         if step is None:
             return self.fallback.choose(state, seat)
         return state.game.parse_action(step.action)
+
+    def waits(self, state: State) -> bool:
+        """The lesson holds this seat back while the learner still has a move to make."""
+        return self.lesson.bots_wait and self.lesson.learner in state.to_move
 
 
 def has_lesson(game_id: str) -> bool:

@@ -623,6 +623,9 @@ class LiveTable:
         for seat in sorted(self.state.to_move):
             if seat < 0 or not self.seats[seat].is_bot:
                 continue
+            agent = self.agents.get(seat)
+            if isinstance(agent, ScriptedBot) and agent.waits(self.state):
+                continue  # a lesson's opponent waits for the learner
             if writing:
                 when = self._real_time_bot_ready(seat, deadline)
             else:

@@ -90,6 +90,7 @@ SPEC = register(
         family="siedem-slow",
         capabilities={
             Capability.BOTS: "cardtable.games.siedem_slow.bots:BOTS",
+            Capability.LESSON: "cardtable.games.siedem_slow.lessons:SIEDEM_SLOW",
             Capability.ENCODER: "cardtable.games.siedem_slow.encoding:SiedemSlowEncoder",
             Capability.TERMINAL: "cardtable.games.siedem_slow.terminal:FRONT_END",
             Capability.COMMANDS: "cardtable.games.siedem_slow.commands:COMMANDS",

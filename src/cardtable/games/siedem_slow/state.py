@@ -318,6 +318,12 @@ class SiedemSlowState(KeepsRounds, Challenges):
             if not text.isalpha():
                 return reason("illegal.siedem.letters_one_word")
             return None
+        return self.dictionary_reason(seat, word)
+
+    def dictionary_reason(self, seat: int, word: str) -> Reason | None:
+        """Why the dictionary or the family rule refuses ``word`` (what a challenge would
+        find; a table that checks words as they are written says it at once)."""
+        text = normalize(word)
         shown = word.strip().upper()
         found = self.dictionary.problem_code(text)
         if found is not None:

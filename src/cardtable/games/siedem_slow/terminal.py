@@ -25,7 +25,14 @@ from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction
 from cardtable.core.record import GameRecord
 from cardtable.core.state import State
-from cardtable.core.terminal import Seat, TerminalFrontEnd, console, score_table, show_final
+from cardtable.core.terminal import (
+    Guide,
+    Seat,
+    TerminalFrontEnd,
+    console,
+    score_table,
+    show_final,
+)
 from cardtable.games.siedem_slow.game import (
     CLOCK,
     Accept,
@@ -139,8 +146,11 @@ class WordTable:
         think_scale: float = 1.0,
         save: Path | None = None,
         lang: str = "en",
+        guide: Guide | None = None,
     ) -> None:
         self.lang = lang
+        self.guide = guide
+        self.spoken = -1  # the log's length when the guide last spoke
         self.state = state
         self.seats = seats
         self.names = names
@@ -183,6 +193,9 @@ class WordTable:
         )
         if not self.state.solo:
             show_final(self.state, self.names, self.lang)
+            if self.guide is not None:
+                for text in self.guide.after(self.state):
+                    console.print(text)
             return True
         total = self.state.totals[0]
         target = self.state.view(0)["solo"]["target"]
@@ -201,13 +214,16 @@ class WordTable:
         now = time.monotonic()
         self.bot_ready = {s.number: now + self._think(s) for s in self.seats if not s.is_human}
         self._start_timer()
-        console.print(Text(self._prompt_text(), "bold cyan"))
+        if self.guide is None:  # the guide says it after the coach's line
+            console.print(Text(self._prompt_text(), "bold cyan"))
         while state.round == number and not state.is_over:
             if state.phase in (Phase.REVIEW, Phase.VOTE):
                 if not self._review():
                     return False
                 continue
             if self.human in state.to_move:
+                if self._speak():
+                    console.print(Text(self._prompt_text(), "bold cyan"))
                 line = self._next_line()
             else:  # the word is locked: typing waits for the next round
                 time.sleep(TICK)
@@ -273,7 +289,10 @@ class WordTable:
             console.print(said("locked_wait", self.lang), style="dim")
             return
         if command == "done":
-            self._finish(seat)
+            if self._allowed(state.finish_action(seat)):
+                self._finish(seat)
+            return
+        if not self._allowed(Submit(line)):
             return
         try:
             self.apply(seat, Submit(line))
@@ -286,15 +305,59 @@ class WordTable:
         console.print(shown, style="green", markup=False)
         if warning:
             console.print(f"  ⚠ {said_problem(warning, self.lang)}", style="yellow", markup=False)
-        if state.holder != seat:  # the don't-flip holder may still change the word
+        if state.holder != seat and self.guide is None:
+            # the don't-flip holder may still change the word; a guided game flips on
+            # the coach's word ("done"), to say what the hourglass does
             self._finish(seat)
+
+    # -- a guided game (``cardtable learn``) ----------------------------------------------
+    def _speak(self) -> bool:
+        """The guide's lines for the person's next move, once per move (True: it spoke)."""
+        if self.guide is None or len(self.state.log) == self.spoken:
+            return False
+        self.spoken = len(self.state.log)
+        for text in self.guide.before(self.state, self.human, self):
+            console.print(text)
+        return True
+
+    def _allowed(self, action: Action) -> bool:
+        """The guide's refusal of the person's move, printed (False: not played)."""
+        why = None if self.guide is None else self.guide.refuse(self.state, self.human, action)
+        if why is not None:
+            console.print(f"✗ {why}", style="red", markup=False)
+        return why is None
+
+    def describe(self, state: State, seat: int, action: Action) -> Text:
+        """A move in the reader's language (what the guide points at)."""
+        if isinstance(action, Submit):
+            return Text(said("word_points", self.lang, word=action.word.upper(),
+                             points=self.state.word_score(seat, action.word).points))  # fmt: skip
+        if isinstance(action, Challenge):
+            return Text(message("word.challenge", self.lang, name=self.names[action.seat]))
+        if isinstance(action, Accept):
+            return Text(message("word.accept", self.lang))
+        if isinstance(action, Flip):
+            return Text(message("word.flip", self.lang))
+        return Text(message("word.lock", self.lang))
+
+    def typed_form(self, state: State, seat: int, action: Action) -> str | None:
+        """What the person types for ``action``: the word, a word's number, Enter, or
+        ``done`` to flip the hourglass."""
+        if isinstance(action, Submit):
+            return action.word.upper()
+        if isinstance(action, Challenge):
+            return str(action.seat + 1)
+        if isinstance(action, Accept):
+            return "Enter"
+        return "done"  # flip the hourglass, or lock the word
 
     def _finish(self, seat: int) -> None:
         """A finished word flips the hourglass while nobody has (the rulebook's must)."""
         action = self.state.finish_action(seat)
         self.apply(seat, action)
         if isinstance(action, Flip):
-            console.print(Text(said("you_flipped", self.lang), "bold"))
+            seconds = self.state.options.hourglass_seconds
+            console.print(Text(said("you_flipped", self.lang, seconds=seconds), "bold"))
             self._start_timer()
         elif not self.state.solo:
             console.print(said("locked", self.lang), style="dim")
@@ -323,6 +386,8 @@ class WordTable:
                 continue
             agent = self.seats[seat].agent
             assert agent is not None
+            if _waits(agent, state):
+                continue
             before = state.phase
             while seat in state.to_move and state.phase == before:
                 action = agent.choose(state, seat)
@@ -372,6 +437,7 @@ class WordTable:
     def _review(self) -> bool:
         state = self.state
         if state.phase == Phase.REVIEW and self.human in state.to_move:
+            self._speak()
             targets = state.challengeable(self.human)
             for target in targets:
                 word = (state.entries[target] or "").upper()
@@ -387,10 +453,13 @@ class WordTable:
             if line is None or line.strip().lower() in ("q", "quit"):
                 return False
             choice = line.strip()
+            picked: Action = Accept()
             if choice.isdigit() and int(choice) - 1 in targets:
-                self.apply(self.human, Challenge(int(choice) - 1))
+                picked = Challenge(int(choice) - 1)
+            if self._allowed(picked):
+                self.apply(self.human, picked)
             else:
-                self.apply(self.human, Accept())
+                self.spoken = -1  # the coach says it again
             return True
         if state.phase == Phase.VOTE and self.human in state.to_move:
             why = said_problem(state.vote.why, self.lang) if state.vote is not None else ""
@@ -437,14 +506,18 @@ def play_words(
     think_scale: float = 1.0,
     save: Path | None = None,
     lang: str = "en",
+    guide: Guide | None = None,
 ) -> None:
-    """Run a game of 7 słów with one person at this terminal."""
+    """Run a game of 7 słów with one person at this terminal (``guide``: the coach of a
+    guided first game)."""
     assert isinstance(state, SiedemSlowState)
     humans = [s for s in seats if s.is_human]
     if len(humans) != 1:
         raise IllegalAction(said("one_human", lang))
     console.print(said("help", lang), style="dim")
-    table = WordTable(state, seats, names, think_scale=think_scale, save=save, lang=lang)
+    table = WordTable(
+        state, seats, names, think_scale=think_scale, save=save, lang=lang, guide=guide
+    )
     try:
         finished = table.run()
     except KeyboardInterrupt:
@@ -479,4 +552,18 @@ def replay_words(record: GameRecord, names: Sequence[str], lang: str = "en") -> 
         show_final(previous, names, lang)
 
 
-FRONT_END = TerminalFrontEnd(play=play_words, replay=replay_words)
+def _waits(agent: object, state: State) -> bool:
+    """A lesson's opponent waits while the learner still has a move to make."""
+    waits = getattr(agent, "waits", None)
+    return bool(waits(state)) if callable(waits) else False
+
+
+def learn_words(
+    state: State, seats: Sequence[Seat], names: Sequence[str], lang: str, guide: Guide
+) -> None:
+    """The guided first game (``cardtable learn siedem-slow``): the real-time loop with the
+    coach's lines before each of the person's moves and its refusals."""
+    play_words(state, seats, names, save=None, lang=lang, guide=guide)
+
+
+FRONT_END = TerminalFrontEnd(play=play_words, replay=replay_words, learn=learn_words)

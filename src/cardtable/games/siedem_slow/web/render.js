@@ -121,17 +121,22 @@ function hourglassText(ctx, kind, s) {
 
 function wordBox(ctx, cards) {
   const { view, send, t, ui } = ctx;
+  // a guided first game names the word to write (the coach's line says it too)
+  const lesson = ctx.frame?.lesson;
+  const asked = lesson?.target?.type === "submit" ? lesson.target.word.toUpperCase() : null;
   const input = h("input", {
     id: "word", autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 30,
     enterkeyhint: "send", placeholder: t("word.placeholder"), "aria-describedby": "typed live-points word-error",
+    "data-coach-word": asked,
   });
   input.value = ui.draft ?? "";
   input.addEventListener("input", () => {
     ui.draft = input.value;
     showUse(document, input.value, cards, ctx);
   });
-  // The rulebook: a finished word must flip the hourglass if nobody has, so writing it does.
-  const flips = Boolean(view.may_flip);
+  // The rulebook: a finished word must flip the hourglass if nobody has, so writing it does
+  // (in a guided game the flip is a step of its own: the coach explains the hourglass).
+  const flips = Boolean(view.may_flip) && !lesson;
   const write = (event) => {
     event.preventDefault();
     const word = input.value.trim();
@@ -385,4 +390,19 @@ export function resultExtras(view, ctx) {
     best.length ? h("div", { class: "solver-words" },
       h("h4", {}, t("word.best")),
       h("ol", {}, best.map((w) => wordItem(w.word.toUpperCase(), w.points)))) : "");
+}
+
+/** The element a lesson's coach points at for `action` (a selector inside the board): the
+ * word box (its input names the word: data-coach-word), the flip, done, accept, challenge
+ * and vote buttons. */
+export function lessonTarget(action) {
+  switch (action.type) {
+    case "submit": return "#word";
+    case "flip": return "#flip";
+    case "lock": return "#lock";
+    case "accept": return "#accept";
+    case "challenge": return `[data-challenge="${action.seat}"]`;
+    case "vote": return `[data-vote="${action.uphold}"]`;
+    default: return null;
+  }
 }
