@@ -109,6 +109,22 @@ def test_the_cli_plays_and_lists_it(toy: str, tmp_path: Path) -> None:
     assert replayed.exit_code == 0 and "Game over" in replayed.output
 
 
+@pytest.mark.parametrize("lang", ["en", "pl", "ru"])
+def test_a_game_without_a_lesson_says_so(toy: str, tmp_path: Path, lang: str) -> None:
+    """Every real game has a guided first game; a new one may not yet, and says so."""
+    from cardtable.locales import message
+
+    learned = CliRunner().invoke(cli, ["learn", toy, "--lang", lang])
+    assert learned.exit_code == 2
+    assert message("lesson.none", lang) in " ".join(learned.output.split())
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)) as client:
+        listed = {g["id"]: g for g in client.get("/api/games").json()}
+        assert listed[toy]["lesson"] is False  # the lobby offers no "Learn to play"
+        answer = client.post(f"/api/learn/{toy}", json={})
+        assert answer.status_code == 400, answer.text
+        assert "no guided first game" in answer.json()["detail"]["message"]
+
+
 def imported_modules(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names = []

@@ -11,7 +11,6 @@ import pytest
 from playwright.sync_api import Browser, Page
 from websockets.sync.client import connect
 
-from cardtable.core.game import game_ids
 from cardtable.learn import games_with_lessons, lesson_of
 from cardtable.locales import catalogue
 
@@ -208,17 +207,3 @@ def test_a_move_the_rules_refuse_comes_back_with_the_engines_reason(
     assert coach["code"] == "illegal" and coach["key"] == "lesson.not_now"
     meta = page.request.get(f"{url}/api/tables/{table_id}").json()
     assert meta["moves"] == 0  # neither was played
-
-
-def test_a_game_without_a_lesson_says_so(server: tuple[str, Any], browser: Browser) -> None:
-    url, _app = server
-    missing = [g for g in game_ids() if g not in games_with_lessons()]
-    if not missing:
-        pytest.skip("every game has a lesson")
-    page = new_page(browser, locale="pl-PL")
-    page.goto(f"{url}/?game={missing[0]}")
-    page.wait_for_selector(".seat-kind", state="attached")
-    assert page.locator("#learn-link").is_hidden()  # the lobby offers none
-    page.goto(f"{url}/learn/{missing[0]}")
-    page.wait_for_function("() => document.querySelector('#learn-error').textContent")
-    assert page.inner_text("#learn-error") == catalogue("pl")["lesson.none"]
