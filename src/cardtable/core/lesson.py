@@ -8,8 +8,10 @@ moves are what their bot plays.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core.actions import Action
@@ -94,3 +96,14 @@ class Lesson:
         """The script's next move for ``seat``, or None once its part is played out."""
         steps, made = self.steps_of(seat), self.moves_made(state, seat)
         return steps[made] if made < len(steps) else None
+
+
+def found(package: str, name: str) -> JSON:
+    """The deal and script a game's seed search found (``lessons/NAME.json`` in ``package``)."""
+    data: JSON = json.loads((files(package) / "lessons" / f"{name}.json").read_text("utf-8"))
+    return data
+
+
+def scripted(steps: Iterable[JSON], say: Callable[[JSON], str]) -> tuple[Step, ...]:
+    """Found steps as the script, each learner's line chosen by ``say``."""
+    return tuple(Step(s["seat"], s["action"], say(s), s.get("idea", "")) for s in steps)

@@ -13,13 +13,11 @@ two matches and the choice, drawing from the stock, the first yaku, koi-koi or s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from importlib.resources import files
 from typing import Any
 
 from cardtable.core.actions import Action
-from cardtable.core.lesson import Condition, Lesson, Step
+from cardtable.core.lesson import Condition, Lesson, Step, found
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
 from cardtable.games.hanafuda.deck import (
@@ -251,7 +249,7 @@ def _searched(game_id: str) -> Lesson:
     """A lesson found by ``lesson_search`` (its seed and moves are data in ``lessons/``):
     each idea's step says the idea's line, the learner's other moves what their card does
     (the script is played once to see it); every line is filled by :func:`values`."""
-    data = json.loads((files(__package__) / "lessons" / f"{game_id}.json").read_text("utf-8"))
+    data = found(__package__, game_id)
     plain = Lesson(game=game_id, options=data["options"], seed=data["seed"], script=())
     state = plain.new_state()
     script: list[Step] = []

@@ -10,12 +10,10 @@ colours and the three stages come up in order; the coach's lines are ``lesson.oh
 
 from __future__ import annotations
 
-import json
-from importlib.resources import files
 from typing import Any
 
 from cardtable.core.actions import Action
-from cardtable.core.lesson import Condition, Lesson, Step
+from cardtable.core.lesson import JSON, Condition, Lesson, found, scripted
 from cardtable.core.state import State
 from cardtable.games.ohanami.deck import COLOUR_OF, pink_points
 from cardtable.games.ohanami.game import Keep, Place
@@ -100,18 +98,14 @@ IDEAS: dict[str, Condition] = {
 
 
 def _lesson() -> Lesson:
-    data = json.loads((files(__package__) / "lessons" / "ohanami.json").read_text("utf-8"))
-    script = tuple(
-        Step(
-            step["seat"],
-            step["action"],
-            f"lesson.ohanami.idea.{step['idea']}"
-            if "idea" in step
-            else (f"lesson.ohanami.play.{step['action']['type']}" if step["seat"] == 0 else ""),
-            step.get("idea", ""),
-        )
-        for step in data["script"]
-    )
+    data = found(__package__, "ohanami")
+
+    def say(step: JSON) -> str:
+        if "idea" in step:
+            return f"lesson.ohanami.idea.{step['idea']}"
+        return f"lesson.ohanami.play.{step['action']['type']}" if step["seat"] == 0 else ""
+
+    script = scripted(data["script"], say)
     return Lesson(
         game="ohanami",
         options=data["options"],

@@ -17,11 +17,8 @@ reason (``check``).
 
 from __future__ import annotations
 
-import json
-from importlib.resources import files
-
 from cardtable.core.actions import Action
-from cardtable.core.lesson import Condition, Lesson, Step
+from cardtable.core.lesson import Condition, Lesson, found, scripted
 from cardtable.core.state import State
 from cardtable.games.siedem_slow.game import Challenge, Flip, SiedemSlowState, Submit
 from cardtable.games.siedem_slow.scoring import normalize
@@ -70,16 +67,8 @@ def _same(wanted: Action, action: Action) -> bool:
 
 
 def _lesson() -> Lesson:
-    data = json.loads((files(__package__) / "lessons" / "siedem-slow.json").read_text("utf-8"))
-    script = tuple(
-        Step(
-            step["seat"],
-            step["action"],
-            f"lesson.siedem.{step['say']}" if "say" in step else "",
-            step.get("idea", ""),
-        )
-        for step in data["script"]
-    )
+    data = found(__package__, "siedem-slow")
+    script = scripted(data["script"], lambda s: f"lesson.siedem.{s['say']}" if "say" in s else "")
     return Lesson(
         game="siedem-slow",
         options=data["options"],
