@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 import cardtable
 from cardtable.agents import make_agent
-from cardtable.agents.coach import judge, public_seed, review
+from cardtable.agents.coach import REVIEW_MOVES, Judgement, judge, public_seed, review, worst
 from cardtable.core.actions import Action
 from cardtable.core.record import GameRecord
 from cardtable.core.rng import Rng
@@ -91,11 +91,24 @@ def played_record(first: dict[str, Any]) -> GameRecord:
 
 def test_the_review_lists_the_light_given_up_with_the_capture() -> None:
     found = review(played_record(BAD), 0, BUDGET)
-    assert 1 <= len(found) <= 5
     numbers = [number for number, _ in found]
     assert numbers == sorted(numbers) and numbers[0] == 0
     assert found[0][1].better.to_json() == GOOD
     assert all(judged.clearly_worse for _, judged in found)
+
+
+def test_the_review_keeps_the_costliest_moves_in_game_order() -> None:
+    """Of many weak moves the review keeps the few that gave away most; a move within the
+    search's noise is never among them, however large its loss."""
+    state, _seat = first_deal()
+    move = state.legal_actions(0)[0]
+    losses = {3: 0.5, 7: 0.09, 9: 0.3, 12: 0.2, 15: 0.6, 20: 0.1, 22: 0.4}
+    judged = [(n, Judgement("koi-koi", move, move, loss, ())) for n, loss in losses.items()]
+    judged.append((25, Judgement("koi-koi", move, move, 0.9, (), noise=0.5)))  # noise
+    judged.append((26, Judgement("koi-koi", move, move, 0.01, ())))  # not clearly worse
+    assert REVIEW_MOVES == 5
+    assert worst(judged) == [3, 9, 12, 15, 22]
+    assert worst(judged, limit=2) == [3, 15]
 
 
 def test_the_review_reads_nothing_hidden() -> None:

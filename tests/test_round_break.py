@@ -174,3 +174,21 @@ def test_a_round_that_ends_at_its_deal_is_shown_with_the_one_before() -> None:
                 assert pause.view(0)["round"] == rounds + 1
                 return
     raise AssertionError("no lucky hand came up in 200 seeded games")
+
+
+def test_the_break_leaves_the_board_before_the_move_as_it_was() -> None:
+    """The coach judges the move on the board it was made on, also when it ended a round."""
+    game = cardtable.load("koi-koi", rounds=3)
+    state, rng = game.new_state(seed=5), random.Random(5)
+    while True:
+        seat = min(state.to_move)
+        action = rng.choice(state.legal_actions(seat))
+        before = state.clone()
+        state.apply(seat, action)
+        if state.rounds_finished:
+            break
+    kept = before.clone()
+    pause = RoundBreak.after(before, state, seat, action, [0], now=0.0, countdown=0.0)
+    assert pause.round == 1
+    assert before.view(seat) == kept.view(seat) and before.to_move == kept.to_move
+    assert action in before.legal_actions(seat)

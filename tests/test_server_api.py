@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -16,7 +18,7 @@ from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment, digest_of, verify
 
 from .server_helpers import FAST, seat_keys
-from .socket_play import next_reply, next_state, play_game, play_seat
+from .socket_play import Frame, next_reply, next_state, play_game, play_seat
 
 
 @pytest.fixture
@@ -130,8 +132,10 @@ def test_cardtable_verify_command(client: TestClient, tmp_path: Path) -> None:
     assert "does not replay" in result.output
 
 
-def test_a_refused_move_carries_its_message_key_and_values(client: TestClient) -> None:
-    """The error frame of a move the rules refuse says it by key, for the page's language."""
+@contextmanager
+def two_people(client: TestClient) -> Iterator[tuple[str, int, Any, Frame, Any]]:
+    """A koi-koi table of two people, both connected: its id, the seat to move, that seat's
+    socket and first frame, and the other seat's socket."""
     created = create(client, game="koi-koi", seats=["human", "human"])
     table_id, keys = created["id"], seat_keys(created)
     with (
@@ -140,7 +144,12 @@ def test_a_refused_move_carries_its_message_key_and_values(client: TestClient) -
     ):
         f0, f1 = next_state(s0, 0), next_state(s1, 0)
         mover, socket, frame = (0, s0, f0) if f0["view"]["legal_actions"] else (1, s1, f1)
-        waiter = s1 if mover == 0 else s0
+        yield table_id, mover, socket, frame, (s1 if mover == 0 else s0)
+
+
+def test_a_refused_move_carries_its_message_key_and_values(client: TestClient) -> None:
+    """The error frame of a move the rules refuse says it by key, for the page's language."""
+    with two_people(client) as (_table_id, mover, socket, frame, waiter):
         waiter.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
         refused = next_reply(waiter)
         assert refused["code"] == "illegal" and refused["key"] == "illegal.not_to_move"
@@ -168,15 +177,7 @@ def test_commitment_hides_and_binds() -> None:
 
 
 def test_illegal_and_out_of_turn_actions_change_nothing(client: TestClient) -> None:
-    created = create(client, game="koi-koi", seats=["human", "human"])
-    table_id, keys = created["id"], seat_keys(created)
-    with (
-        client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0,
-        client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
-    ):
-        f0, f1 = next_state(s0, 0), next_state(s1, 0)
-        mover, socket, frame = (0, s0, f0) if f0["view"]["legal_actions"] else (1, s1, f1)
-        waiter = s1 if mover == 0 else s0
+    with two_people(client) as (table_id, _mover, socket, frame, waiter):
         waiter.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
         assert next_reply(waiter)["code"] == "illegal"
         socket.send_json({"type": "action", "action": {"type": "play", "card": "13-1"}})

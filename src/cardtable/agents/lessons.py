@@ -34,19 +34,18 @@ def attempt(
     script: list[JSON] = []
     left, learner_moves = list(ideas), 0
     while left and not state.is_over:
-        # simultaneous steps: every seat to move acts, the learner first
-        for seat in sorted(state.to_move, key=lambda n: n != learner):
-            action = bots[seat].choose(state.clone(), seat)
-            step: JSON = {"seat": seat, "action": action.to_json()}
-            if seat == learner:
-                learner_moves += 1
-                if learner_moves > most_moves:
-                    return None
-                if left and conditions[left[0]](state, seat, action):
-                    step["idea"] = left.pop(0)
-            script.append(step)
-            state.apply(seat, action)
-            break
+        # one move at a time; in a simultaneous step the learner moves first
+        seat = min(state.to_move, key=lambda n: (n != learner, n))
+        action = bots[seat].choose(state.clone(), seat)
+        step: JSON = {"seat": seat, "action": action.to_json()}
+        if seat == learner:
+            learner_moves += 1
+            if learner_moves > most_moves:
+                return None
+            if conditions[left[0]](state, seat, action):
+                step["idea"] = left.pop(0)
+        script.append(step)
+        state.apply(seat, action)
     return None if left else script
 
 

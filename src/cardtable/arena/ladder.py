@@ -15,7 +15,7 @@ openskill starts everyone and moves game by game; the result sits between two ru
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -59,13 +59,6 @@ class RecordedGame:
     game: str
     seats: tuple[str, ...]
     scores: tuple[float, ...]
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RecordedGame:
-        seats, scores = data["seats"], data["scores"]
-        if not isinstance(seats, list) or not isinstance(scores, list) or len(seats) != len(scores):
-            raise ValueError("seats and scores must be lists of one length")
-        return cls(str(data["game"]), tuple(map(str, seats)), tuple(map(float, scores)))
 
 
 @dataclass(frozen=True)

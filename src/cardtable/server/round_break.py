@@ -42,7 +42,9 @@ class RoundBreak:
     ) -> RoundBreak:
         """The break after ``action`` (by ``seat``) ended the round ``before`` was in;
         ``after`` is the game once the move was made."""
-        final = before
+        final = (
+            before.clone()
+        )  # ``before`` stays the board the move was made on (the coach judges it)
         final.end_at_round(explain=True)
         final.apply(seat, action)
         deadline = now + countdown if len(humans) > 1 else None
