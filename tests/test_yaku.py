@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable import OptionError
-from cardtable.games.hanafuda.deck import PLAINS, RIBBONS, codes
+from cardtable import OptionError, load
+from cardtable.games.hanafuda.deck import PLAINS, RIBBONS, cards, codes
 from cardtable.games.hanafuda.yaku import (
     HANA_AWASE_ROWS,
     KOIKOI_ROWS,
@@ -205,3 +205,17 @@ def test_the_inlined_points_agree_with_the_readable_rule(
     assert {key: points for key, (_, points) in inlined.items()} == {
         key: points for key, points in readable.items() if points
     }
+
+
+def test_a_pickled_table_scores_the_same_and_leaves_its_memos_behind() -> None:
+    """Hints and coach notes are sent to worker processes pickled, while bots go on adding
+    to the table's memos: a copy must carry the rules only."""
+    import pickle
+
+    table = koikoi_table(load("koi-koi").options)  # type: ignore[arg-type]
+    piles = [cards("01-1 03-1 08-1 11-1 12-1"), cards("09-1 06-1 10-1"), cards("08-2 09-2")]
+    totals = [table.total(pile, cards("09-1"), 1) for pile in piles]
+    copy = pickle.loads(pickle.dumps(table))
+    assert copy == table and not copy._totals and copy.void_cards == table.void_cards
+    assert [copy.total(pile, cards("09-1"), 1) for pile in piles] == totals
+    assert len(pickle.dumps(table)) == len(pickle.dumps(copy))

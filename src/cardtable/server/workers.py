@@ -10,14 +10,21 @@ import asyncio
 import functools
 import multiprocessing
 import os
+import pickle
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from cardtable.server.settings import Settings
 
 R = TypeVar("R")
+
+
+def _unpickled(payload: bytes) -> object:
+    """Run the work a hint was sent as (in the hint process)."""
+    work, args, kwargs = pickle.loads(payload)
+    return work(*args, **kwargs)
 
 
 class HintsBusy(Exception):
@@ -52,8 +59,12 @@ class Workers:
         self.hints_taken += 1
         pool = self.hints
         try:
+            # Pickled here, not by the pool's feeder thread: meanwhile the event loop and the
+            # bot threads go on changing the table, and a state shares its game with them.
+            payload = pickle.dumps((work, args, kwargs), pickle.HIGHEST_PROTOCOL)
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(pool, functools.partial(work, *args, **kwargs))
+            result = await loop.run_in_executor(pool, _unpickled, payload)
+            return cast(R, result)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, once
             if self.hints is pool:
                 self.hints = self._hint_pool()

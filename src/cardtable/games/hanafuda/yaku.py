@@ -281,6 +281,12 @@ class YakuTable:
             )
         self._names.update((row.key, row.said()) for row in self.rows)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A copy sent to another process carries the rules, not the memos: they grow to a
+        # quarter of a million totals, and a bot thread adds to them while a hint is sent.
+        rules = (self.rows, self.viewing_needs_other, self.cup_one_of, self.viewing_values)
+        return (type(self), (*rules, self.rain_spoils_drinking))
+
     def name_of(self, key: str) -> Localized:
         """The name a score line gives yaku ``key`` (:meth:`YakuDef.said`)."""
         return self._names[key]
