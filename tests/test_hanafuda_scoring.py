@@ -16,8 +16,9 @@ import cardtable
 from cardtable.core.game import Game, spec_of
 from cardtable.games.hanafuda.deck import cards
 from cardtable.games.hanafuda.fishing import FishingState
-from cardtable.games.hanafuda.hana_awase import HanaAwaseOptions, HanaAwaseState
-from cardtable.games.hanafuda.koikoi import KoiKoiOptions, KoiKoiState
+from cardtable.games.hanafuda.hana_awase import HanaAwaseState
+from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.games.hanafuda.options import HanaAwaseOptions, KoiKoiOptions
 from cardtable.games.hanafuda.scoring import (
     ROUND_SCORING,
     FinishedRound,

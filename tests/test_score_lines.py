@@ -90,7 +90,7 @@ def test_a_messages_own_fields_may_be_named_seat_and_points() -> None:
 
 def test_koikoi_yaku_lines_name_the_yaku_in_each_language() -> None:
     from cardtable.games.hanafuda import cards
-    from cardtable.games.hanafuda.koikoi import KoiKoiOptions
+    from cardtable.games.hanafuda.options import KoiKoiOptions
     from cardtable.games.hanafuda.scoring import FinishedRound, score_koikoi_round
 
     options = KoiKoiOptions()

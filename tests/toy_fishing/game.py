@@ -14,7 +14,7 @@ from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult, ScoreLine
 from cardtable.core.rng import RandomSource, Rng
-from cardtable.core.state import KeepsRounds, State
+from cardtable.core.state import KeepsRounds
 from cardtable.locales import reason
 
 JSON = dict[str, Any]
@@ -56,7 +56,7 @@ class ToyOptions(GameOptions):
     rounds: int = Field(1, ge=1, le=5, description="Rounds in the match.")
 
 
-class ToyState(KeepsRounds, State):
+class ToyState(KeepsRounds):
     __slots__ = (
         "hands", "last_round", "piles", "results", "rng", "stock", "table", "totals", "turn",
     )  # fmt: skip

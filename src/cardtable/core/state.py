@@ -9,10 +9,11 @@ a client.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from cardtable.core.actions import Action, LoggedMove
 from cardtable.core.errors import IllegalAction
+from cardtable.core.protocols import Agent, FastPlayout, Searchable, Timed
 from cardtable.core.record import GameRecord
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from cardtable.core.game import Game
 
 JSON = dict[str, Any]
+__all__ = ["CLOCK", "Agent", "FastPlayout", "KeepsRounds", "Searchable", "State", "Timed"]
 _new_tuple = tuple.__new__
 #: The seat a front end's clock acts as, in games whose spec declares a clock.
 CLOCK = -1
@@ -164,56 +166,9 @@ class State(ABC):
         )
 
 
-class Agent(Protocol):
-    """A bot: ``choose`` returns a legal action for ``seat`` in ``state`` (cardtable.agents
-    makes them; a terminal seat holds one)."""
-
-    name: str
-
-    def choose(self, state: State, seat: int) -> Action: ...
-
-
-@runtime_checkable
-class Searchable(Protocol):
-    """What a search bot asks of a state beyond the State API (every State has it)."""
-
-    @property
-    def rounds_carry_over(self) -> bool: ...
-    @property
-    def rounds_finished(self) -> int: ...
-    @property
-    def rounds_planned(self) -> int | None: ...
-    def round_scores(self, index: int) -> tuple[int, ...]: ...
-    def end_at_round(self, *, explain: bool = False) -> None: ...
-    def advance(self, seat: int, action: Action) -> None: ...
-
-
-@runtime_checkable
-class FastPlayout(Protocol):
-    """A state that plays a random playout to the end of a round itself, with no move
-    lists and no checks (the hanafuda engine), for search with random playouts."""
-
-    def random_playout(self, rng: RandomSource, until: int) -> None: ...
-
-
-@runtime_checkable
-class Timed(Protocol):
-    """A state of a game whose spec declares a clock: the timer a front end runs now, as
-    ``(kind, seconds)`` (None: none runs), the action it sends as :data:`CLOCK` when the
-    timer ends, the grace seconds it allows a move being typed, and whether play runs in
-    real time now (bots then take their thinking time; no per-move clock runs)."""
-
-    @property
-    def timer(self) -> tuple[str, int] | None: ...
-    @property
-    def real_time(self) -> bool: ...
-    def time_up(self) -> Action: ...
-    def grace_seconds(self, kind: str) -> int: ...
-
-
-class KeepsRounds:
-    """Bookkeeping for states that keep a ``results`` list of finished rounds (or stages)
-    and running ``totals`` per seat."""
+class KeepsRounds(State):
+    """A state that keeps a ``results`` list of finished rounds (or stages) and running
+    ``totals`` per seat (a subclass, not a mixin: the compiled engine allows one base)."""
 
     __slots__ = ()
 

@@ -20,13 +20,9 @@ from cardtable.core.options import GameOptions
 from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
-from cardtable.games.hanafuda.fishing import CardValueOptions, FishingState
+from cardtable.games.hanafuda.fishing import FishingState
+from cardtable.games.hanafuda.options import BakappanaOptions
 from cardtable.games.hanafuda.scoring import TOTAL_VALUE, score_bakappana_round
-
-
-class BakappanaOptions(CardValueOptions):
-    """Bakappana's options are exactly the card-value games' options."""
-
 
 PRESETS = {
     "default": {},

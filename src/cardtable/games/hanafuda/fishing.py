@@ -19,16 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Literal, NamedTuple, Self
-
-from pydantic import Field, model_validator
+from typing import Any, NamedTuple
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
-from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
-from cardtable.core.state import KeepsRounds, State
+from cardtable.core.state import KeepsRounds
 from cardtable.games.hanafuda.actions import MONTH_PLAYS, PLAY, TAKE, Play, Take, plays_of
 from cardtable.games.hanafuda.capture import CAPTURES, captures_on, lowest_card
 from cardtable.games.hanafuda.deck import (
@@ -102,56 +99,6 @@ class CaptureEvent(NamedTuple):
 
 _new_tuple = tuple.__new__
 _HAND, _STOCK = Source.HAND, Source.STOCK
-
-
-class FishingOptions(GameOptions):
-    """Base of the fishing games' options; each declares ``rounds`` with
-    :func:`rounds_field` (koi-koi allows 8 rounds besides the rulebook's 1, 3, 6, 12).
-
-    Each option names its group (``x-group``); the words of an option are the game's own
-    (``option.GAME.FIELD``, games/hanafuda/locales), as one option can differ by game."""
-
-    GROUPS: ClassVar[tuple[str, ...]] = ("match", "scoring", "yaku", "lucky_hands", "turn_flow")
-
-
-def rounds_field() -> Any:
-    return Field(
-        12,
-        description="Rounds in the match: a year of 12, or fewer.",
-        json_schema_extra={"x-group": "match"},
-    )
-
-
-class CardValueOptions(FishingOptions):
-    """Options of the games scored by captured card values (Bakappana, Hana-awase)."""
-
-    rounds: Literal[1, 3, 6, 12] = rounds_field()
-    players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
-    scoring: Literal["traditional", "simple"] = Field(
-        "traditional",
-        description=(
-            "traditional: captured card values minus par (264 / players), zero-sum; "
-            "simple: captured card values."
-        ),
-        json_schema_extra={"x-group": "scoring"},
-    )
-    two_player_stop_when_hands_empty: bool = Field(
-        False,
-        description=(
-            "Two players: end the round when the hands are empty instead of playing "
-            "stock-only turns until the stock is empty (simple scoring only)."
-        ),
-        json_schema_extra={"x-group": "turn_flow"},
-    )
-
-    @model_validator(mode="after")
-    def _simplified_end_needs_simple_scoring(self) -> Self:
-        if self.two_player_stop_when_hands_empty and self.scoring == "traditional":
-            raise ValueError(
-                "two_player_stop_when_hands_empty leaves 8 cards uncaptured, so traditional "
-                "scoring would not be zero-sum: use scoring=simple with it"
-            )
-        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +283,7 @@ def parse_deal(data: Mapping[str, Any], players: int, sizes: tuple[int, int], wh
     return Deal(dealer, hands, table, stock, piles)
 
 
-class FishingState(KeepsRounds, State):
+class FishingState(KeepsRounds):
     """A match of a fishing game in progress. Subclasses supply the scoring."""
 
     __slots__ = (

@@ -16,11 +16,7 @@ switched on. Every Russian rule is an option of both.
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import Any, Literal, Self, cast
-
-from pydantic import Field, create_model, model_validator
-from pydantic.fields import FieldInfo
+from typing import cast
 
 from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.results import RoundResult, ScoreLine
@@ -28,115 +24,13 @@ from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import (
-    CardValueOptions,
     FishingState,
     single_options,
     winner_deals_next,
 )
+from cardtable.games.hanafuda.options import HanaAwase88Options, HanaAwaseOptions
 from cardtable.games.hanafuda.scoring import score_hana_awase_round, teyaku_lines, teyaku_plains
-from cardtable.games.hanafuda.yaku import Yaku, YakuTable, hana_awase_table
-
-
-class HanaAwaseOptions(CardValueOptions):
-    players: int = Field(3, ge=2, le=4, description="Number of players, 2 to 4.")
-    scoring: Literal["traditional", "simple"] = Field(
-        "traditional",
-        description=(
-            "traditional: (cards - par) + own yaku x (players - 1) - the others' yaku, "
-            "zero-sum; simple: cards + own yaku x (players - 1)."
-        ),
-        json_schema_extra={"x-group": "scoring"},
-    )
-    forced_hand_match: bool = Field(
-        False,
-        description="A player who can capture with a hand card must play such a card.",
-        json_schema_extra={"x-group": "turn_flow"},
-    )
-    capture_from_opponent_piles: bool = Field(
-        False,
-        description="A played card may also take a card of its month from an opponent's pile.",
-        json_schema_extra={"x-group": "turn_flow"},
-    )
-    teyaku: bool = Field(
-        False,
-        description="Hands dealt with 7 plains collect 30 from each player, with 6 plains 20.",
-        json_schema_extra={"x-group": "lucky_hands"},
-    )
-    willow_is_plain_for_teyaku: bool = Field(
-        False,
-        description="Teyaku count every willow card as a plain.",
-        json_schema_extra={"x-group": "lucky_hands"},
-    )
-    special_payments: bool = Field(
-        False,
-        description=(
-            "3 players: a deal where someone captured under 20 in card values is drawn; "
-            "otherwise the dealer or the player after him with at most 8 captured cards, and "
-            "the third player with at most 10, collect 30 from each."
-        ),
-        json_schema_extra={"x-group": "scoring"},
-    )
-    fuke_threshold_inclusive: bool = Field(
-        False,
-        description="The drawn-deal rule uses 20 or less instead of under 20.",
-        json_schema_extra={"x-group": "scoring"},
-    )
-    willow_row_cancels_yaku: bool = Field(
-        False,
-        description="If anyone holds all four willow cards, nobody scores yaku.",
-        json_schema_extra={"x-group": "yaku"},
-    )
-    rain_spoils_drinking: bool = Field(
-        False,
-        description="The rain man's holder scores no Nomi, Hanami or Tsukimi.",
-        json_schema_extra={"x-group": "yaku"},
-    )
-    sugawara_excluded_by_lights: bool = Field(
-        False,
-        description="Gokō and Shikō replace Omote-sugawara.",
-        json_schema_extra={"x-group": "yaku"},
-    )
-
-    @cached_property
-    def yaku_table(self) -> YakuTable:
-        """The yaku rows these house rules score with (built once: every round reads it)."""
-        return hana_awase_table(self)
-
-    @model_validator(mode="after")
-    def _special_payments_need_three(self) -> Self:
-        if self.special_payments and self.players != 3:
-            raise ValueError("special_payments name the three seats of a 3-player game")
-        return self
-
-
-#: the Russian rules that Hana-awase 88 plays by default (each an option of both games)
-RUSSIAN_RULES = {
-    "forced_hand_match": True,
-    "capture_from_opponent_piles": True,
-    "teyaku": True,
-    "special_payments": True,
-}
-
-_PAR_88_FIELDS: dict[str, Any] = {
-    "players": (Literal[3], Field(3, description="Exactly 3 players (par 88).")),
-    "scoring": (
-        Literal["traditional"],
-        Field(
-            "traditional",
-            description="(cards - 88) + own yaku x 2 - the others' yaku + teyaku and specials.",
-            json_schema_extra={"x-group": "scoring"},
-        ),
-    ),
-    **{
-        name: (bool, FieldInfo.merge_field_infos(HanaAwaseOptions.model_fields[name], default=on))
-        for name, on in RUSSIAN_RULES.items()
-    },
-}
-#: Hana-awase 88's options: the same fields with the Russian rules on by default, for
-#: exactly 3 players and the zero-sum par of 88 (the rules keep the base's descriptions).
-HanaAwase88Options = create_model(
-    "HanaAwase88Options", __base__=HanaAwaseOptions, __module__=__name__, **_PAR_88_FIELDS
-)
+from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 
 
 class HanaAwaseState(FishingState):

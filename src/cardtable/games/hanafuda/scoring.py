@@ -3,7 +3,7 @@
 a table enters with the same functions (no engine state is forged for it).
 
 >>> from cardtable.games.hanafuda.deck import cards
->>> from cardtable.games.hanafuda.koikoi import KoiKoiOptions
+>>> from cardtable.games.hanafuda.options import KoiKoiOptions
 >>> facts = FinishedRound(piles=(cards("08-1 08-2 09-1"), 0), shobu=0)
 >>> result = score_koikoi_round(KoiKoiOptions(), facts)
 >>> [(line.seat, line.rule, line.points) for line in result.lines], result.scores
@@ -24,9 +24,7 @@ from cardtable.games.hanafuda.deck import FULL_DECK, LIGHTS, MONTH_MASKS, PLAINS
 from cardtable.locales import SeatRef, Term
 
 if TYPE_CHECKING:
-    from cardtable.games.hanafuda.fishing import CardValueOptions
-    from cardtable.games.hanafuda.hana_awase import HanaAwaseOptions
-    from cardtable.games.hanafuda.koikoi import KoiKoiOptions
+    from cardtable.games.hanafuda.options import CardValueOptions, HanaAwaseOptions, KoiKoiOptions
 
 TOTAL_VALUE = value_of(FULL_DECK)  # 264
 WILLOW = MONTH_MASKS[10]

@@ -23,9 +23,10 @@ from cardtable.games.hanafuda.deck import (
     iter_cards,
     value_of,
 )
-from cardtable.games.hanafuda.fishing import CardValueOptions, FishingState, Phase, Source
+from cardtable.games.hanafuda.fishing import FishingState, Phase, Source
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.games.hanafuda.options import CardValueOptions
 from cardtable.games.hanafuda.yaku import Yaku
 from cardtable.locales import catalogue, message
 

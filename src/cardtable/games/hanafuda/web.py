@@ -9,7 +9,7 @@ from cardtable.core.game import game_ids, spec_of
 from cardtable.core.options import build_options
 from cardtable.core.web import WebClient
 from cardtable.games.hanafuda.deck import CARDS, KIND_NAMES, MONTHS, codes
-from cardtable.games.hanafuda.fishing import CardValueOptions
+from cardtable.games.hanafuda.options import CardValueOptions
 from cardtable.games.hanafuda.yaku import table_for
 
 

@@ -34,7 +34,7 @@ from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, draw_below
-from cardtable.core.state import KeepsRounds, State
+from cardtable.core.state import KeepsRounds
 from cardtable.games.ohanami.deck import COLOUR_OF, COLOURS, NUMBERS, stage_points
 from cardtable.games.ohanami.scoring import STAGES, Garden, pink_tiebreak, score_stage
 from cardtable.locales import Localized, Reason, reason
@@ -212,7 +212,7 @@ class PlacementEvent:
     placements: tuple[tuple[int, Target], ...]
 
 
-class OhanamiState(KeepsRounds, State):
+class OhanamiState(KeepsRounds):
     """A game of Ohanami in progress."""
 
     __slots__ = (

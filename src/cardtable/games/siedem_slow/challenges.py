@@ -18,7 +18,7 @@ from abc import abstractmethod
 from dataclasses import dataclass, replace
 
 from cardtable.core.results import ScoreLine
-from cardtable.core.state import State
+from cardtable.core.state import KeepsRounds
 from cardtable.games.siedem_slow.dictionary import Dictionary
 from cardtable.games.siedem_slow.options import SiedemSlowOptions
 from cardtable.games.siedem_slow.tables import CHALLENGE_PENALTY, Phase
@@ -59,7 +59,7 @@ class FamilyVote:
         return replace(self, let_stand_by=self.let_stand_by | {seat})
 
 
-class Challenges(State):
+class Challenges(KeepsRounds):
     """The review of a round's words, the part of :class:`~.state.SiedemSlowState` that
     settles challenges. It owns the review's fields and the phase it moves between review
     and vote; the rest it reads from the state."""

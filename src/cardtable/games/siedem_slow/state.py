@@ -14,7 +14,6 @@ from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
 from cardtable.core.results import MatchResult, RoundResult, ScoreLine
 from cardtable.core.rng import RandomSource, Rng
-from cardtable.core.state import KeepsRounds
 from cardtable.games.siedem_slow.actions import (
     CLOCK,
     Accept,
@@ -101,7 +100,7 @@ class Mark:
     value: int
 
 
-class SiedemSlowState(KeepsRounds, Challenges):
+class SiedemSlowState(Challenges):
     """A game of 7 słów in progress."""
 
     __slots__ = (

@@ -1,0 +1,476 @@
+"""The house rules of the hanafuda games, declared once: every option with its default,
+its words (``description``), its group and the checks between options.
+
+The engine reads them into plain attributes when a match starts (``configure``); they live
+apart from the engine's modules because those are compiled (the pydantic models stay
+interpreted Python).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar, Literal, Self
+
+from pydantic import Field, create_model, field_validator, model_validator
+from pydantic.fields import FieldInfo
+
+from cardtable.core.options import GameOptions
+from cardtable.games.hanafuda.yaku import YakuTable, hana_awase_table, koikoi_table
+
+
+class FishingOptions(GameOptions):
+    """Base of the fishing games' options; each declares ``rounds`` with
+    :func:`rounds_field` (koi-koi allows 8 rounds besides the rulebook's 1, 3, 6, 12).
+
+    Each option names its group (``x-group``); the words of an option are the game's own
+    (``option.GAME.FIELD``, games/hanafuda/locales), as one option can differ by game."""
+
+    GROUPS: ClassVar[tuple[str, ...]] = ("match", "scoring", "yaku", "lucky_hands", "turn_flow")
+
+
+def rounds_field() -> Any:
+    return Field(
+        12,
+        description="Rounds in the match: a year of 12, or fewer.",
+        json_schema_extra={"x-group": "match"},
+    )
+
+
+class CardValueOptions(FishingOptions):
+    """Options of the games scored by captured card values (Bakappana, Hana-awase)."""
+
+    rounds: Literal[1, 3, 6, 12] = rounds_field()
+    players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
+    scoring: Literal["traditional", "simple"] = Field(
+        "traditional",
+        description=(
+            "traditional: captured card values minus par (264 / players), zero-sum; "
+            "simple: captured card values."
+        ),
+        json_schema_extra={"x-group": "scoring"},
+    )
+    two_player_stop_when_hands_empty: bool = Field(
+        False,
+        description=(
+            "Two players: end the round when the hands are empty instead of playing "
+            "stock-only turns until the stock is empty (simple scoring only)."
+        ),
+        json_schema_extra={"x-group": "turn_flow"},
+    )
+
+    @model_validator(mode="after")
+    def _simplified_end_needs_simple_scoring(self) -> Self:
+        if self.two_player_stop_when_hands_empty and self.scoring == "traditional":
+            raise ValueError(
+                "two_player_stop_when_hands_empty leaves 8 cards uncaptured, so traditional "
+                "scoring would not be zero-sum: use scoring=simple with it"
+            )
+        return self
+
+
+class BakappanaOptions(CardValueOptions):
+    """Bakappana's options are exactly the card-value games' options."""
+
+
+class HanaAwaseOptions(CardValueOptions):
+    players: int = Field(3, ge=2, le=4, description="Number of players, 2 to 4.")
+    scoring: Literal["traditional", "simple"] = Field(
+        "traditional",
+        description=(
+            "traditional: (cards - par) + own yaku x (players - 1) - the others' yaku, "
+            "zero-sum; simple: cards + own yaku x (players - 1)."
+        ),
+        json_schema_extra={"x-group": "scoring"},
+    )
+    forced_hand_match: bool = Field(
+        False,
+        description="A player who can capture with a hand card must play such a card.",
+        json_schema_extra={"x-group": "turn_flow"},
+    )
+    capture_from_opponent_piles: bool = Field(
+        False,
+        description="A played card may also take a card of its month from an opponent's pile.",
+        json_schema_extra={"x-group": "turn_flow"},
+    )
+    teyaku: bool = Field(
+        False,
+        description="Hands dealt with 7 plains collect 30 from each player, with 6 plains 20.",
+        json_schema_extra={"x-group": "lucky_hands"},
+    )
+    willow_is_plain_for_teyaku: bool = Field(
+        False,
+        description="Teyaku count every willow card as a plain.",
+        json_schema_extra={"x-group": "lucky_hands"},
+    )
+    special_payments: bool = Field(
+        False,
+        description=(
+            "3 players: a deal where someone captured under 20 in card values is drawn; "
+            "otherwise the dealer or the player after him with at most 8 captured cards, and "
+            "the third player with at most 10, collect 30 from each."
+        ),
+        json_schema_extra={"x-group": "scoring"},
+    )
+    fuke_threshold_inclusive: bool = Field(
+        False,
+        description="The drawn-deal rule uses 20 or less instead of under 20.",
+        json_schema_extra={"x-group": "scoring"},
+    )
+    willow_row_cancels_yaku: bool = Field(
+        False,
+        description="If anyone holds all four willow cards, nobody scores yaku.",
+        json_schema_extra={"x-group": "yaku"},
+    )
+    rain_spoils_drinking: bool = Field(
+        False,
+        description="The rain man's holder scores no Nomi, Hanami or Tsukimi.",
+        json_schema_extra={"x-group": "yaku"},
+    )
+    sugawara_excluded_by_lights: bool = Field(
+        False,
+        description="Gokō and Shikō replace Omote-sugawara.",
+        json_schema_extra={"x-group": "yaku"},
+    )
+
+    @cached_property
+    def yaku_table(self) -> YakuTable:
+        """The yaku rows these house rules score with (built once: every round reads it)."""
+        return hana_awase_table(self)
+
+    @model_validator(mode="after")
+    def _special_payments_need_three(self) -> Self:
+        if self.special_payments and self.players != 3:
+            raise ValueError("special_payments name the three seats of a 3-player game")
+        return self
+
+
+#: the Russian rules that Hana-awase 88 plays by default (each an option of both games)
+RUSSIAN_RULES = {
+    "forced_hand_match": True,
+    "capture_from_opponent_piles": True,
+    "teyaku": True,
+    "special_payments": True,
+}
+
+_PAR_88_FIELDS: dict[str, Any] = {
+    "players": (Literal[3], Field(3, description="Exactly 3 players (par 88).")),
+    "scoring": (
+        Literal["traditional"],
+        Field(
+            "traditional",
+            description="(cards - 88) + own yaku x 2 - the others' yaku + teyaku and specials.",
+            json_schema_extra={"x-group": "scoring"},
+        ),
+    ),
+    **{
+        name: (bool, FieldInfo.merge_field_infos(HanaAwaseOptions.model_fields[name], default=on))
+        for name, on in RUSSIAN_RULES.items()
+    },
+}
+#: Hana-awase 88's options: the same fields with the Russian rules on by default, for
+#: exactly 3 players and the zero-sum par of 88 (the rules keep the base's descriptions).
+HanaAwase88Options = create_model(
+    "HanaAwase88Options", __base__=HanaAwaseOptions, __module__=__name__, **_PAR_88_FIELDS
+)
+
+
+KoikoiMultiplier = Literal[
+    "none", "own_x2", "opponent_x2", "any_x2", "count_opponent", "count_all", "japan_bonus"
+]
+
+
+LuckyHands = Literal["void", "win", "off"]
+Lightning = Literal["plain", "wild", "wild_if_grass"]
+TurnVariant = Literal["standard", "draw_then_two_hand_plays", "keep_unmatched_draw"]
+
+#: draw rules that cannot both be on (the dealer's oya-ken keeps the deal and scores
+#: alone); the other exclusive rules are one option each
+EXCLUSIVE = (
+    ("draw_passes_deal", "oya_ken_points"),
+    ("draw_last_yaku_scores", "oya_ken_points"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FormerFlags:
+    """Two exclusive flags of records saved before they became one option: each flag
+    that is on chooses its value; neither on chooses ``neither``."""
+
+    option: str
+    flags: Mapping[str, str]  # flag -> the value it chose
+    neither: str
+
+
+#: records and house rules from before the choices were options still load
+FORMER_FLAGS = (
+    FormerFlags("lucky_hands", {"lucky_hands_void": "void", "lucky_hands_win": "win"}, "off"),
+    FormerFlags(
+        "lightning", {"lightning_wild": "wild", "lightning_wild_if_grass": "wild_if_grass"}, "plain"
+    ),
+    FormerFlags(
+        "turn_variant",
+        {
+            "draw_then_two_hand_plays": "draw_then_two_hand_plays",
+            "keep_unmatched_draw": "keep_unmatched_draw",
+        },
+        "standard",
+    ),
+)
+
+
+def from_former_flags(data: dict[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with each pair of former flags replaced by the option that replaced it.
+
+    A flag left out had its old default: on only for the choice that is the option's
+    default (``lucky_hands_void``), and then off when the other flag was asked for.
+
+    >>> from_former_flags({"lucky_hands_win": True}, {"lucky_hands": "void"})
+    {'lucky_hands': 'win'}
+    >>> from_former_flags({"lucky_hands_void": False}, {"lucky_hands": "void"})
+    {'lucky_hands': 'off'}
+    """
+    data = dict(data)
+    for former in FORMER_FLAGS:
+        given = {flag: data.pop(flag) for flag in former.flags if flag in data}
+        if not given:
+            continue
+        if former.option in data:
+            raise ValueError(f"{', '.join(given)}: an older name of {former.option}; give one")
+        on = [flag for flag, value in given.items() if value]
+        if len(on) > 1:
+            raise ValueError(f"{' and '.join(on)} exclude each other: choose one")
+        default = defaults[former.option]
+        if on:
+            data[former.option] = former.flags[on[0]]
+        elif any(former.flags[flag] == default for flag in given):
+            data[former.option] = former.neither  # the default's own flag was switched off
+        else:
+            data[former.option] = default
+    return data
+
+
+class KoiKoiOptions(FishingOptions):
+    GROUPS: ClassVar[tuple[str, ...]] = (
+        "match",
+        "scoring",
+        "yaku",
+        "koikoi_calls",
+        "lucky_hands",
+        "turn_flow",
+        "draws",
+    )
+
+    players: Literal[2] = Field(2, description="Koi-koi is for exactly 2 players.")
+    rounds: Literal[1, 3, 6, 8, 12] = rounds_field()
+    zero_sum: bool = Field(
+        True,
+        description="★ Both start with zero_sum_start points; the loser pays the winner.",
+        json_schema_extra={"x-group": "match"},
+    )
+    zero_sum_start: int = Field(
+        30,
+        ge=1,
+        le=1000,
+        description="Starting points (zero-sum).",
+        json_schema_extra={"x-group": "match"},
+    )
+    # deal
+    lucky_hands: LuckyHands = Field(
+        "void",
+        description=(
+            "★ void: teshi or kuttsuki in a hand and the cards are dealt again; win: it wins "
+            "the round at once (6 points); off: nothing happens."
+        ),
+        json_schema_extra={"x-group": "lucky_hands"},
+    )
+    kuttsuki_enabled: bool = Field(
+        True,
+        description="Kuttsuki (four pairs) counts as a lucky hand besides teshi.",
+        json_schema_extra={"x-group": "lucky_hands"},
+    )
+    table_lucky_void: bool = Field(
+        True,
+        description="★ Four pairs on the table: the cards are dealt again.",
+        json_schema_extra={"x-group": "lucky_hands"},
+    )
+    table_triple_void: bool = Field(
+        False,
+        description="Three cards of one month on the table: the cards are dealt again.",
+        json_schema_extra={"x-group": "lucky_hands"},
+    )
+    deal_ten_cards: bool = Field(
+        False,
+        description="10 cards per hand (table 8, stock 20).",
+        json_schema_extra={"x-group": "turn_flow"},
+    )
+    # yaku
+    chofuku_mode: Literal["replace", "add", "none"] = Field(
+        "replace",
+        description=(
+            "Akatan + Aotan: replace = 10 instead of 5 + 5; add = 10 plus both 5s; "
+            "none = no extra yaku."
+        ),
+        json_schema_extra={"x-group": "yaku"},
+    )
+    set_yaku_extra_bonus: bool = Field(
+        False,
+        description=(
+            "+1 per extra animal on Ino-shika-chō and per extra ribbon on Akatan/Aotan; "
+            "Tane/Tanzaku then do not count those cards again."
+        ),
+        json_schema_extra={"x-group": "yaku"},
+    )
+    inoshikacho_enabled: bool = Field(
+        True, description="Ino-shika-chō is a yaku.", json_schema_extra={"x-group": "yaku"}
+    )
+    sake_viewing: Literal["normal", "disabled", "needs_other_yaku"] = Field(
+        "normal",
+        description="Hanami/Tsukimi: normal, disabled, or only with another yaku.",
+        json_schema_extra={"x-group": "yaku"},
+    )
+    weather_ruins_viewing: bool = Field(
+        True,
+        description="★ No Hanami while a November card is on the table, no Tsukimi while "
+        "a December card is.",
+        json_schema_extra={"x-group": "yaku"},
+    )
+    sake_cup_mode: Literal["both", "one_of", "animal_only"] = Field(
+        "both",
+        description="The sake cup counts as animal and plain, as either, or animal only.",
+        json_schema_extra={"x-group": "yaku"},
+    )
+    viewing_value: Literal["standard", "low"] = Field(
+        "standard",
+        description="low: Hanami/Tsukimi are worth 1, or 3 after own koi-koi.",
+        json_schema_extra={"x-group": "yaku"},
+    )
+    double_plain: tuple[Literal["sake_cup", "lightning", "yellow_paulownia"], ...] = Field(
+        (),
+        description="Cards that count as two plains for Kasu (comma separated).",
+        json_schema_extra={"x-group": "yaku"},
+    )
+    # extra card properties
+    lightning: Lightning = Field(
+        "plain",
+        description=(
+            "The lightning (11-4): a plain card, wild (matches any card), or wild_if_grass "
+            "(wild when an August plain is on the first table)."
+        ),
+        json_schema_extra={"x-group": "turn_flow"},
+    )
+    # turn variants
+    continue_with_stock_after_hands: bool = Field(
+        False,
+        description="After the hands are empty, play stock-only turns.",
+        json_schema_extra={"x-group": "turn_flow"},
+    )
+    turn_variant: TurnVariant = Field(
+        "standard",
+        description=(
+            "draw_then_two_hand_plays: a turn takes the top stock card into hand, then plays "
+            "two cards; keep_unmatched_draw: a flipped card that matches nothing goes to "
+            "hand, and another card is played."
+        ),
+        json_schema_extra={"x-group": "turn_flow"},
+    )
+    # draws
+    oya_ken_points: int = Field(
+        0,
+        ge=0,
+        le=50,
+        description="On a draw the dealer collects this and keeps the deal.",
+        json_schema_extra={"x-group": "draws"},
+    )
+    draw_passes_deal: bool = Field(
+        False,
+        description="On a draw the other player deals.",
+        json_schema_extra={"x-group": "draws"},
+    )
+    draw_last_yaku_scores: bool = Field(
+        False,
+        description="On a draw the last player to form or raise a yaku scores it.",
+        json_schema_extra={"x-group": "draws"},
+    )
+    # koi-koi declaration
+    koikoi_min_points: int = Field(
+        0,
+        ge=0,
+        le=50,
+        description="Koi-koi only with at least this many points.",
+        json_schema_extra={"x-group": "koikoi_calls"},
+    )
+    koikoi_only_on_new_yaku: bool = Field(
+        False,
+        description="Only a new yaku (not a raised one) allows a koi-koi call.",
+        json_schema_extra={"x-group": "koikoi_calls"},
+    )
+    koikoi_once_per_round: bool = Field(
+        False,
+        description="At most one koi-koi call per round; after it, yaku win at once.",
+        json_schema_extra={"x-group": "koikoi_calls"},
+    )
+    # multipliers
+    double_if_seven_plus: bool = Field(
+        False,
+        description="×2 when the base is 7 or more.",
+        json_schema_extra={"x-group": "scoring"},
+    )
+    koikoi_multiplier: KoikoiMultiplier = Field(
+        "count_all",
+        description=(
+            "★ count_all: ×(1 + all calls); count_opponent: ×(1 + opponent's calls); "
+            "own_x2 / opponent_x2 / any_x2: ×2 after such a call; japan_bonus: +1..+3 for "
+            "1-3 own calls, then ×2..×5; none."
+        ),
+        json_schema_extra={"x-group": "scoring"},
+    )
+    table_lights_multiplier: Literal["none", "x2", "count"] = Field(
+        "none",
+        description="Lights on the first table: x2 = ×2; count = ×(lights + 1).",
+        json_schema_extra={"x-group": "scoring"},
+    )
+    # scoring
+    best_yaku_only: bool = Field(
+        False,
+        description="The winner scores only his best yaku.",
+        json_schema_extra={"x-group": "scoring"},
+    )
+    score_opponent_yaku: bool = Field(
+        False,
+        description="The winner also adds the value of the opponent's yaku.",
+        json_schema_extra={"x-group": "scoring"},
+    )
+
+    @cached_property
+    def yaku_table(self) -> YakuTable:
+        """The yaku rows these house rules score with (built once: every round reads it)."""
+        return koikoi_table(self)
+
+    @field_validator("double_plain", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _former_flags(cls, data: Any) -> Any:
+        """Options saved before an exclusive pair of flags became one option still load."""
+        if not isinstance(data, dict):
+            return data
+        return from_former_flags(
+            data, {f.option: cls.model_fields[f.option].default for f in FORMER_FLAGS}
+        )
+
+    @model_validator(mode="after")
+    def _exclusive(self) -> Self:
+        for first, second in EXCLUSIVE:
+            if getattr(self, first) and getattr(self, second):
+                raise ValueError(f"{first} and {second} exclude each other: choose one")
+        default_start = type(self).model_fields["zero_sum_start"].default
+        if not self.zero_sum and self.zero_sum_start != default_start:
+            raise ValueError("zero_sum_start needs zero_sum=true")
+        return self
