@@ -9,19 +9,21 @@ STAMP := $(VENV)/.installed
 # PostgreSQL for the crash test on PostgreSQL.
 APT_PACKAGES ?= wpolish wamerican chromium postgresql
 
-.PHONY: run test bench bench-compare levels ladder lint format docs system-deps clean help
+.PHONY: run test compiled bench bench-compiled bench-compare levels ladder lint format docs system-deps clean help
 
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
 	@echo "make test    install everything needed and run every test (lint included)"
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/)"
+	@echo "make bench-compiled  the Python source and the compiled engine side by side, as ratios"
 	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, as ratios"
 	@echo "make levels  the bot levels against each other, every game (about four hours)"
 	@echo "make ladder  calibrate the bot ladder of 'Your record' (src/cardtable/arena/ladder.json, ~10 min)"
+	@echo "make compiled  rebuild the compiled engine after a change to its sources"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
 	@echo "make docs    regenerate the option and yaku tables of docs/ from the code"
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml hatch_build.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,ray,rl,web,openspiel]'
@@ -38,7 +40,7 @@ system-deps:
 	  fi; \
 	fi
 
-run: $(STAMP) system-deps
+run: $(STAMP) system-deps compiled
 	$(VENV)/bin/cardtable serve --db sqlite:///cardtable.db --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
@@ -50,10 +52,16 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format src tests benchmarks examples
 	$(VENV)/bin/ruff check --fix src tests benchmarks examples
 
-test: $(STAMP) system-deps lint
+# The engine's hot path compiled by mypyc (src/cardtable/compiled.py); pip install builds it
+# too, this rebuilds it after a change to its sources.
+compiled: $(STAMP)
+	$(PY) src/cardtable/compiled.py --if-stale
+
+test: $(STAMP) system-deps lint compiled
 	$(VENV)/bin/pytest -n 2 --doctest-modules src tests
 
-bench: $(STAMP) system-deps
+bench: $(STAMP) system-deps compiled
+	$(PY) benchmarks/compare_revisions.py --engine
 	$(PY) benchmarks/bench_engine.py
 	$(PY) benchmarks/bench_dictionary.py
 	$(PY) benchmarks/bench_rl.py
@@ -62,6 +70,9 @@ bench: $(STAMP) system-deps
 	$(PY) benchmarks/ismcts_scaling.py
 	$(PY) benchmarks/bench_web.py --seats 200 1000 --duration 45
 	$(PY) benchmarks/bench_server_limits.py --spectators 0 250 1000 --moves 30 --hint-seats 12 --flood-seconds 10
+
+bench-compiled: $(STAMP) compiled
+	$(PY) benchmarks/compare_revisions.py --engine
 
 bench-compare: $(STAMP)
 	@test -n "$(BEFORE)" || { echo "say which commit to compare with: make bench-compare BEFORE=REV"; exit 2; }
@@ -79,4 +90,5 @@ docs: $(STAMP)
 	$(VENV)/bin/cardtable docs
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build
+	find src -name '*.so' -delete; rm -f src/cardtable/_compiled.json

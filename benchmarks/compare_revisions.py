@@ -1,9 +1,11 @@
 """Speed of two revisions side by side, in one run: engine, ISMCTS and RL figures of an
 earlier commit (``--before``) and of the working tree, measured in turns on this machine,
-and the ratio of each figure (after / before; above 1 is faster).
+and the ratio of each figure (after / before; above 1 is faster). With ``--engine`` the two
+sides are the working tree's Python source and its compiled engine (cardtable.compiled).
 
     .venv/bin/python benchmarks/compare_revisions.py --before 6804ffc
     make bench-compare BEFORE=6804ffc
+    make bench-compiled          # the same as --engine
 
 The earlier commit is checked out in a temporary folder (``git worktree``) and each side
 runs its own benchmark scripts on its own sources with this virtualenv; figures are the
@@ -20,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +54,13 @@ def checkout(revision: str) -> Iterator[Path]:
             )
 
 
-def run(tree: Path, script: str, arguments: list[str], name: str) -> dict[str, Any]:
-    """One side's benchmark: its script on its sources; its figures."""
+def run(
+    tree: Path, script: str, arguments: list[str], name: str, *, pure: bool = False
+) -> dict[str, Any]:
+    """One side's benchmark: its script on its sources (``pure``: the Python source even
+    where a compiled engine is built); its figures."""
     environment = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    environment["CARDTABLE_PURE_PYTHON"] = "1" if pure else "0"
     subprocess.run(
         [sys.executable, script, *arguments],
         cwd=tree / "benchmarks",
@@ -82,14 +88,19 @@ def flat(figures: Any, prefix: str = "") -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", required=True, help="the earlier commit (any git revision)")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--before", help="the earlier commit (any git revision)")
+    which.add_argument(
+        "--engine", action="store_true", help="the Python source against the compiled engine"
+    )
     args = parser.parse_args()
     rows: list[tuple[str, float, float]] = []
-    with checkout(args.before) as before:
+    label = "python source" if args.engine else args.before
+    with nullcontext(ROOT) if args.engine else checkout(args.before) as before:
         for script, arguments, name in BENCHMARKS:
-            print(f"{name}: {args.before} …", flush=True)
-            old = flat(run(before, script, arguments, name))
-            print(f"{name}: working tree …", flush=True)
+            print(f"{name}: {label} …", flush=True)
+            old = flat(run(before, script, arguments, name, pure=args.engine))
+            print(f"{name}: {'compiled' if args.engine else 'working tree'} …", flush=True)
             new = flat(run(ROOT, script, arguments, name))
             skip = ("iterations", "runs", "ratio")  # settings and derived numbers
             for key in sorted(old.keys() & new.keys()):
@@ -101,7 +112,8 @@ def main() -> None:
     results = ROOT / "benchmarks" / "results"
     results.mkdir(exist_ok=True)
     report = {key: {"before": b, "after": a, "ratio": a / b} for key, b, a in rows}
-    (results / "compare.json").write_text(json.dumps({"before": args.before, **report}, indent=1))
+    out = results / ("compiled.json" if args.engine else "compare.json")
+    out.write_text(json.dumps({"before": label, **report}, indent=1))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from typing import Any
-from unittest import mock
 
 import pytest
 
@@ -62,35 +61,30 @@ def facts_at_scoring(state: FishingState, dealt: list[int]) -> RoundFacts:
 def scored_rounds(
     game_id: str, options: dict[str, Any], rounds: int, seed: int
 ) -> Iterator[tuple[RoundFacts, RoundResult]]:
-    """Random games until ``rounds`` rounds were scored: each round's facts and result."""
+    """Random games until ``rounds`` rounds were scored: each round's facts and result.
+
+    The facts are read off a copy told to stop on the round's final board (as the table's
+    round break does): the engine deals the next round in the same move. Rounds that end
+    as they are dealt (lucky hands) are left out."""
     options = dict(options)
     preset = options.pop("preset", None)
     game = cardtable.load(game_id, preset, rounds=12, **options)
-    captured: list[tuple[RoundFacts, RoundResult]] = []
-    dealt: dict[int, list[int]] = {}
-    cls = type(game.new_state(seed=0))
-    original_start, original_score = cls.on_round_start, cls.score_round
-
-    def on_round_start(self: FishingState) -> bool:
-        dealt[id(self)] = list(self.hands)
-        return original_start(self)
-
-    def score(self: FishingState) -> RoundResult:
-        result = original_score(self)
-        captured.append((facts_at_scoring(self, dealt[id(self)]), result))
-        return result
-
+    found = 0
     rng = random.Random(seed)
-    with (
-        mock.patch.object(cls, "on_round_start", on_round_start),
-        mock.patch.object(cls, "score_round", score),
-    ):
-        while len(captured) < rounds:
-            state = game.new_state(seed=rng.randrange(2**31))
-            while not state.is_over and len(captured) < rounds:
-                seat = min(state.to_move)
-                state.apply(seat, rng.choice(state.legal_actions(seat)))
-    yield from captured[:rounds]
+    while found < rounds:
+        state = game.new_state(seed=rng.randrange(2**31))
+        while not state.is_over and found < rounds:
+            seat = min(state.to_move)
+            action = rng.choice(state.legal_actions(seat))
+            final = state.clone()
+            final.end_at_round(explain=True)
+            final.apply(seat, action)
+            if final.rounds_finished > state.rounds_finished:
+                assert isinstance(final, FishingState)
+                facts = facts_at_scoring(final, list(final.dealt_hands))
+                yield facts, final.result().rounds[state.rounds_finished]
+                found += 1
+            state.apply(seat, action)
 
 
 @pytest.mark.slow

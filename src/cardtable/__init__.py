@@ -9,8 +9,12 @@ True
 1
 """
 
-from cardtable import games as _games
-from cardtable.core import (
+from cardtable.compiled import choose as _choose_engine
+
+_choose_engine()  # before any module of the engine is imported: compiled, or the source
+
+from cardtable import games as _games  # noqa: E402
+from cardtable.core import (  # noqa: E402
     GameRecord,
     IllegalAction,
     OptionError,
@@ -21,4 +25,4 @@ from cardtable.core import (
 
 __all__ = ["GameRecord", "IllegalAction", "OptionError", "game_ids", "load", "replay"]
 __version__ = "0.1.0"
-del _games
+del _games, _choose_engine

@@ -58,7 +58,7 @@ class ToyOptions(GameOptions):
 
 class ToyState(KeepsRounds):
     __slots__ = (
-        "hands", "last_round", "piles", "results", "rng", "stock", "table", "totals", "turn",
+        "hands", "last_round", "piles", "rng", "stock", "table", "turn",
     )  # fmt: skip
 
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
@@ -130,7 +130,8 @@ class ToyState(KeepsRounds):
             self._deal()
 
     def clone(self) -> ToyState:
-        new = object.__new__(ToyState)
+        # without __init__; object.__new__ refuses a subclass of the compiled State
+        new = ToyState.__new__(ToyState)
         new.game, new.seed, new.deals, new.log = self.game, self.seed, self.deals, self.log.copy()
         new.rng, new.turn, new.last_round = self.rng.clone(), self.turn, self.last_round
         new.hands = [h.copy() for h in self.hands]

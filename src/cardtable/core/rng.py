@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
-from typing import Protocol, TypeVar
+from typing import Final, Protocol, TypeVar
+
+from mypy_extensions import i64
 
 T = TypeVar("T")
 
@@ -92,19 +94,44 @@ def shuffle_in_one_draw(x: MutableSequence[T], rng: RandomSource) -> None:
         x[i], x[j] = x[j], x[i]
 
 
+#: True where this module runs compiled (mypyc): ``i64`` is then a machine word whose
+#: arithmetic wraps at 64 bits, while the Python source masks each result to 64 bits. The
+#: constants below make one piece of code give the same bits both ways.
+_NATIVE = not __file__.endswith(".py")
+_WRAP: Final[i64] = i64(-1) if _NATIVE else i64(_MASK64)
+#: a key's sign bit flipped where words are signed, so keys sort as unsigned numbers
+_ORDER: Final[i64] = i64(-(1 << 63)) if _NATIVE else i64(0)
+_GOLDEN_WORD: Final[i64] = i64(_GOLDEN - (1 << 64)) if _NATIVE else i64(_GOLDEN)
+_MIX1: Final[i64] = i64(0xBF58476D1CE4E5B9 - (1 << 64)) if _NATIVE else i64(0xBF58476D1CE4E5B9)
+_MIX2: Final[i64] = i64(0x94D049BB133111EB - (1 << 64)) if _NATIVE else i64(0x94D049BB133111EB)
+#: masks that make a right shift of a signed word a logical one
+_LOW34: Final[i64] = i64((1 << 34) - 1)
+_LOW37: Final[i64] = i64((1 << 37) - 1)
+_LOW33: Final[i64] = i64((1 << 33) - 1)
+
+
+def _to_word(value: int) -> i64:
+    """A 64-bit state as this module's word."""
+    return i64(value - (1 << 64) if _NATIVE and value >= 1 << 63 else value)
+
+
+def _from_word(word: i64) -> int:
+    """A word back as the unsigned 64-bit state."""
+    return int(word) & _MASK64
+
+
 class Rng:
     """SplitMix64: tiny state (one int), so cloning a game state costs nothing."""
 
     __slots__ = ("_state",)
 
-    def __init__(self, seed: int | str | bytes = 0) -> None:
-        self._state = seed_to_u64(seed)
+    def __init__(self, seed: int | str | bytes = 0, *, state: int | None = None) -> None:
+        self._state = seed_to_u64(seed) if state is None else state & _MASK64
 
     @classmethod
     def from_state(cls, state: int) -> Rng:
-        rng = cls.__new__(cls)
-        rng._state = state & _MASK64
-        return rng
+        """The generator whose state is ``state`` (a search's copy of a game's)."""
+        return cls(state=state)
 
     @property
     def state(self) -> int:
@@ -191,16 +218,17 @@ class Rng:
 
         Three times cheaper than a Python Fisher-Yates for a deck; the order is uniform
         but for ties among the keys (for 48 cards, a chance near 1e-16), which the stable
-        sort still breaks the same way on every machine.
+        sort still breaks the same way on every machine. Every round is dealt here, so the
+        keys are 64-bit machine words where this module is compiled (see :data:`_NATIVE`).
         """
-        keys = []
-        state = self._state
+        keys: list[i64] = []
+        state: i64 = _to_word(self._state)
         for _ in range(n):
-            state = (state + _GOLDEN) & _MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-            keys.append(z ^ (z >> 31))
-        self._state = state
+            state = (state + _GOLDEN_WORD) & _WRAP
+            z = ((state ^ ((state >> 30) & _LOW34)) * _MIX1) & _WRAP
+            z = ((z ^ ((z >> 27) & _LOW37)) * _MIX2) & _WRAP
+            keys.append((z ^ ((z >> 31) & _LOW33)) ^ _ORDER)
+        self._state = _from_word(state)
         return sorted(range(n), key=keys.__getitem__)
 
     def shuffled(self, items: Iterable[T]) -> list[T]:

@@ -8,8 +8,10 @@ a client.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from typing import TYPE_CHECKING, Any
+
+from mypy_extensions import mypyc_attr
 
 from cardtable.core.actions import Action, LoggedMove
 from cardtable.core.errors import IllegalAction
@@ -29,7 +31,11 @@ _new_tuple = tuple.__new__
 CLOCK = -1
 
 
-class State(ABC):
+# Subclassed by every game's state, most of them interpreted (the compiled engine:
+# cardtable.compiled). Not an ABC: compiled, every subclass would share ABCMeta's cache of
+# subclass checks, and isinstance(a Bakappana state, KoiKoiState) came out true.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State:
     """A game in progress.
 
     ``seed`` and ``deals`` are what the state was started from; with ``log`` they rebuild
@@ -42,6 +48,19 @@ class State(ABC):
     seed: int
     deals: tuple[JSON, ...]
     log: list[LoggedMove]
+
+    def __getstate__(self) -> JSON:
+        # Hints send states to other processes pickled. A compiled class pickles only its
+        # own attributes; a game's interpreted subclass adds slots of its own.
+        names: set[str] = set()
+        for cls in type(self).__mro__:
+            names.update(getattr(cls, "__slots__", ()))
+            names.update(getattr(cls, "__mypyc_attrs__", ()))
+        return {name: getattr(self, name) for name in names if hasattr(self, name)}
+
+    def __setstate__(self, state: JSON) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def begin(self, game: Game, seed: int, deals: tuple[JSON, ...]) -> None:
         """Record what the state starts from (every game's constructor calls this first)."""
@@ -135,7 +154,7 @@ class State(ABC):
         """The scores of finished round ``index`` (0-based)."""
         return self.result().rounds[index].scores
 
-    def end_at_round(self, *, explain: bool = False) -> None:  # noqa: B027 - optional hook
+    def end_at_round(self, *, explain: bool = False) -> None:
         """Make this state end when the current round is scored, instead of dealing the
         next one, on the round's final board. Unless ``explain``, it may score that round
         without explaining it (no score lines): search copies need no more. (Games that
@@ -166,11 +185,12 @@ class State(ABC):
         )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class KeepsRounds(State):
     """A state that keeps a ``results`` list of finished rounds (or stages) and running
     ``totals`` per seat (a subclass, not a mixin: the compiled engine allows one base)."""
 
-    __slots__ = ()
+    __slots__ = ("results", "totals")
 
     results: list[RoundResult]
     totals: list[int]

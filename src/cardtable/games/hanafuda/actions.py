@@ -15,16 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from cardtable.core.actions import action_type
 from cardtable.core.errors import IllegalAction
+from cardtable.core.frozen import Frozen
 from cardtable.games.hanafuda.capture import captures, lowest_card
 from cardtable.games.hanafuda.deck import CODES, MONTH_OF, NUM_CARDS, card_index
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(Frozen):
     """Play ``card`` from hand; ``take`` names the table card when two of its month lie there."""
 
     card: int
@@ -45,7 +46,7 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
+class Take(Frozen):
     """Choose which of two matching table cards the flipped stock card captures."""
 
     card: int
@@ -58,26 +59,22 @@ class Take:
 
 
 @dataclass(frozen=True, slots=True)
-class KoiKoi:
+class KoiKoi(Frozen):
     """Go on after making a yaku (koi-koi)."""
 
-    kind: ClassVar[str] = "koi-koi"
-
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind}
+        return {"type": "koi-koi"}
 
     def __str__(self) -> str:
         return "koi-koi"
 
 
 @dataclass(frozen=True, slots=True)
-class Shobu:
+class Shobu(Frozen):
     """Stop the round and score (shōbu)."""
 
-    kind: ClassVar[str] = "shobu"
-
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind}
+        return {"type": "shobu"}
 
     def __str__(self) -> str:
         return "shōbu"

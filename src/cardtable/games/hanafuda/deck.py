@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
+from cardtable.core.frozen import Frozen
+
 
 class Kind(IntEnum):
     """Card kinds, in the order of the first-dealer draw (light beats animal...)."""
@@ -50,7 +52,7 @@ KIND_NAMES = {
 
 
 @dataclass(frozen=True, slots=True)
-class Month:
+class Month(Frozen):
     number: int
     plant_ja: str
     plant_en: str
@@ -75,7 +77,7 @@ MONTHS: tuple[Month, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class Card(Frozen):
     index: int
     code: str
     month: int

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
+from cardtable.core.frozen import Frozen
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
 from cardtable.core.state import KeepsRounds
@@ -102,7 +103,7 @@ _HAND, _STOCK = Source.HAND, Source.STOCK
 
 
 @dataclass(frozen=True, slots=True)
-class DealerDraw:
+class DealerDraw(Frozen):
     """The first-dealer draw (§2.1): each pass of draws, then the winner."""
 
     passes: tuple[tuple[tuple[int, int], ...], ...]  # ((seat, card), ...) per pass
@@ -218,7 +219,7 @@ def winner_deals_next(scores: Sequence[int], dealer: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(Frozen):
     dealer: int | None
     hands: tuple[int, ...]
     table: int
@@ -304,7 +305,6 @@ class FishingState(KeepsRounds):
         "phase",
         "piles",
         "previous_events",
-        "results",
         "revealed",
         "rng",
         "round_no",
@@ -314,7 +314,6 @@ class FishingState(KeepsRounds):
         "stock_only_turns",
         "stock_pos",
         "table",
-        "totals",
         "unplayable",
     )
 
@@ -322,7 +321,9 @@ class FishingState(KeepsRounds):
     has_decisions = False
 
     # -- construction -------------------------------------------------------------------
-    def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
+    def __init__(self, game: Any = None, seed: int = 0, deals: tuple[JSON, ...] = ()) -> None:
+        if game is None:  # a blank for clone() to fill in (compiled, __new__ runs __init__)
+            return
         self.begin(game, seed, deals)
         self.n: int = game.num_players
         self.rng = Rng(seed)
@@ -699,7 +700,7 @@ class FishingState(KeepsRounds):
 
     # -- copies ---------------------------------------------------------------------------
     def clone(self) -> FishingState:
-        new = object.__new__(type(self))
+        new = type(self)()
         self.copy_into(new)
         return new
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cardtable.core.frozen import Frozen
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.deck import FULL_DECK, LIGHTS, MONTH_MASKS, PLAINS, codes, value_of
 from cardtable.locales import SeatRef, Term
@@ -34,7 +35,7 @@ SPECIAL_PAYMENT = 30
 
 
 @dataclass(frozen=True, slots=True)
-class FinishedRound:
+class FinishedRound(Frozen):
     """What a finished round left, as the scoring reads it; cards are bitsets (bit ``i``:
     card ``i``), seats count from 0, and there is one pile per player."""
 

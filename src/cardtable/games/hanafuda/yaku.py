@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from cardtable.core.frozen import Frozen
 from cardtable.core.game import spec_of
 from cardtable.core.options import GameOptions, build_options
 from cardtable.games.hanafuda.deck import (
@@ -57,7 +58,7 @@ _CARD_WORDS = {"en": ("of", "with"), "pl": ("z", "w tym"), "ru": ("из", "вк�
 
 
 @dataclass(frozen=True, slots=True)
-class YakuDef:
+class YakuDef(Frozen):
     """One row of a yaku table.
 
     Scores when every card of ``requires`` is held and at least ``need`` cards of
@@ -161,7 +162,7 @@ class YakuProgress(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class Yaku:
+class Yaku(Frozen):
     """A scored yaku: its name, points and the cards that make it."""
 
     name: str
@@ -417,7 +418,7 @@ class YakuTable:
                 del scored[key]
         if self.viewing_values is not None:
             value = self.viewing_values[1 if koikoi_calls else 0]
-            for key in VIEWING & scored.keys():
+            for key in [key for key in VIEWING if key in scored]:
                 scored[key] = (scored[key][0], value)
         if self.viewing_needs_other and not set(scored) - VIEWING:
             scored.clear()

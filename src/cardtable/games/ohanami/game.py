@@ -226,12 +226,10 @@ class OhanamiState(KeepsRounds):
         "pending",
         "phase",
         "pick",
-        "results",
         "rng",
         "rows",
         "stage",
         "stock",
-        "totals",
     )
 
     def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
@@ -443,7 +441,8 @@ class OhanamiState(KeepsRounds):
 
     # -- copies and hidden information ------------------------------------------------
     def clone(self) -> OhanamiState:
-        new = object.__new__(OhanamiState)
+        # without __init__; object.__new__ refuses a subclass of the compiled State
+        new = OhanamiState.__new__(OhanamiState)
         new.game, new.seed, new.deals = self.game, self.seed, self.deals
         new.log = self.log.copy()
         new.options, new.n, new.rng = self.options, self.n, self.rng.clone()

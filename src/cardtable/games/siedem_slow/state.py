@@ -122,10 +122,8 @@ class SiedemSlowState(Challenges):
         "penalties",
         "pile",
         "played",
-        "results",
         "rng",
         "round",
-        "totals",
         "warnings",
     )
 
@@ -611,7 +609,8 @@ class SiedemSlowState(Challenges):
 
     # -- copies and hidden information --------------------------------------------------
     def clone(self) -> SiedemSlowState:
-        new = object.__new__(SiedemSlowState)
+        # without __init__; object.__new__ refuses a subclass of the compiled State
+        new = SiedemSlowState.__new__(SiedemSlowState)
         new.game, new.seed, new.deals, new.log = self.game, self.seed, self.deals, self.log.copy()
         new.options, new.n, new.rng = self.options, self.n, self.rng.clone()
         new.dictionary, new.families = self.dictionary, self.families

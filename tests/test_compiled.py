@@ -1,0 +1,129 @@
+"""The compiled engine (cardtable.compiled): it plays exactly the games the Python source
+plays, it is used only when built from the sources on disk, and the source still runs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cardtable
+from cardtable import compiled
+from cardtable.core.rng import Rng
+
+ROOT = Path(__file__).resolve().parent.parent
+#: every hanafuda game and the rule sets that take other paths through the engine
+RULE_SETS: list[tuple[str, dict[str, object]]] = [
+    ("koi-koi", {}),
+    ("koi-koi", {"preset": "nintendo"}),
+    ("koi-koi", {"preset": "koikoi_japan"}),
+    ("koi-koi", {"preset": "battle_hanafuda"}),
+    ("koi-koi", {"lightning": "wild", "turn_variant": "keep_unmatched_draw"}),
+    ("koi-koi", {"turn_variant": "draw_then_two_hand_plays", "lucky_hands": "win"}),
+    ("bakappana", {"players": 2}),
+    ("bakappana", {"players": 4, "scoring": "simple"}),
+    ("hana-awase", {"players": 2}),
+    ("hana-awase", {"players": 3, "rounds": 3}),
+    ("hana-awase-88", {}),
+]
+
+
+def played(seeds: int = 12) -> str:
+    """A digest of random games of every rule set: each seat's view after every move, the
+    scores, the records, and search copies (clone, determinize, random playout)."""
+    digest = hashlib.sha256()
+    for game_id, rules in RULE_SETS:
+        options = dict(rules)
+        preset = options.pop("preset", None)
+        game = cardtable.load(game_id, preset, **options)  # type: ignore[arg-type]
+        for seed in range(seeds):
+            state, rng = game.new_state(seed=seed), Rng(seed)
+            while not state.is_over:
+                seat = min(state.to_move)
+                actions = state.legal_actions(seat)
+                state.apply(seat, actions[rng.below(len(actions))])
+                digest.update(json.dumps(state.view(seat), sort_keys=True).encode())
+                if len(state.log) % 7 == 0:
+                    copy = state.determinize(seat, Rng(len(state.log)))
+                    copy.end_at_round()
+                    copy.random_playout(Rng(seed), copy.rounds_finished)  # type: ignore[attr-defined]
+                    digest.update(json.dumps(copy.view(None), sort_keys=True).encode())
+            digest.update(json.dumps(state.record().to_json(), sort_keys=True).encode())
+            digest.update(repr(state.scores()).encode())
+    return digest.hexdigest()
+
+
+def run_python(code: str, *, pure: bool, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, compiled.PURE_ENV: "1" if pure else "0"}
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
+
+
+needs_build = pytest.mark.skipif(
+    compiled.ENGINE != "compiled", reason=f"the engine is not compiled here: {compiled.ENGINE}"
+)
+
+
+def test_the_engine_runs_compiled_wherever_make_test_ran() -> None:
+    """make test builds the compiled engine (CI included): a build that failed quietly
+    would leave every other test running the Python source."""
+    if os.environ.get("CI") or compiled.MANIFEST.exists():
+        assert compiled.ENGINE == "compiled"
+    if compiled.ENGINE == "compiled":
+        from cardtable.games.hanafuda import fishing
+
+        assert compiled.extension_of(fishing.__name__) == Path(fishing.__file__ or "")
+
+
+@needs_build
+def test_the_compiled_engine_plays_the_same_games_as_the_source() -> None:
+    here = played()
+    source = run_python(
+        "from tests.test_compiled import played; import cardtable.compiled as c; "
+        "print(c.ENGINE); print(played())",
+        pure=True,
+    ).stdout.split()
+    assert source[0] == "source" and source[-1] == here
+
+
+@needs_build
+def test_a_build_older_than_its_sources_runs_the_source(tmp_path: Path) -> None:
+    copy = tmp_path / "src"
+    shutil.copytree(ROOT / "src" / "cardtable", copy / "cardtable")
+    for library in (ROOT / "src").glob(f"{compiled.GROUP}__mypyc*"):
+        shutil.copy(library, copy)
+    fishing = copy / "cardtable" / "games" / "hanafuda" / "fishing.py"
+    fishing.write_text(fishing.read_text() + "\n# a change since the build\n")
+    code = (
+        "import cardtable, cardtable.compiled as c, cardtable.games.hanafuda.fishing as f; "
+        "print(c.ENGINE); print(f.__file__); "
+        "s = cardtable.load('koi-koi').new_state(seed=1); print(type(s).__module__)"
+    )
+    ran = run_python(code, pure=False, cwd=copy)
+    engine, module_file, _ = ran.stdout.splitlines()
+    assert engine.startswith("source (compiled before a change to")
+    assert "cardtable.games.hanafuda.fishing" in engine
+    assert module_file.endswith("fishing.py")
+    assert "the compiled engine is older than" in ran.stderr
+    fishing.write_text(fishing.read_text().replace("\n# a change since the build\n", ""))
+    assert run_python(code, pure=False, cwd=copy).stdout.startswith("compiled")
+
+
+@needs_build
+def test_the_doctests_of_the_compiled_modules_pass_on_their_source() -> None:
+    sources = [str(compiled.source_of(module)) for module in compiled.HOT_PATH]
+    env = {**os.environ, compiled.PURE_ENV: "1"}
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--doctest-modules",
+         *sources],
+        check=False, cwd=ROOT, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stdout[-3000:]
+    assert " passed" in ran.stdout
