@@ -147,7 +147,8 @@ def build(root: Path, *, quiet: bool = True) -> list[Path]:
         command.build_temp = str(root / "build" / "temp")
         dist.verbose = not quiet
         dist.run_command("build_ext")
-        made = [Path(path).resolve() for path in command.get_outputs()]
+        # where the in-place build put each module (get_outputs names the build folder)
+        made = [Path(command.get_ext_fullpath(module.name)).resolve() for module in extensions]
     finally:
         os.chdir(here)
     (package / MANIFEST.name).write_text(json.dumps({"sources": digests}, indent=1) + "\n")
