@@ -7,7 +7,6 @@ the compiled modules are a speed-up, never a requirement.
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ class CompiledEngine(BuildHookInterface):  # type: ignore[type-arg]
             return
         root = Path(self.root)
         compiled = _compiled_module(root)
-        if os.environ.get(compiled.PURE_ENV, "") not in ("", "0"):
+        if compiled.pure_asked():
             self.app.display_info(f"{compiled.PURE_ENV} is set: the engine stays pure Python")
             return
         try:

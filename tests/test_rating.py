@@ -82,7 +82,12 @@ def test_games_not_against_the_ladder_are_left_out(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [{}, {"games": "all"}, {"games": [{"game": "koi-koi", "seats": ["you"]}]}],
+    [
+        {},
+        {"games": "all"},
+        {"games": [{"game": "koi-koi", "seats": ["you"]}]},
+        {"games": [{"game": "koi-koi", "seats": ["you", "hard"], "scores": [1]}]},
+    ],
 )
 def test_a_malformed_request_is_refused(client: TestClient, body: dict[str, Any]) -> None:
     assert client.post("/api/rating", json=body).status_code == 422

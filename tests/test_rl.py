@@ -18,6 +18,7 @@ from pettingzoo.test import api_test, seed_test
 from cardtable.core.rng import Rng
 from cardtable.rl import SingleAgentEnv, env
 from cardtable.rl.encoding import observe
+from tests.rl_helpers import play_out
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("bakappana", {"players": 3, "rounds": 1}),
@@ -56,15 +57,7 @@ def test_rewards_add_up_to_the_game_scores(game_id: str, options: dict[str, Any]
     for seed in range(3):
         aec.reset(seed=seed)
         start = list(aec.state_.scores())
-        totals = dict.fromkeys(aec.agents, 0.0)
-        for agent in aec.agent_iter(10_000):
-            observation, reward, terminated, truncated, _ = aec.last()
-            totals[agent] += reward
-            if terminated or truncated:
-                aec.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            aec.step(int(rng.choice(legal)))
+        totals = play_out(aec, rng)
         final = aec.state_.scores()
         assert aec.state_.is_over
         for seat, agent in enumerate(aec.possible_agents):

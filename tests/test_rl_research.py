@@ -20,6 +20,7 @@ import cardtable
 from cardtable.core.rng import Rng
 from cardtable.rl import SingleAgentEnv, env, gym_ids, layout_table, parallel_env
 from cardtable.rl.encoding import encoder_for
+from tests.rl_helpers import play_out
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
 
@@ -29,20 +30,6 @@ def _quiet() -> Any:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*(NumPy array|probably should be).*")
         yield
-
-
-def play_out(aec: Any, rng: np.random.Generator, seed: int | None = None) -> dict[str, float]:
-    if seed is not None:
-        aec.reset(seed=seed)
-    totals = dict.fromkeys(aec.possible_agents, 0.0)
-    for agent in aec.agent_iter(20_000):
-        observation, reward, terminated, truncated, _ = aec.last()
-        totals[agent] += reward
-        if terminated or truncated:
-            aec.step(None)
-            continue
-        aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-    return totals
 
 
 # -- 1. a reset never hands over a finished round ------------------------------------------

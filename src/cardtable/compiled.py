@@ -96,6 +96,11 @@ class _Sources(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source_of(fullname))
 
 
+def pure_asked() -> bool:
+    """``CARDTABLE_PURE_PYTHON`` asks for the Python source (any value but empty or 0)."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
 def choose() -> str:
     """Decide once, before any hot-path module is imported, whether the compiled modules
     run (``cardtable/__init__`` calls this first)."""
@@ -103,7 +108,7 @@ def choose() -> str:
     if ENGINE != "not chosen":
         return ENGINE
     compiled = extension_of(f"{GROUP}__mypyc") is not None
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+    if pure_asked():
         ENGINE = f"source ({PURE_ENV} is set)"
     elif not compiled:
         ENGINE = "source (not compiled)"

@@ -15,11 +15,13 @@ openskill starts everyone and moves game by game; the result sits between two ru
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from cardtable.arena.tournament import ranks
 
 LADDER_PATH = Path(__file__).with_name("ladder.json")
 #: how the player's own seat is named in a recorded game (the others: bot levels)
@@ -83,11 +85,6 @@ class Placement:
         }
 
 
-def _ranks(scores: Sequence[float]) -> list[float]:
-    distinct = sorted(set(scores), reverse=True)
-    return [float(distinct.index(score)) for score in scores]  # ties share a rank
-
-
 def rate_player(played: Iterable[RecordedGame]) -> dict[str, Placement]:
     """The player's rating per game from their games against the ladder's bots (games with
     anyone else at the table, or in a game without a ladder, are left out)."""
@@ -106,7 +103,7 @@ def rate_player(played: Iterable[RecordedGame]) -> dict[str, Placement]:
             [player if seat == YOU else model.rating(mu=known[seat].mu, sigma=known[seat].sigma)]
             for seat in game.seats
         ]
-        rated = model.rate(teams, ranks=_ranks(game.scores))
+        rated = model.rate(teams, ranks=ranks(game.scores))
         players[game.game] = rated[game.seats.index(YOU)][0]  # the bots stay where they are
         counted[game.game] = counted.get(game.game, 0) + 1
     out = {}

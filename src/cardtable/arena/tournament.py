@@ -236,6 +236,12 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
+def ranks(scores: Sequence[float]) -> list[float]:
+    """openskill's ranks of a game's scores: 0 for the best; ties share a rank."""
+    distinct = sorted(set(scores), reverse=True)
+    return [float(distinct.index(score)) for score in scores]
+
+
 def ratings(outcomes: Iterable[GameOutcome]) -> dict[str, Rating]:
     """openskill (Plackett-Luce) ratings, updated game by game in job order."""
     from openskill.models import PlackettLuce  # noqa: PLC0415 - only the arena needs it
@@ -246,9 +252,7 @@ def ratings(outcomes: Iterable[GameOutcome]) -> dict[str, Rating]:
         if len(set(outcome.bots)) < len(outcome.bots):
             continue  # a bot against itself teaches nothing
         teams = [[current.setdefault(name, model.rating(name=name))] for name in outcome.bots]
-        distinct = sorted(set(outcome.scores), reverse=True)
-        ranks = [float(distinct.index(score)) for score in outcome.scores]  # ties share a rank
-        rated = model.rate(teams, ranks=ranks)
+        rated = model.rate(teams, ranks=ranks(outcome.scores))
         for name, (player,) in zip(outcome.bots, rated, strict=True):
             current[name] = player
     return {name: Rating(player.mu, player.sigma) for name, player in current.items()}

@@ -107,3 +107,21 @@ def found(package: str, name: str) -> JSON:
 def scripted(steps: Iterable[JSON], say: Callable[[JSON], str]) -> tuple[Step, ...]:
     """Found steps as the script, each learner's line chosen by ``say``."""
     return tuple(Step(s["seat"], s["action"], say(s), s.get("idea", "")) for s in steps)
+
+
+def read_lazily(**builders: Callable[[], Lesson]) -> Callable[[str], Lesson]:
+    """A lessons module's ``__getattr__``: each named lesson built when first asked for.
+
+    A lesson found by a seed search is read from data that the search itself writes, and
+    the search imports the module's ideas: building it at import would read a file that
+    may not exist yet."""
+    built: dict[str, Lesson] = {}
+
+    def lesson(name: str) -> Lesson:
+        if name not in builders:
+            raise AttributeError(name)
+        if name not in built:
+            built[name] = builders[name]()
+        return built[name]
+
+    return lesson

@@ -23,7 +23,7 @@ moves earned the learner before its first move.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -31,6 +31,7 @@ from gymnasium import spaces
 
 import cardtable
 from cardtable.agents import make_agent
+from cardtable.core.actions import Action
 from cardtable.core.encoding import Choice
 from cardtable.core.errors import IllegalAction
 from cardtable.core.state import Agent, State
@@ -73,7 +74,7 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
         self.state: State = self.game.new_state(seed=0)
         self.tracker = Rewards(reward, self.state)
         self.set_opponents(opponents)
-        self.bots: dict[int, Opponent] = {}
+        self.bots: dict[int, Agent | Policy] = {}  # bot names made into agents at reset
         self.illegal_in_a_row = 0
         self.race_rng = np.random.default_rng(0)
 
@@ -99,15 +100,21 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
             }
         return self._observation_of(self.seat)
 
+    def _choice(self, seat: int) -> Choice:
+        """What the opponent in ``seat`` chooses: an agent's action, a policy's number."""
+        bot = self.bots[seat]
+        choose = getattr(bot, "choose", None)
+        if choose is not None:
+            return cast(Action, choose(self.state, seat))
+        return int(cast(Policy, bot)(self._observation_of(seat)))
+
     def _choose(self, seat: int) -> None:
         """One move of the opponent in ``seat``."""
-        bot = self.bots[seat]
-        if isinstance(bot, str):
-            raise TypeError("bot names are made into agents at reset")
-        if hasattr(bot, "choose"):
-            self.state.apply(seat, bot.choose(self.state, seat))
+        choice = self._choice(seat)
+        if isinstance(choice, int):
+            apply(self.encoder, self.state, seat, choice)
         else:
-            apply(self.encoder, self.state, seat, int(bot(self._observation_of(seat))))
+            self.state.apply(seat, choice)
 
     def _others_play(self) -> None:
         """Opponents move until the learner is to move or the game is over. A race (7 słów
@@ -170,13 +177,7 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
         self.encoder.decode(self.state, self.seat, index)  # refuses an illegal number
         choices: dict[int, Choice] = {self.seat: index}
         for seat in sorted(self.state.to_move - {self.seat}):
-            bot = self.bots[seat]
-            if isinstance(bot, str):
-                raise TypeError("bot names are made into agents at reset")
-            if hasattr(bot, "choose"):
-                choices[seat] = bot.choose(self.state, seat)
-            else:
-                choices[seat] = int(bot(self._observation_of(seat)))
+            choices[seat] = self._choice(seat)
         self.encoder.resolve(self.state, choices, self.race_rng)
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:

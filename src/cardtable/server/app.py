@@ -445,14 +445,14 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             raise HTTPException(404, detail={"code": "not_found", "message": f"no pad {kind!r}"})
         return FileResponse(client.root / client.pad)
 
-    decks = [client for client in web_clients().values() if client.deck]
+    decks = [client.root / client.deck for client in web_clients().values() if client.deck]
 
     @app.get("/cards", include_in_schema=False)
     def deck_page() -> FileResponse:
         """The deck page of the game family that has one (the hanafuda deck)."""
-        if not decks or decks[0].deck is None:
+        if not decks:
             raise HTTPException(404, detail={"code": "not_found", "message": "no deck page"})
-        return FileResponse(decks[0].root / decks[0].deck)
+        return FileResponse(decks[0])
 
     app.include_router(companion_router(store, limits))
     app.include_router(seating_router(live, limits))

@@ -4,10 +4,10 @@ levels go out; nothing is stored."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from cardtable.arena.ladder import RecordedGame, rate_player
 
@@ -19,6 +19,12 @@ class RatedGame(BaseModel):
     seats: list[str] = Field(min_length=1, max_length=8)  # "you" or a bot level, per seat
     scores: list[float] = Field(min_length=1, max_length=8)
 
+    @model_validator(mode="after")
+    def _a_score_per_seat(self) -> Self:
+        if len(self.seats) != len(self.scores):
+            raise ValueError("a game gives one score per seat")
+        return self
+
 
 class RatingRequest(BaseModel):
     games: list[RatedGame] = Field(max_length=MAX_GAMES)
@@ -29,11 +35,7 @@ def router() -> APIRouter:
 
     @api.post("/api/rating")
     def rating(body: RatingRequest) -> dict[str, Any]:
-        played = [
-            RecordedGame(g.game, tuple(g.seats), tuple(g.scores))
-            for g in body.games
-            if len(g.seats) == len(g.scores)
-        ]
+        played = [RecordedGame(g.game, tuple(g.seats), tuple(g.scores)) for g in body.games]
         placed = rate_player(played)
         return {"ratings": {game: p.to_json() for game, p in sorted(placed.items())}}
 

@@ -51,6 +51,11 @@ KIND_NAMES = {
 }
 
 
+def kind_name(kind: Kind, lang: str = "en") -> str:
+    """A kind in ``lang`` (English for a language without one): ``light``, ``jasna``."""
+    return KIND_NAMES.get(lang, KIND_NAMES["en"])[kind]
+
+
 @dataclass(frozen=True, slots=True)
 class Month(Frozen):
     number: int
@@ -58,6 +63,10 @@ class Month(Frozen):
     plant_en: str
     plant_pl: str
     plant_ru: str
+
+    def name(self, lang: str = "en") -> str:
+        """The plant in ``lang`` (English for a language without one)."""
+        return {"pl": self.plant_pl, "ru": self.plant_ru}.get(lang, self.plant_en)
 
 
 MONTHS: tuple[Month, ...] = (

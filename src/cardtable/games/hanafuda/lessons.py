@@ -17,16 +17,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardtable.core.actions import Action
-from cardtable.core.lesson import Condition, Lesson, Step, found
+from cardtable.core.lesson import Condition, Lesson, Step, found, read_lazily
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
 from cardtable.games.hanafuda.deck import (
     CARDS,
     CODES,
-    KIND_NAMES,
     MONTH_MASK_OF,
     card_index,
     cards,
+    kind_name,
 )
 from cardtable.games.hanafuda.yaku import table_for
 from cardtable.locales import message
@@ -53,7 +53,7 @@ def full_deal(
 
 def _table_matches(state: State, card: int) -> int:
     table = int(getattr(state, "table", 0))
-    return bin(table & MONTH_MASK_OF[card]).count("1")
+    return (table & MONTH_MASK_OF[card]).bit_count()
 
 
 def _after(state: State, seat: int, action: Action) -> State:
@@ -93,17 +93,14 @@ def _steals(state: State, seat: int, action: Action) -> bool:
 def card_named(code: str, lang: str) -> str:
     """A card as the coach names it: ``Crane (pine, light)``; a plain card ``Pine (plain)``."""
     card = CARDS[card_index(code)]
-    plant = {"pl": card.plant.plant_pl, "ru": card.plant.plant_ru}.get(lang, card.plant.plant_en)
-    kind = KIND_NAMES.get(lang, KIND_NAMES["en"])[card.kind]
-    name = card.name(lang)
+    plant, kind, name = card.plant.name(lang), kind_name(card.kind, lang), card.name(lang)
     # Polish and Russian quote the name, which then stays as it is in any sentence
     quoted = {"pl": f"„{name}”", "ru": f"«{name}»"}.get(lang, name)
     return f"{quoted} ({kind})" if name == plant else f"{quoted} ({plant.lower()}, {kind})"
 
 
 def _month_of(code: str, lang: str) -> str:
-    plant = CARDS[card_index(code)].plant
-    return {"pl": plant.plant_pl, "ru": plant.plant_ru}.get(lang, plant.plant_en).lower()
+    return CARDS[card_index(code)].plant.name(lang).lower()
 
 
 def _value(code: str) -> int:
@@ -279,12 +276,8 @@ def _searched(game_id: str) -> Lesson:
 
 KOIKOI = _koikoi()
 #: the lessons found by the search, read when first asked for (the search imports IDEAS)
-SEARCHED = {"BAKAPPANA": "bakappana", "HANA_AWASE": "hana-awase", "HANA_AWASE_88": "hana-awase-88"}
-
-
-def __getattr__(name: str) -> Lesson:
-    if name in SEARCHED:
-        lesson = _searched(SEARCHED[name])
-        globals()[name] = lesson
-        return lesson
-    raise AttributeError(name)
+__getattr__ = read_lazily(
+    BAKAPPANA=lambda: _searched("bakappana"),
+    HANA_AWASE=lambda: _searched("hana-awase"),
+    HANA_AWASE_88=lambda: _searched("hana-awase-88"),
+)

@@ -17,10 +17,10 @@ from cardtable.core.terminal import TerminalFrontEnd, score_table
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
 from cardtable.games.hanafuda.deck import (
     CARDS,
-    KIND_NAMES,
     Kind,
     card_index,
     iter_cards,
+    kind_name,
     value_of,
 )
 from cardtable.games.hanafuda.fishing import FishingState, Phase, Source
@@ -60,7 +60,7 @@ def card_label(index: int, lang: str = "en", points: bool = True) -> str:
     ('3 · jasna · 20 pkt', '3 · яркая')
     """
     card = CARDS[index]
-    parts = [str(card.month), KIND_NAMES.get(lang, KIND_NAMES["en"])[card.kind]]
+    parts = [str(card.month), kind_name(card.kind, lang)]
     if points:
         parts.append(said("point_one" if card.value == 1 else "point_many", lang, value=card.value))
     return " · ".join(parts)
@@ -83,11 +83,10 @@ def card_long(index: int, lang: str = "en") -> Text:
     ' 03-1 ★ Curtain  — cherry light, 20 pts'
     """
     card = CARDS[index]
-    plant = {"pl": card.plant.plant_pl, "ru": card.plant.plant_ru}.get(lang, card.plant.plant_en)
     points = said("point_one" if card.value == 1 else "point_many", lang, value=card.value)
-    kind = KIND_NAMES.get(lang, KIND_NAMES["en"])[card.kind]
+    plant, kind = card.plant.name(lang).lower(), kind_name(card.kind, lang)
     text = card_chip(index, lang)
-    text.append(said("card_long", lang, plant=plant.lower(), kind=kind, points=points), "dim")
+    text.append(said("card_long", lang, plant=plant, kind=kind, points=points), "dim")
     return text
 
 

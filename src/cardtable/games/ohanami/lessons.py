@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.core.actions import Action
-from cardtable.core.lesson import JSON, Condition, Lesson, found, scripted
+from cardtable.core.lesson import JSON, Condition, Lesson, found, read_lazily, scripted
 from cardtable.core.state import State
 from cardtable.games.ohanami.deck import COLOUR_OF, pink_points
 from cardtable.games.ohanami.game import Keep, Place
@@ -117,9 +117,4 @@ def _lesson() -> Lesson:
     )
 
 
-def __getattr__(name: str) -> Lesson:
-    if name == "OHANAMI":  # read when first asked for (the search imports IDEAS)
-        lesson = _lesson()
-        globals()[name] = lesson
-        return lesson
-    raise AttributeError(name)
+__getattr__ = read_lazily(OHANAMI=_lesson)  # the search imports IDEAS before the data exists

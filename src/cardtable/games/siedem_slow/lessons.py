@@ -18,7 +18,7 @@ reason (``check``).
 from __future__ import annotations
 
 from cardtable.core.actions import Action
-from cardtable.core.lesson import Condition, Lesson, found, scripted
+from cardtable.core.lesson import Condition, Lesson, found, read_lazily, scripted
 from cardtable.core.state import State
 from cardtable.games.siedem_slow.game import Challenge, Flip, SiedemSlowState, Submit
 from cardtable.games.siedem_slow.scoring import normalize
@@ -81,9 +81,4 @@ def _lesson() -> Lesson:
     )
 
 
-def __getattr__(name: str) -> Lesson:
-    if name == "SIEDEM_SLOW":  # read when first asked for
-        lesson = _lesson()
-        globals()[name] = lesson
-        return lesson
-    raise AttributeError(name)
+__getattr__ = read_lazily(SIEDEM_SLOW=_lesson)
