@@ -71,6 +71,7 @@ def test_tables_per_address_and_seed_shopping(tmp_path: Path) -> None:
         # two tables nobody has moved at: a third deal to look at is refused ...
         shopping = client.post("/api/tables", json=TWO_HUMANS)
         assert shopping.status_code == 429 and "nobody has moved" in shopping.text
+        assert shopping.json()["detail"]["code"] == "unstarted_tables"
         # ... until a person plays at one of them
         with socket_of(client, first, 0) as s0, socket_of(client, first, 1) as s1:
             frames = {0: next_state(s0, 0), 1: next_state(s1, 0)}

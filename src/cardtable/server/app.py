@@ -97,6 +97,7 @@ STATUS_OF_CODE = {
     "not_finished": 409,
     "no_seat": 409,
     "rate_limited": 429,
+    "unstarted_tables": 429,  # waiting does not help: playing or leaving one of them does
     "storage_unavailable": 503,
 }
 

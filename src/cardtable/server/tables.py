@@ -752,7 +752,7 @@ class Hub:
             raise TableError(
                 f"you have {self.settings.unstarted_tables} tables where nobody has moved yet: "
                 "play or leave one before making another",
-                "rate_limited",
+                "unstarted_tables",
             )
         game = build_game(request)
         seats = seat_infos(request, game.id)

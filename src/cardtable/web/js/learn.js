@@ -36,6 +36,7 @@ async function main() {
   } catch (error) {
     $("learn-status").textContent = "";
     $("learn-error").textContent = error.code === "not_found" || error.status === 400 ? t("lesson.none") : errorText(error);
+    $("learn-back").hidden = false; // a way on: the lobby, where "Your games" are listed
   }
 }
 
