@@ -36,7 +36,8 @@ class CompiledEngine(BuildHookInterface):  # type: ignore[type-arg]
             return
         try:
             made = compiled.build(root)
-        except Exception as error:  # no compiler, no mypyc: the source runs as it is
+        except (Exception, SystemExit) as error:  # mypyc exits on a type error
+            # no compiler, no mypyc: the source runs as it is
             self.app.display_warning(f"the engine was not compiled ({error}); it runs as Python")
             return
         self.app.display_info(f"compiled the engine's hot path: {len(made) - 1} modules")

@@ -141,7 +141,15 @@ def build(root: Path, *, quiet: bool = True) -> list[Path]:
     os.chdir(src)  # mypyc names the modules by their paths from here
     try:
         extensions = mypycify(
-            [f"--config-file={root / 'pyproject.toml'}", "--ignore-missing-imports", *sources],
+            [
+                f"--config-file={root / 'pyproject.toml'}",
+                f"--cache-dir={root / 'build' / 'mypy-cache'}",
+                # the modules compiled must type-check; the rest of the package is only read
+                # for their types, and a build environment lacks its other dependencies
+                "--ignore-missing-imports",
+                "--follow-imports=silent",
+                *sources,
+            ],
             opt_level="3",
             group_name=GROUP,
             target_dir=str(root / "build" / "mypyc"),
