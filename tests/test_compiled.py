@@ -34,10 +34,43 @@ RULE_SETS: list[tuple[str, dict[str, object]]] = [
 ]
 
 
+#: the bounds the draws are checked with: the compiled engine draws below 2**31 in
+#: machine words, above in Python ints
+BOUNDS = (1, 2, 3, 7, 48, 1000, 2**31 - 1, 2**31, 2**40 + 3, 2**64)
+
+
+def state_drawing(word: int) -> int:
+    """The generator state whose next 64-bit draw is ``word`` (SplitMix64 run backwards:
+    each xor-shift and odd multiplier of its mix undone)."""
+    mask = (1 << 64) - 1
+    word = word ^ word >> 31 ^ word >> 62
+    word = word * pow(0x94D049BB133111EB, -1, 1 << 64) & mask
+    word = word ^ word >> 27 ^ word >> 54
+    word = word * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & mask
+    word = word ^ word >> 30 ^ word >> 60
+    return (word - 0x9E3779B97F4A7C15) & mask
+
+
+def drawn() -> list[int]:
+    """Draws below every bound from many seeds, and from states whose first word needs
+    the rejection test (low product bits below the bound) or fails it."""
+    out = [Rng(seed).below(bound) for seed in range(300) for bound in BOUNDS]
+    for bound in BOUNDS[1:-1]:
+        for word in (0, -(-(1 << 64) // bound), -(-(5 << 64) // bound)):
+            rng = Rng(state=state_drawing(word))
+            out += [rng.below(bound), rng.below(bound), rng.state]
+    return out
+
+
+def test_the_rejection_states_draw_the_words_they_are_built_for() -> None:
+    for word in (0, 1, 2**63, 2**64 - 1, 0x1234_5678_9ABC_DEF0):
+        assert Rng(state=state_drawing(word)).next_u64() == word
+
+
 def played(seeds: int = 12) -> str:
     """A digest of random games of every rule set: each seat's view after every move, the
     scores, the records, and search copies (clone, determinize, random playout)."""
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(repr(drawn()).encode())
     for game_id, rules in RULE_SETS:
         options = dict(rules)
         preset = options.pop("preset", None)

@@ -11,8 +11,8 @@ import pytest
 import cardtable
 from cardtable import IllegalAction, OptionError
 from cardtable.games.hanafuda.actions import MONTH_PLAYS, Play, Take, plays_of
-from cardtable.games.hanafuda.capture import captures, captures_on, lowest_card
-from cardtable.games.hanafuda.deck import MONTH_MASK_OF, card_index, codes
+from cardtable.games.hanafuda.capture import captures, captures_on
+from cardtable.games.hanafuda.deck import MONTH_MASK_OF, card_index, codes, lowest_card
 from cardtable.games.hanafuda.fishing import (
     Phase,
     draw_first_dealer,

@@ -22,8 +22,8 @@ from mypy_extensions import i64
 
 T = TypeVar("T")
 
-_MASK64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+_MASK64: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
 class RandomSource(Protocol):
@@ -70,7 +70,7 @@ def draw_below(rng: RandomSource, n: int) -> int:
 
 
 #: FACTORIALS[n] = n!: the number of orders of n cards
-FACTORIALS = tuple(math.factorial(n) for n in range(129))
+FACTORIALS: Final = tuple(math.factorial(n) for n in range(129))
 
 
 def shuffle_in_one_draw(x: MutableSequence[T], rng: RandomSource) -> None:
@@ -97,7 +97,7 @@ def shuffle_in_one_draw(x: MutableSequence[T], rng: RandomSource) -> None:
 #: True where this module runs compiled (mypyc): ``i64`` is then a machine word whose
 #: arithmetic wraps at 64 bits, while the Python source masks each result to 64 bits. The
 #: constants below make one piece of code give the same bits both ways.
-_NATIVE = not __file__.endswith(".py")
+_NATIVE: Final = not __file__.endswith(".py")
 _WRAP: Final[i64] = i64(-1) if _NATIVE else i64(_MASK64)
 #: a key's sign bit flipped where words are signed, so keys sort as unsigned numbers
 _ORDER: Final[i64] = i64(-(1 << 63)) if _NATIVE else i64(0)
@@ -108,6 +108,9 @@ _MIX2: Final[i64] = i64(0x94D049BB133111EB - (1 << 64)) if _NATIVE else i64(0x94
 _LOW34: Final[i64] = i64((1 << 34) - 1)
 _LOW37: Final[i64] = i64((1 << 37) - 1)
 _LOW33: Final[i64] = i64((1 << 33) - 1)
+_LOW32: Final[i64] = i64((1 << 32) - 1)
+#: below() draws in words for every n under this (two 32-bit halves times n fit a word)
+_WORD_BELOW: Final = 1 << 31
 
 
 def _to_word(value: int) -> i64:
@@ -162,6 +165,20 @@ class Rng:
 
         Lemire's multiply-shift: one 64-bit draw, and a rare rejection keeps it exact.
         """
+        if _NATIVE and 0 < n < _WORD_BELOW:
+            # Compiled, the same draw in machine words: the high 64 bits of the 96-bit
+            # product from two 32-bit halves. A low half below n (about n in 2**64) may
+            # need the rejection: the exact code below then draws again from the start.
+            state: i64 = (_to_word(self._state) + _GOLDEN_WORD) & _WRAP
+            mixed: i64 = ((state ^ ((state >> 30) & _LOW34)) * _MIX1) & _WRAP
+            mixed = ((mixed ^ ((mixed >> 27) & _LOW37)) * _MIX2) & _WRAP
+            mixed = mixed ^ ((mixed >> 31) & _LOW33)
+            bound: i64 = i64(n)
+            low: i64 = (mixed & _LOW32) * bound
+            middle: i64 = ((mixed >> 32) & _LOW32) * bound + ((low >> 32) & _LOW32)
+            if middle & _LOW32 or low & _LOW32 >= bound:
+                self._state = _from_word(state)
+                return int((middle >> 32) & _LOW32)
         if not 0 < n <= 1 << 64:
             raise ValueError("below() needs 1 <= n <= 2**64")
         # next_u64() inlined: bots call this once per move

@@ -9,7 +9,7 @@ a client.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 __all__ = ["CLOCK", "Agent", "FastPlayout", "KeepsRounds", "Searchable", "State", "Timed"]
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 #: The seat a front end's clock acts as, in games whose spec declares a clock.
 CLOCK = -1
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from cardtable.core.actions import action_type
 from cardtable.core.errors import IllegalAction
 from cardtable.core.frozen import Frozen
-from cardtable.games.hanafuda.capture import captures, lowest_card
-from cardtable.games.hanafuda.deck import CODES, MONTH_OF, NUM_CARDS, card_index
+from cardtable.games.hanafuda.capture import captures
+from cardtable.games.hanafuda.deck import CODES, MONTH_OF, NUM_CARDS, card_index, lowest_card
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +83,12 @@ class Shobu(Frozen):
 HanafudaAction = Play | Take | KoiKoi | Shobu
 
 #: interned actions: PLAY[card], PLAY_TAKING[card][take], TAKE[card]
-PLAY: tuple[Play, ...] = tuple(Play(i) for i in range(NUM_CARDS))
-PLAY_TAKING: tuple[dict[int, Play], ...] = tuple(
+PLAY: Final[tuple[Play, ...]] = tuple(Play(i) for i in range(NUM_CARDS))
+PLAY_TAKING: Final[tuple[dict[int, Play], ...]] = tuple(
     {j: Play(i, j) for j in range(NUM_CARDS) if MONTH_OF[j] == MONTH_OF[i] and j != i}
     for i in range(NUM_CARDS)
 )
-TAKE: tuple[Take, ...] = tuple(Take(i) for i in range(NUM_CARDS))
+TAKE: Final[tuple[Take, ...]] = tuple(Take(i) for i in range(NUM_CARDS))
 
 
 def plays_of(card: int, options: tuple[int, ...]) -> list[Play]:
@@ -118,11 +118,11 @@ def _month_plays(month: int, hand_nibble: int, table_nibble: int) -> tuple[Play,
 
 #: MONTH_PLAYS[month][hand nibble][table nibble] -> the legal hand plays of that month,
 #: by the capture rule (:func:`~.capture.captures`)
-MONTH_PLAYS: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+MONTH_PLAYS: Final[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...]] = tuple(
     tuple(tuple(_month_plays(m, h, t) for t in range(16)) for h in range(16)) for m in range(12)
 )
-KOIKOI = KoiKoi()
-SHOBU = Shobu()
+KOIKOI: Final = KoiKoi()
+SHOBU: Final = Shobu()
 
 _TYPES = {"play": Play, "take": Take, "koi-koi": KoiKoi, "shobu": Shobu}
 

@@ -16,13 +16,15 @@ it takes; three -> it takes all three.
 
 from __future__ import annotations
 
-from cardtable.games.hanafuda.deck import NUM_CARDS
+from typing import Final
+
+from cardtable.games.hanafuda.deck import NUM_CARDS, count_cards
 
 
 def captures(matches: int) -> tuple[int, ...]:
     """What a card may capture, one mask per option, given ``matches``: the table cards
     of its month (a mask). No option: it joins the table; several: the player chooses."""
-    if matches.bit_count() == 2:
+    if count_cards(matches) == 2:
         lowest = matches & -matches
         return (lowest, matches ^ lowest)
     return (matches,) if matches else ()
@@ -30,7 +32,7 @@ def captures(matches: int) -> tuple[int, ...]:
 
 #: CAPTURES[month][nibble]: :func:`captures` when the table holds the cards ``nibble`` of
 #: that month (bit k: the month's card k)
-CAPTURES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+CAPTURES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(captures(nibble << 4 * month) for nibble in range(16)) for month in range(NUM_CARDS // 4)
 )
 
@@ -39,8 +41,3 @@ def captures_on(table: int, card: int) -> tuple[int, ...]:
     """:func:`captures` for ``card`` against the whole ``table``, by one look-up (a card's
     month is ``card >> 2``, its cards the nibble at bit ``card & ~3``)."""
     return CAPTURES[card >> 2][table >> (card & ~3) & 15]
-
-
-def lowest_card(option: int) -> int:
-    """The card that names an option in actions: its lowest card."""
-    return (option & -option).bit_length() - 1

@@ -19,6 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Final
+
+from mypy_extensions import i64
 
 from cardtable.core.frozen import Frozen
 
@@ -232,18 +235,18 @@ def _build() -> tuple[Card, ...]:
 
 
 CARDS: tuple[Card, ...] = _build()
-CODES: tuple[str, ...] = tuple(c.code for c in CARDS)
+CODES: Final[tuple[str, ...]] = tuple(c.code for c in CARDS)
 INDEX_OF_CODE: dict[str, int] = {c.code: c.index for c in CARDS}
-FULL_DECK = (1 << 48) - 1
-NUM_CARDS = 48
+FULL_DECK: Final = (1 << 48) - 1
+NUM_CARDS: Final = 48
 
 #: card index -> month index 0..11, kind, value (flat tuples: the engine's hot path reads these)
-MONTH_OF: tuple[int, ...] = tuple(i >> 2 for i in range(NUM_CARDS))
-KIND_OF: tuple[Kind, ...] = tuple(c.kind for c in CARDS)
-VALUE_OF: tuple[int, ...] = tuple(c.value for c in CARDS)
-MONTH_MASKS: tuple[int, ...] = tuple(0xF << (4 * m) for m in range(12))
+MONTH_OF: Final[tuple[int, ...]] = tuple(i >> 2 for i in range(NUM_CARDS))
+KIND_OF: Final[tuple[Kind, ...]] = tuple(c.kind for c in CARDS)
+VALUE_OF: Final[tuple[int, ...]] = tuple(c.value for c in CARDS)
+MONTH_MASKS: Final[tuple[int, ...]] = tuple(0xF << (4 * m) for m in range(12))
 #: for each card, the mask of its month
-MONTH_MASK_OF: tuple[int, ...] = tuple(MONTH_MASKS[i >> 2] for i in range(NUM_CARDS))
+MONTH_MASK_OF: Final[tuple[int, ...]] = tuple(MONTH_MASKS[i >> 2] for i in range(NUM_CARDS))
 
 
 def mask_where(predicate: Callable[[Card], bool]) -> int:
@@ -259,13 +262,13 @@ def tagged(tag: str) -> int:
     return found
 
 
-LIGHTS = mask_where(lambda c: c.kind is Kind.LIGHT)
-ANIMALS = mask_where(lambda c: c.kind is Kind.ANIMAL)
-RIBBONS = mask_where(lambda c: c.kind is Kind.RIBBON)
-PLAINS = mask_where(lambda c: c.kind is Kind.PLAIN)
+LIGHTS: Final = mask_where(lambda c: c.kind is Kind.LIGHT)
+ANIMALS: Final = mask_where(lambda c: c.kind is Kind.ANIMAL)
+RIBBONS: Final = mask_where(lambda c: c.kind is Kind.RIBBON)
+PLAINS: Final = mask_where(lambda c: c.kind is Kind.PLAIN)
 
 # Card values of any subset, a byte at a time: six table look-ups instead of a loop.
-_BYTE_VALUES: tuple[tuple[int, ...], ...] = tuple(
+_BYTE_VALUES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sum(VALUE_OF[8 * b + k] for k in range(8) if byte >> k & 1) for byte in range(256))
     for b in range(6)
 )
@@ -284,16 +287,51 @@ def value_of(mask: int) -> int:
     )
 
 
+#: True where this module runs compiled (mypyc), whose code reaches ``int.bit_count`` and
+#: ``int.bit_length`` only as Python method calls: card sets are then counted in words
+_NATIVE: Final = not __file__.endswith(".py")
+_PAIRS: Final[i64] = i64(0x5555_5555_5555_5555)
+_NIBBLES: Final[i64] = i64(0x3333_3333_3333_3333)
+_BYTES: Final[i64] = i64(0x0F0F_0F0F_0F0F_0F0F)
+_BYTE_SUM: Final[i64] = i64(0x0101_0101_0101_0101)
+
+
+def count_cards(mask: int) -> int:
+    """How many cards ``mask`` holds (``mask.bit_count()``).
+
+    >>> count_cards(cards("01-1 03-1 08-1")), count_cards(FULL_DECK), count_cards(0)
+    (3, 48, 0)
+    """
+    if not _NATIVE:
+        return mask.bit_count()
+    # the classic SWAR count: bits summed in pairs, nibbles, bytes, then the bytes at once
+    word: i64 = i64(mask)
+    word = word - ((word >> 1) & _PAIRS)
+    word = (word & _NIBBLES) + ((word >> 2) & _NIBBLES)
+    word = (word + (word >> 4)) & _BYTES
+    return int(((word * _BYTE_SUM) >> 56) & 255)
+
+
+def lowest_card(mask: int) -> int:
+    """The lowest card of a non-empty ``mask`` (an option is named by its lowest card).
+
+    >>> lowest_card(cards("08-1 03-2"))
+    9
+    """
+    if not _NATIVE:
+        return (mask & -mask).bit_length() - 1
+    return count_cards((mask & -mask) - 1)
+
+
 def iter_cards(mask: int) -> Iterator[int]:
     """Card indices in ``mask``, lowest first."""
     while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+        yield lowest_card(mask)
+        mask &= mask - 1
 
 
 #: _BYTE_CARDS[k][b]: the cards of byte ``b`` at byte position ``k`` of a card set
-_BYTE_CARDS = tuple(
+_BYTE_CARDS: Final = tuple(
     tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
     for k in range((NUM_CARDS + 7) // 8)
 )
@@ -336,7 +374,7 @@ def cards(spec: str | Iterable[str | int]) -> int:
 
 
 # Codes of any subset, a byte at a time (views list many card sets on every move).
-_BYTE_CODES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+_BYTE_CODES: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(
     tuple(tuple(CODES[8 * b + k] for k in range(8) if byte >> k & 1) for byte in range(256))
     for b in range(6)
 )

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
@@ -28,7 +28,7 @@ from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
 from cardtable.core.state import KeepsRounds
 from cardtable.games.hanafuda.actions import MONTH_PLAYS, PLAY, TAKE, Play, Take, plays_of
-from cardtable.games.hanafuda.capture import CAPTURES, captures_on, lowest_card
+from cardtable.games.hanafuda.capture import CAPTURES, captures_on
 from cardtable.games.hanafuda.deck import (
     CODES,
     FULL_DECK,
@@ -37,8 +37,10 @@ from cardtable.games.hanafuda.deck import (
     card_index,
     card_list,
     codes,
+    count_cards,
     draw_rank,
     iter_cards,
+    lowest_card,
     value_of,
 )
 from cardtable.games.hanafuda.scoring import FinishedRound
@@ -48,10 +50,10 @@ from cardtable.locales import LANGUAGES, Localized, Reason, message, reason
 JSON = dict[str, Any]
 
 #: players -> (cards per hand, cards on the table); the stock holds the rest (§2.2)
-DEAL_SIZES: Mapping[int, tuple[int, int]] = {2: (8, 8), 3: (7, 6), 4: (5, 8)}
+DEAL_SIZES: Final[Mapping[int, tuple[int, int]]] = {2: (8, 8), 3: (7, 6), 4: (5, 8)}
 
-_SEAT_SETS = tuple(frozenset({seat}) for seat in range(8))
-_NOBODY: frozenset[int] = frozenset()
+_SEAT_SETS: Final = tuple(frozenset({seat}) for seat in range(8))
+_NOBODY: Final[frozenset[int]] = frozenset()
 
 
 class Phase(StrEnum):
@@ -65,7 +67,10 @@ class Phase(StrEnum):
 
 # Module-level aliases: a global look-up is cheaper than Phase.X on the engine's hot path
 # (members are singletons, so the hot path compares them with `is`).
-_PLAY, _TAKE, _DECIDE, _OVER = Phase.PLAY, Phase.TAKE, Phase.DECIDE, Phase.OVER
+_PLAY: Final = Phase.PLAY
+_TAKE: Final = Phase.TAKE
+_DECIDE: Final = Phase.DECIDE
+_OVER: Final = Phase.OVER
 
 
 class Source(StrEnum):
@@ -98,8 +103,11 @@ class CaptureEvent(NamedTuple):
         }
 
 
-_new_tuple = tuple.__new__
-_HAND, _STOCK = Source.HAND, Source.STOCK
+_new_tuple: Final = tuple.__new__
+#: the class as a constant: compiled, a NamedTuple class is otherwise a global look-up
+_CAPTURE_EVENT: Final = CaptureEvent
+_HAND: Final = Source.HAND
+_STOCK: Final = Source.STOCK
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +152,7 @@ def draw_first_dealer(order: Iterable[int], players: int) -> DealerDraw:
 
 
 #: SINGLE_OPTIONS[month][nibble]: each card of that month's subset as its own option
-SINGLE_OPTIONS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+SINGLE_OPTIONS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(1 << (4 * m + k) for k in range(4) if nibble >> k & 1) for nibble in range(16))
     for m in range(12)
 )
@@ -154,7 +162,7 @@ def single_options(matches: int) -> tuple[int, ...]:
     """Each card of ``matches`` (cards of one month) as its own capture option."""
     if not matches:
         return ()
-    shift = ((matches & -matches).bit_length() - 1) & ~3
+    shift = lowest_card(matches) & ~3
     return SINGLE_OPTIONS[shift >> 2][matches >> shift & 15]
 
 
@@ -458,15 +466,15 @@ class FishingState(KeepsRounds):
             out: list[Action] = []
             if self.custom_captures or self.forced_match:
                 by_card = [(c, self.capture_options(seat, c)) for c in iter_cards(hand)]
-                if self.forced_match and any(options for _, options in by_card):
-                    by_card = [(c, options) for c, options in by_card if options]
+                if self.forced_match:  # only the cards that capture, if any does
+                    by_card = [(c, options) for c, options in by_card if options] or by_card
                 for card, options in by_card:
                     out.extend(plays_of(card, options))
                 return out
             # One table look-up per month in hand (see MONTH_PLAYS): this is the hot path.
             table = self.table
             while hand:
-                shift = ((hand & -hand).bit_length() - 1) & ~3
+                shift = lowest_card(hand) & ~3
                 out.extend(MONTH_PLAYS[shift >> 2][hand >> shift & 15][table >> shift & 15])
                 hand &= ~(15 << shift)
             return out
@@ -482,13 +490,13 @@ class FishingState(KeepsRounds):
         if self.phase is _PLAY:
             if kind is not Play:
                 return reason("illegal.hanafuda.play_first", action=action_said(action))
-            return self._play_problem(seat, action)  # type: ignore[arg-type]
+            return self._play_problem(seat, cast(Play, action))
         if self.phase is _TAKE:
             if kind is not Take:
                 flipped = CODES[self.pending]
                 return reason("illegal.hanafuda.choose_take", card=flipped)
             options = self.capture_options(seat, self.pending)
-            if _chosen(options, action.card) is None:  # type: ignore[attr-defined]
+            if _chosen(options, cast(Take, action).card) is None:
                 return reason(
                     "illegal.hanafuda.flipped_takes",
                     card=CODES[self.pending],
@@ -528,13 +536,13 @@ class FishingState(KeepsRounds):
     def _perform(self, seat: int, action: Action) -> None:
         kind = type(action)
         if kind is Play:
-            card = action.card  # type: ignore[attr-defined]
-            self.hands[seat] ^= 1 << card
-            self.resolve(seat, card, action.take, _HAND)  # type: ignore[attr-defined]
+            play = cast(Play, action)  # compiled, a cast reads the fields natively
+            self.hands[seat] ^= 1 << play.card
+            self.resolve(seat, play.card, play.take, _HAND)
             if self.after_hand_play(seat):
                 return
         elif kind is Take:
-            self.resolve(seat, self.pending, action.card, _STOCK)  # type: ignore[attr-defined]
+            self.resolve(seat, self.pending, cast(Take, action).card, _STOCK)
             self.pending = -1
         else:
             self.perform_decision(seat, action)
@@ -570,7 +578,7 @@ class FishingState(KeepsRounds):
             self.piles[seat] |= captured | 1 << card
         else:
             self.table |= 1 << card
-        self.events.append(_new_tuple(CaptureEvent, (seat, source, card, captured)))
+        self.events.append(_new_tuple(_CAPTURE_EVENT, (seat, source, card, captured)))
 
     def note_steals(self, seat: int, stolen: int) -> None:
         """Remember which of this capture's cards came from whose pile (views name them)."""
@@ -640,8 +648,9 @@ class FishingState(KeepsRounds):
         """A stock-only turn starts (games with decisions note the mover's yaku here)."""
 
     def round_finished(self) -> bool:
-        if any(self.hands):
-            return False
+        for hand in self.hands:  # a loop: compiled, any() is a call through the builtins
+            if hand:
+                return False
         return self.stock_pos >= len(self.stock) or not self.stock_only_turns
 
     # -- hooks for decisions between turns (koi-koi) ------------------------------------
@@ -762,9 +771,9 @@ class FishingState(KeepsRounds):
                     self._perform(seat, actions[rng.below(len(actions))])
                     continue
                 hand = self.hands[seat] & ~self.unplayable
-                for _ in range(rng.below(hand.bit_count())):
+                for _ in range(rng.below(count_cards(hand))):
                     hand &= hand - 1
-                card = (hand & -hand).bit_length() - 1
+                card = lowest_card(hand)
                 options = self.capture_options(seat, card)
                 if len(options) < 2:
                     self._perform(seat, PLAY[card])
@@ -816,7 +825,7 @@ class FishingState(KeepsRounds):
             if other == seat:
                 continue
             kept = self.hands[other] & known[other]
-            size = self.hands[other].bit_count() - kept.bit_count()
+            size = count_cards(self.hands[other]) - count_cards(kept)
             new.hands[other] = kept | sum(1 << c for c in unseen[position : position + size])
             position += size
         new.stock = self.stock[: self.stock_pos] + tuple(unseen[position:])
@@ -843,7 +852,7 @@ class FishingState(KeepsRounds):
             "table": codes(self.table),
             "piles": [codes(p) for p in self.piles],
             "pile_values": [value_of(p) for p in self.piles],
-            "hand_sizes": [h.bit_count() for h in self.hands],
+            "hand_sizes": [count_cards(h) for h in self.hands],
             "stock_size": len(self.stock) - self.stock_pos,
             "flipped": CODES[self.pending] if self.pending >= 0 else None,
             "scores": list(self.totals),

@@ -21,7 +21,7 @@ from typing import cast
 from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import parse_action
-from cardtable.games.hanafuda.deck import MONTH_MASK_OF
+from cardtable.games.hanafuda.deck import MONTH_MASK_OF, count_cards
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import (
     FishingState,
@@ -54,10 +54,13 @@ class HanaAwaseState(FishingState):
     def capture_options(self, seat: int, card: int) -> tuple[int, ...]:
         month = MONTH_MASK_OF[card]
         on_table = self.table & month
-        if not self.custom_captures or on_table.bit_count() == 3:
+        if not self.custom_captures or count_cards(on_table) == 3:
             return super().capture_options(seat, card)
-        # piles are disjoint: their sum less one's own is every opponent's pile at once
-        candidates = on_table | ((sum(self.piles) - self.piles[seat]) & month)
+        opponents = 0
+        for other, pile in enumerate(self.piles):
+            if other != seat:
+                opponents |= pile
+        candidates = on_table | (opponents & month)
         return single_options(candidates)
 
     def take_cards(self, seat: int, captured: int) -> None:

@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from cardtable.core.actions import Action
 from cardtable.core.game import Capability, GameInfo, GameSpec, register
@@ -21,7 +21,14 @@ from cardtable.core.options import GameOptions
 from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Shobu, parse_action
 from cardtable.games.hanafuda.capture import captures
-from cardtable.games.hanafuda.deck import MONTH_MASK_OF, MONTH_MASKS, cards, iter_cards, tagged
+from cardtable.games.hanafuda.deck import (
+    MONTH_MASK_OF,
+    MONTH_MASKS,
+    cards,
+    count_cards,
+    iter_cards,
+    tagged,
+)
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import (
     CaptureEvent,
@@ -43,8 +50,8 @@ from cardtable.games.hanafuda.scoring import (
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 from cardtable.locales import Reason, reason
 
-LIGHTNING = cards("11-4")
-AUGUST_GRASS = tagged("august_grass")
+LIGHTNING: Final = cards("11-4")
+AUGUST_GRASS: Final = tagged("august_grass")
 
 PRESETS: dict[str, dict[str, Any]] = {
     "default": {},
@@ -93,6 +100,9 @@ class KoiKoiState(FishingState):
     __slots__ = (
         "calls",
         "decision_counts",
+        "koikoi_min_points",
+        "koikoi_once_per_round",
+        "koikoi_only_on_new_yaku",
         "last_improver",
         "last_yaku_total",
         "options",
@@ -100,6 +110,7 @@ class KoiKoiState(FishingState):
         "second_play",
         "start_keys",
         "start_pile",
+        "turn_variant",
         "winner",
         "yaku_table",
     )
@@ -110,6 +121,11 @@ class KoiKoiState(FishingState):
         self.options = cast(KoiKoiOptions, self.game.options)
         self.yaku_table: YakuTable = self.options.yaku_table
         self.stock_only_turns = self.options.continue_with_stock_after_hands
+        # the options every turn reads, as plain attributes (an option model's are slower)
+        self.turn_variant: str = self.options.turn_variant
+        self.koikoi_only_on_new_yaku: bool = self.options.koikoi_only_on_new_yaku
+        self.koikoi_once_per_round: bool = self.options.koikoi_once_per_round
+        self.koikoi_min_points: int = self.options.koikoi_min_points
         if self.options.zero_sum:
             self.totals = [self.options.zero_sum_start] * self.n
         self._reset_round()
@@ -133,6 +149,10 @@ class KoiKoiState(FishingState):
         assert isinstance(new, KoiKoiState)
         new.options = self.options
         new.yaku_table = self.yaku_table
+        new.turn_variant = self.turn_variant
+        new.koikoi_only_on_new_yaku = self.koikoi_only_on_new_yaku
+        new.koikoi_once_per_round = self.koikoi_once_per_round
+        new.koikoi_min_points = self.koikoi_min_points
         new.calls = self.calls.copy()
         new.winner = self.winner
         new.last_improver = self.last_improver
@@ -152,7 +172,7 @@ class KoiKoiState(FishingState):
         if options.table_lucky_void and kuttsuki(deal.table):
             return "four pairs on the table"
         if options.table_triple_void and any(
-            (deal.table & mask).bit_count() >= 3 for mask in MONTH_MASKS
+            count_cards(deal.table & mask) >= 3 for mask in MONTH_MASKS
         ):
             return "three cards of one month on the table"
         kinds = [lucky_kind(options, hand) for hand in deal.hands]
@@ -205,13 +225,13 @@ class KoiKoiState(FishingState):
 
     def _note_turn_start(self, seat: int) -> None:
         self.start_pile = (self.piles[seat], self.table & self.yaku_table.void_cards)
-        if self.options.koikoi_only_on_new_yaku:
+        if self.koikoi_only_on_new_yaku:
             self.start_keys = frozenset(y.key for y in self.pile_yaku(seat))
 
     def begin_turn(self, seat: int) -> None:
         super().begin_turn(seat)
         self._note_turn_start(seat)
-        if self.options.turn_variant == "draw_then_two_hand_plays":
+        if self.turn_variant == "draw_then_two_hand_plays":
             if self.stock_pos < len(self.stock):
                 self.hands[seat] |= 1 << self.stock[self.stock_pos]
                 self.stock_pos += 1
@@ -221,8 +241,7 @@ class KoiKoiState(FishingState):
         self._note_turn_start(seat)
 
     def after_hand_play(self, seat: int) -> bool:
-        options = self.options
-        if options.turn_variant == "draw_then_two_hand_plays":
+        if self.turn_variant == "draw_then_two_hand_plays":
             self.plays_left -= 1
             return self.plays_left > 0 and bool(self.hands[seat])
         if self.second_play:
@@ -233,7 +252,7 @@ class KoiKoiState(FishingState):
 
     def after_flip(self, seat: int, card: int) -> bool:
         if (
-            self.options.turn_variant == "keep_unmatched_draw"
+            self.turn_variant == "keep_unmatched_draw"
             and self.table >> card & 1
             and self.phase is Phase.PLAY
             and self.hands[seat]
@@ -247,11 +266,6 @@ class KoiKoiState(FishingState):
             self.events[-1] = CaptureEvent(seat, Source.STOCK_KEPT, card, 0)
             return True
         return False
-
-    def round_finished(self) -> bool:
-        if any(self.hands):
-            return False
-        return self.stock_pos >= len(self.stock) or not self.stock_only_turns
 
     def _has_more_turns(self, seat: int) -> bool:
         if self.hands[seat]:
@@ -271,18 +285,17 @@ class KoiKoiState(FishingState):
             return False
         self.last_improver = seat
         self.last_yaku_total = total
-        options = self.options
         forced_stop = (
             not self._has_more_turns(seat)
-            or (options.koikoi_once_per_round and any(self.calls))
-            or total < options.koikoi_min_points
+            or (self.koikoi_once_per_round and self.calls != [0, 0])
+            or total < self.koikoi_min_points
         )
         if forced_stop:
             self.winner = seat
             self.end_round()
             return True
         self.decision_counts = True
-        if options.koikoi_only_on_new_yaku:
+        if self.koikoi_only_on_new_yaku:
             keys = {y.key for y in self.pile_yaku(seat)}
             self.decision_counts = bool(keys - self.start_keys)
         self.phase = Phase.DECIDE

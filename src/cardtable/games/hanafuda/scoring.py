@@ -17,21 +17,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from cardtable.core.frozen import Frozen
 from cardtable.core.results import RoundResult, ScoreLine
-from cardtable.games.hanafuda.deck import FULL_DECK, LIGHTS, MONTH_MASKS, PLAINS, codes, value_of
+from cardtable.games.hanafuda.deck import (
+    FULL_DECK,
+    LIGHTS,
+    MONTH_MASKS,
+    PLAINS,
+    codes,
+    count_cards,
+    value_of,
+)
 from cardtable.locales import SeatRef, Term
 
 if TYPE_CHECKING:
     from cardtable.games.hanafuda.options import CardValueOptions, HanaAwaseOptions, KoiKoiOptions
 
-TOTAL_VALUE = value_of(FULL_DECK)  # 264
-WILLOW = MONTH_MASKS[10]
-LUCKY_HAND_POINTS = 6
+TOTAL_VALUE: Final = value_of(FULL_DECK)  # 264
+WILLOW: Final = MONTH_MASKS[10]
+LUCKY_HAND_POINTS: Final = 6
 TEYAKU_SEVEN, TEYAKU_SIX = 30, 20
-SPECIAL_PAYMENT = 30
+SPECIAL_PAYMENT: Final = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +152,7 @@ def teyaku_plains(options: HanaAwaseOptions, hand: int) -> int:
     if not options.teyaku:
         return 0
     plain_cards = PLAINS | (WILLOW if options.willow_is_plain_for_teyaku else 0)
-    plains = (hand & plain_cards).bit_count()
+    plains = count_cards(hand & plain_cards)
     return plains if plains >= 6 else 0
 
 
@@ -187,7 +195,7 @@ def few_cards(facts: FinishedRound) -> list[tuple[int, int, int]]:
     for step in range(n):
         seat = (facts.dealer + step) % n
         limit = 10 if step == 2 else 8
-        count = facts.piles[seat].bit_count()
+        count = count_cards(facts.piles[seat])
         if count <= limit:
             found.append((seat, count, limit))
     return found
@@ -287,9 +295,9 @@ def teshi(hand: int) -> bool:
 def kuttsuki(hand: int) -> bool:
     """Four pairs: at least four months with exactly two cards each (§8.7), and for an
     8-card hand nothing else."""
-    counts = [(hand & mask).bit_count() for mask in MONTH_MASKS]
+    counts = [count_cards(hand & mask) for mask in MONTH_MASKS]
     pairs = counts.count(2)
-    if hand.bit_count() == 8:
+    if count_cards(hand) == 8:
         return pairs == 4
     return pairs >= 4
 
@@ -406,7 +414,7 @@ def koikoi_payout(
             ("koikoi", 1 + calls, "line.all_koikoi_count", {"own": own, "theirs": theirs})
         )
     if options.table_lights_multiplier != "none":
-        lights = (facts.first_table & LIGHTS).bit_count()
+        lights = count_cards(facts.first_table & LIGHTS)
         if options.table_lights_multiplier == "x2" and lights:
             multipliers.append(("table_lights", 2, "line.table_light", {}))
         elif options.table_lights_multiplier == "count" and lights:

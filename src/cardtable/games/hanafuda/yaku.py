@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from cardtable.core.frozen import Frozen
 from cardtable.core.game import spec_of
@@ -31,20 +31,21 @@ from cardtable.games.hanafuda.deck import (
     RIBBONS,
     cards,
     codes,
+    count_cards,
     tagged,
 )
 from cardtable.locales import Localized, catalogue, message
 
-RAIN_MAN = cards("11-1")
-SAKE_CUP = cards("09-1")
-CURTAIN = cards("03-1")
-MOON = cards("08-1")
-DRY_LIGHTS = LIGHTS & ~RAIN_MAN
-POETRY = tagged("poetry_ribbon")
-BLUE = tagged("blue_ribbon")
-GRASS = tagged("grass_ribbon")
-INOSHIKACHO = tagged("inoshikacho")
-WILLOW_RIBBON = cards("11-3")
+RAIN_MAN: Final = cards("11-1")
+SAKE_CUP: Final = cards("09-1")
+CURTAIN: Final = cards("03-1")
+MOON: Final = cards("08-1")
+DRY_LIGHTS: Final = LIGHTS & ~RAIN_MAN
+POETRY: Final = tagged("poetry_ribbon")
+BLUE: Final = tagged("blue_ribbon")
+GRASS: Final = tagged("grass_ribbon")
+INOSHIKACHO: Final = tagged("inoshikacho")
+WILLOW_RIBBON: Final = cards("11-3")
 NOVEMBER, DECEMBER = MONTH_MASKS[10], MONTH_MASKS[11]
 DOUBLE_PLAIN_CARDS = {
     "sake_cup": SAKE_CUP,
@@ -123,11 +124,11 @@ class YakuDef(Frozen):
         >>> koikoi_table({}).row("tsukimi").missing(cards("08-1"))
         1
         """
-        return max(self.need - self.count(captured), (self.requires & ~captured).bit_count(), 0)
+        return max(self.need - self.count(captured), count_cards(self.requires & ~captured), 0)
 
     def count(self, captured: int) -> int:
         """How many of the row's cards ``captured`` holds (cards of ``doubles`` twice)."""
-        return (captured & self.counts).bit_count() + (captured & self.doubles).bit_count()
+        return count_cards(captured & self.counts) + count_cards(captured & self.doubles)
 
     def points_for(self, captured: int, table: int = 0) -> int:
         """Points this row gives ``captured`` on its own (0 when it does not score)."""
@@ -232,7 +233,7 @@ HANA_AWASE_ROWS: tuple[YakuDef, ...] = (
 
 KOIKOI_KEYS = tuple(row.key for row in KOIKOI_ROWS)
 HANA_AWASE_KEYS = tuple(row.key for row in HANA_AWASE_ROWS)
-VIEWING = frozenset({"hanami", "tsukimi", "nomi"})
+VIEWING: Final = frozenset({"hanami", "tsukimi", "nomi"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,19 +249,19 @@ class YakuTable:
     viewing_values: tuple[int, int] | None = None
     #: hana-awase ``rain_spoils_drinking``: the rain man's holder scores no viewing yaku
     rain_spoils_drinking: bool = False
-    #: totals already computed, by (pile, table cards that void yaku, calls that matter);
-    #: playouts meet the same piles over and over
-    _totals: dict[tuple[int, int, int], int] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
-    )
-
     #: table cards that can void a yaku (the weather rule)
     void_cards: int = field(default=0, compare=False, repr=False)
     #: the rows, by how the sake cup is scored ("": as both; "animal" / "plain" under
-    #: ``cup_one_of``), as flat tuples for :meth:`row_points`' inlined rule
-    _compiled: dict[str, tuple[tuple[YakuDef, int, int, int, int, int, int, int], ...]] = field(
+    #: ``cup_one_of``), as flat tuples for :meth:`_rows_alone`' inlined rule
+    _compiled: dict[str, tuple[tuple[int, int, int, int, int, int, int], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: per row (by index), the rows it replaces, as a bit mask of indices
+    _replaces: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    #: per row, the index of its group among the table's groups (-1: none)
+    _groups: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    #: the viewing rows (hanami, tsukimi, nomi), as a bit mask of indices
+    _viewing: int = field(default=0, compare=False, repr=False)
     #: each row's name for score lines, by key (a round's scoring is on the playout path)
     _names: dict[str, Localized] = field(default_factory=dict, compare=False, repr=False)
     #: progress already worked out, by (pile, cards out of reach): every view of a frame
@@ -277,14 +278,24 @@ class YakuTable:
         object.__setattr__(self, "void_cards", mask)
         for cup_as in ("", "animal", "plain"):
             self._compiled[cup_as] = tuple(
-                (r, r.requires, r.counts, r.doubles, r.need, r.points, r.extra, r.void_if_table)
+                (r.requires, r.counts, r.doubles, r.need, r.points, r.extra, r.void_if_table)
                 for r in (row.without_cup(cup_as) if cup_as else row for row in self.rows)
             )
+        index = {row.key: i for i, row in enumerate(self.rows)}
+        groups = list(dict.fromkeys(row.group for row in self.rows if row.group))
+        replaces = tuple(
+            sum(1 << index[key] for key in row.replaces if key in index) for row in self.rows
+        )
+        object.__setattr__(self, "_replaces", replaces)
+        grouped = tuple(groups.index(row.group) if row.group else -1 for row in self.rows)
+        object.__setattr__(self, "_groups", grouped)
+        viewing = sum(1 << i for i, row in enumerate(self.rows) if row.key in VIEWING)
+        object.__setattr__(self, "_viewing", viewing)
         self._names.update((row.key, row.said()) for row in self.rows)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # A copy sent to another process carries the rules, not the memos: they grow to a
-        # quarter of a million totals, and a bot thread adds to them while a hint is sent.
+        # A copy sent to another process carries the rules, not the memo: it grows to
+        # thousands of entries, and a bot thread adds to it while a hint is sent.
         rules = (self.rows, self.viewing_needs_other, self.cup_one_of, self.viewing_values)
         return (type(self), (*rules, self.rain_spoils_drinking))
 
@@ -300,15 +311,13 @@ class YakuTable:
 
     def evaluate(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> list[Yaku]:
         """Every yaku ``captured`` scores, in table order."""
-        return [
-            Yaku(
-                self._names[row.key].en,
-                points,
-                tuple(codes(captured & (row.counts | row.requires))),
-                row.key,
-            )
-            for row, points in self._scored(captured, table, koikoi_calls).values()
-        ]
+        scoring, points = self._scoring(captured, table, koikoi_calls)
+        out: list[Yaku] = []
+        for i, row in enumerate(self.rows):
+            if scoring >> i & 1:
+                shown = tuple(codes(captured & (row.counts | row.requires)))
+                out.append(Yaku(self._names[row.key].en, points[i], shown, row.key))
+        return out
 
     def progress(self, captured: int, elsewhere: int) -> list[YakuProgress]:
         """The yaku ``captured`` is at most two cards from, has half of, and can still
@@ -348,81 +357,82 @@ class YakuTable:
 
     def total(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> int:
         """The points of :meth:`evaluate` without building the yaku (the engine's hot path)."""
-        if captured.bit_count() < 2:
+        if count_cards(captured) < 2:
             return 0
-        calls = koikoi_calls if self.viewing_values is not None else 0
-        key = (captured, table & self.void_cards, calls)
-        cached = self._totals.get(key)
-        if cached is None:
-            if len(self._totals) >= 1 << 18:
-                self._totals.clear()
-            scored = self._scored(captured, table, koikoi_calls)
-            cached = self._totals[key] = sum(points for _, points in scored.values())
-        return cached
+        return _sum_of(*self._scoring(captured, table, koikoi_calls))
 
-    def _scored(
-        self, captured: int, table: int, koikoi_calls: int
-    ) -> dict[str, tuple[YakuDef, int]]:
-        if self.cup_one_of and captured & SAKE_CUP:
-            as_animal = self._rows_scored(captured, table, koikoi_calls, cup_as="animal")
-            as_plain = self._rows_scored(captured, table, koikoi_calls, cup_as="plain")
-            if sum(p for _, p in as_plain.values()) > sum(p for _, p in as_animal.values()):
-                return as_plain
-            return as_animal
-        return self._rows_scored(captured, table, koikoi_calls, cup_as="")
-
-    def row_points(
-        self, captured: int, table: int = 0, cup_as: str = ""
-    ) -> dict[str, tuple[YakuDef, int]]:
+    def row_points(self, captured: int, table: int = 0, cup_as: str = "") -> dict[str, int]:
         """Every row that scores on its own, by key, with its points: before one yaku
-        replaces another or a group keeps its best.
+        replaces another or a group keeps its best (``cup_as``: see :attr:`_compiled`)."""
+        scoring, points = self._rows_alone(captured, table, cup_as)
+        return {row.key: points[i] for i, row in enumerate(self.rows) if scoring >> i & 1}
 
-        :meth:`YakuDef.points_for` inlined over the compiled rows: an uncached total scans
-        every row (test_yaku checks that the two agree).
-        """
-        scored: dict[str, tuple[YakuDef, int]] = {}
-        for row, requires, counts, doubles, need, points, extra, void in self._compiled[cup_as]:
-            if captured & requires != requires or table & void:
-                continue
-            count = (captured & counts).bit_count()
-            if doubles:
-                count += (captured & doubles).bit_count()
-            if count >= need:
-                scored[row.key] = (row, points + extra * (count - need))
-        return scored
+    def _scoring(self, captured: int, table: int, koikoi_calls: int) -> tuple[int, list[int]]:
+        """The rows ``captured`` scores together, as a mask of row indices, and every
+        row's points; under ``cup_one_of`` the better way to count the cup."""
+        if self.cup_one_of and captured & SAKE_CUP:
+            animal = self._combine(captured, table, koikoi_calls, "animal")
+            plain = self._combine(captured, table, koikoi_calls, "plain")
+            if _sum_of(*plain) > _sum_of(*animal):
+                return plain
+            return animal
+        return self._combine(captured, table, koikoi_calls, "")
 
-    def _rows_scored(
+    def _rows_alone(self, captured: int, table: int, cup_as: str) -> tuple[int, list[int]]:
+        """:meth:`YakuDef.points_for` of every row, inlined over the flat rows (an
+        uncached total scans all of them; test_yaku checks that the two agree)."""
+        scoring = 0
+        points = [0] * len(self.rows)
+        for i, row in enumerate(self._compiled[cup_as]):
+            requires, counts, doubles, need, base, extra, void = row
+            if captured & requires == requires and not table & void:
+                count = count_cards(captured & counts)
+                if doubles:
+                    count += count_cards(captured & doubles)
+                if count >= need:
+                    scoring |= 1 << i
+                    points[i] = base + extra * (count - need)
+        return scoring, points
+
+    def _combine(
         self, captured: int, table: int, koikoi_calls: int, cup_as: str
-    ) -> dict[str, tuple[YakuDef, int]]:
-        scored = self.row_points(captured, table, cup_as)
-        if not scored:
-            return scored
+    ) -> tuple[int, list[int]]:
+        """The rows alone, then the rules that join them: the rain spoils drinking, a yaku
+        drops those it replaces, a group keeps its best, viewing values and the need of
+        another yaku beside viewing ones."""
+        scoring, points = self._rows_alone(captured, table, cup_as)
+        if not scoring:
+            return scoring, points
         if self.rain_spoils_drinking and captured & RAIN_MAN:
-            for key in VIEWING:
-                scored.pop(key, None)
-        for key in list(scored):
-            if key in scored:
-                for replaced in scored[key][0].replaces:
-                    scored.pop(replaced, None)
-        best: dict[str, str] = {}
-        for key, (row, points) in list(scored.items()):
-            if not row.group:
+            scoring &= ~self._viewing
+        for i, replaced in enumerate(self._replaces):
+            if replaced and scoring >> i & 1:
+                scoring &= ~replaced
+        best: dict[int, int] = {}
+        for i, group in enumerate(self._groups):
+            if group < 0 or not scoring >> i & 1:
                 continue
-            holder = best.get(row.group)
+            holder = best.get(group)
             if holder is None:
-                best[row.group] = key
-            elif points > scored[holder][1]:
-                del scored[holder]
-                best[row.group] = key
+                best[group] = i
+            elif points[i] > points[holder]:
+                scoring &= ~(1 << holder)
+                best[group] = i
             else:
-                del scored[key]
-        if self.viewing_values is not None:
+                scoring &= ~(1 << i)
+        if self.viewing_values is not None and scoring & self._viewing:
             value = self.viewing_values[1 if koikoi_calls else 0]
-            for key in [key for key in VIEWING if key in scored]:
-                scored[key] = (scored[key][0], value)
-        if self.viewing_needs_other and not set(scored) - VIEWING:
-            scored.clear()
-        return scored
+            for i in range(len(points)):
+                if self._viewing >> i & 1:
+                    points[i] = value
+        if self.viewing_needs_other and not scoring & ~self._viewing:
+            scoring = 0
+        return scoring, points
+
+
+def _sum_of(scoring: int, points: list[int]) -> int:
+    """The total of the rows in ``scoring``."""
+    return sum(points[i] for i in range(len(points)) if scoring >> i & 1)
 
 
 def _opt(options: GameOptions | Mapping[str, Any], name: str, default: Any) -> Any:
