@@ -14,7 +14,7 @@ APT_PACKAGES ?= wpolish wamerican chromium postgresql
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
 	@echo "make test    install everything needed and run every test (lint included)"
-	@echo "make bench   engine benchmarks (figures in benchmarks/results/)"
+	@echo "make bench   engine benchmarks (figures in benchmarks/results/); C_PEER=ai_sim KOIKOI_AI=koikoigame.py time those engines too"
 	@echo "make bench-compiled  the Python source and the compiled engine side by side, as ratios"
 	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, as ratios"
 	@echo "make levels  the bot levels against each other, every game (about four hours)"
@@ -62,7 +62,7 @@ test: $(STAMP) system-deps lint compiled
 
 bench: $(STAMP) system-deps compiled
 	$(PY) benchmarks/compare_revisions.py --engine
-	$(PY) benchmarks/bench_engine.py
+	$(PY) benchmarks/bench_engine.py $(if $(C_PEER),--c-peer $(C_PEER)) $(if $(KOIKOI_AI),--koikoi-ai $(KOIKOI_AI))
 	$(PY) benchmarks/bench_dictionary.py
 	$(PY) benchmarks/bench_rl.py
 	$(PY) benchmarks/bench_ismcts.py

@@ -7,8 +7,11 @@ słów the word bot's solver word, as listed actions there are only "lock"). "AE
 plays random masked actions through the PettingZoo environment, which also builds the
 observation and the action mask for every step (env.last()); for the games whose seats
 act at once, "parallel" does the same through the ParallelEnv. All count engine actions;
-the ratio is what a learner pays for the tensors. Figures go to the terminal and to
-benchmarks/results/rl.json; compare the ratios of one run (the machine is noisy).
+the ratio is what a learner pays for the tensors. For the turn-based games "vector" steps
+64 games at once through cardtable.rl.vector.VectorGames (batched observations, masks and
+a batched random policy): the per-step cost a learner stepping many games pays. Figures
+go to the terminal and to benchmarks/results/rl.json; compare the ratios of one run (the
+machine is noisy).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import cardtable
 from cardtable.agents import make_agent
 from cardtable.core.rng import Rng
 from cardtable.rl import env, parallel_env
+from cardtable.rl.vector import VectorGames, random_policy
 from common import save_figures
 
 CASES: list[tuple[str, dict[str, Any]]] = [
@@ -95,6 +99,18 @@ def parallel_steps(game_id: str, options: dict[str, Any], seconds: float) -> flo
     return steps / (time.process_time() - start)
 
 
+def vector_steps(game_id: str, options: dict[str, Any], seconds: float, size: int = 64) -> float:
+    """Random legal actions through VectorGames: ``size`` games a step, observations and
+    masks as arrays (every game's action counts as one step)."""
+    games = VectorGames(game_id, size, seed=1, **options)
+    policy = random_policy(1)
+    steps, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        games.step(policy(*games.observe()))
+        steps += size
+    return steps / (time.process_time() - start)
+
+
 #: games whose seats act at once: the ParallelEnv is measured too
 SIMULTANEOUS = ("ohanami", "siedem-slow")
 
@@ -115,6 +131,10 @@ def main() -> None:
         report[label] = {"raw_steps_per_s": raw, "env_steps_per_s": wrapped, "ratio": raw / wrapped}
         line = f"{label:<24} raw {raw:>9,.0f}/s   env {wrapped:>8,.0f}/s   "
         line += f"raw/env {raw / wrapped:4.1f}x"
+        if game_id != "siedem-slow":  # races need every seat's choice: no vector of them
+            vector = vector_steps(game_id, options, args.seconds)
+            report[label] |= {"vector_steps_per_s": vector, "vector_ratio": raw / vector}
+            line += f"   vector {vector:>8,.0f}/s   raw/vector {raw / vector:4.1f}x"
         if game_id in SIMULTANEOUS:
             par = parallel_steps(game_id, options, args.seconds)
             report[label] |= {"parallel_steps_per_s": par, "parallel_ratio": raw / par}

@@ -100,6 +100,6 @@ def test_outcome_sampling_mccfr_runs_on_one_round_of_koi_koi() -> None:
 def test_the_game_loads_by_name_and_games_without_a_chance_model_are_refused() -> None:
     load_game("koi-koi", rounds=1)
     game = pyspiel.load_game("cardtable_koi_koi", {"options": '{"rounds": 1}'})
-    assert game.num_players() == 2 and game.num_distinct_actions() == 290
+    assert game.num_players() == 2 and game.num_distinct_actions() == 386
     with pytest.raises(IllegalAction):
         load_game("ohanami", players=3)

@@ -99,6 +99,27 @@ class BaseEncoder(ABC):
     def observe(self, view: JSON) -> Vector:
         """The fixed-size vector of a seat's view."""
 
+    def observe_state(self, state: State, seat: int) -> Vector:
+        """:meth:`observe` of ``seat``'s view of ``state`` (an encoder may build it from the
+        engine's own numbers, equal to the view's: its tests say so)."""
+        return self.observe(self.view_of(state, seat))
+
+    def observe_states(self, states: Sequence[State], seats: Sequence[int]) -> Vector:
+        """:meth:`observe` of each state's seat, as rows of one array (before clipping):
+        what learners stepping many games at once call. An encoder may build them from the
+        engine's own numbers, equal to the views' (its tests say so)."""
+        out = np.zeros((len(states), self.observation_size), dtype=np.float32)
+        for row, (state, seat) in enumerate(zip(states, seats, strict=True)):
+            out[row] = self.observe_state(state, seat)
+        return out
+
+    def masks(self, states: Sequence[State], seats: Sequence[int]) -> Mask:
+        """:meth:`mask` of each state's seat, as rows of one array."""
+        out = np.zeros((len(states), self.action_size), dtype=np.int8)
+        for row, (state, seat) in enumerate(zip(states, seats, strict=True)):
+            out[row] = self.mask(state, seat)
+        return out
+
     @abstractmethod
     def index_of(self, state: State, seat: int, action: Action) -> int:
         """The number of a legal ``action`` of ``seat``."""
@@ -117,6 +138,11 @@ class BaseEncoder(ABC):
             if self.index_of(state, seat, action) == index:
                 return action
         raise IllegalAction(f"action {index} is not legal for seat {seat} now")
+
+    def named(self, state: State, seat: int, index: int) -> Action:
+        """The action number ``index`` names, for the engine's ``apply`` to judge: an
+        encoder whose numbers name actions by themselves skips :meth:`decode`'s check."""
+        return self.decode(state, seat, index)
 
     def view_of(self, state: State, seat: int) -> JSON:
         """What the observation is built from: the seat's brief view (an encoder may add

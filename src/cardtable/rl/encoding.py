@@ -18,7 +18,7 @@ from cardtable.core.errors import IllegalAction
 from cardtable.core.game import Capability, Game
 from cardtable.core.state import State
 
-__all__ = ["BaseEncoder", "apply", "encoder_for", "layout_table", "observe"]
+__all__ = ["BaseEncoder", "apply", "clipped", "encoder_for", "layout_table", "observe"]
 
 
 def encoder_for(game: Game) -> BaseEncoder:
@@ -33,10 +33,14 @@ def encoder_for(game: Game) -> BaseEncoder:
 def observe(encoder: BaseEncoder, state: State, seat: int) -> Vector:
     """The observation of ``seat``: built from its view only, clipped to the ranges its
     layout declares (``encoder.features()``)."""
+    return clipped(encoder, encoder.observe_state(state, seat))
+
+
+def clipped(encoder: BaseEncoder, vectors: Vector) -> Vector:
+    """Observations (one per row) clipped, in place, to the ranges of their layout."""
     low, high = encoder.bounds()
-    vector = encoder.observe(encoder.view_of(state, seat))
-    np.minimum(vector, high, out=vector)  # two ufuncs: cheaper than np.clip here
-    return np.maximum(vector, low, out=vector)
+    np.minimum(vectors, high, out=vectors)  # two ufuncs: cheaper than np.clip here
+    return np.maximum(vectors, low, out=vectors)
 
 
 def layout_table(encoder: BaseEncoder) -> str:
@@ -51,6 +55,6 @@ def layout_table(encoder: BaseEncoder) -> str:
 
 def apply(encoder: BaseEncoder, state: State, seat: int, index: int) -> None:
     """Play action number ``index`` for ``seat`` (an illegal number raises IllegalAction)."""
-    action = encoder.decode(state, seat, index)
+    action = encoder.named(state, seat, index)
     state.apply(seat, action)
     encoder.after(state, seat, action)

@@ -15,7 +15,7 @@ the observation tensor is the RL observation (layout: ``encoder.features()``).
 >>> import pyspiel
 >>> game = load_game("koi-koi", rounds=1)
 >>> game.num_players(), game.num_distinct_actions()
-(2, 290)
+(2, 386)
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 2)

@@ -49,12 +49,17 @@ class Rewards:
         self.reset(state)
 
     def reset(self, state: State) -> None:
-        self.scores = list(state.scores())
+        self.seen = state.scores()
+        self.scores = list(self.seen)
         self.rounds = state.rounds_finished
         self.paid_match = False
 
     def collect(self, state: State) -> list[float]:
-        now = list(state.scores())
+        seen = state.scores()
+        if seen == self.seen and not state.is_over:
+            return [0.0] * len(seen)  # most moves score nothing: every step asks
+        self.seen = seen
+        now = list(seen)
         players = len(now)
         out = [0.0] * players
         if self.mode in ("score", "margin"):

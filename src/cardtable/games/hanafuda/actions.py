@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from cardtable.core.actions import action_type
 from cardtable.core.errors import IllegalAction
@@ -125,6 +125,60 @@ KOIKOI: Final = KoiKoi()
 SHOBU: Final = Shobu()
 
 _TYPES = {"play": Play, "take": Take, "koi-koi": KoiKoi, "shobu": Shobu}
+
+# -- action numbers (the RL encoders' action space, :mod:`.encoding`) ------------------------
+#: play a card (48), play a card taking one of its month's cards (48 x 4), take a card for
+#: the flipped stock card (48), koi-koi, shōbu; under koi-koi's wild lightning, play the
+#: lightning taking any card (48) and play a card taking the lightning (48): 386 numbers
+NUMBER_PLAY: Final = 0
+NUMBER_PLAY_TAKE: Final = NUM_CARDS
+NUMBER_TAKE: Final = NUM_CARDS * 5
+NUMBER_KOIKOI: Final = NUM_CARDS * 6
+NUMBER_SHOBU: Final = NUM_CARDS * 6 + 1
+NUMBER_LIGHTNING_TAKES: Final = NUM_CARDS * 6 + 2
+NUMBER_TAKES_LIGHTNING: Final = NUM_CARDS * 7 + 2
+ACTION_NUMBERS: Final = NUM_CARDS * 8 + 2
+#: the card koi-koi's ``lightning=wild`` rule makes wild (11-4)
+_LIGHTNING: Final = card_index("11-4")
+
+
+def action_number(action: HanafudaAction) -> int:
+    """The number of an action (a take names one of the month's four cards).
+
+    >>> action_number(Play.of("02-3", "02-2")), action_of_number(73) == Play.of("02-3", "02-2")
+    (73, True)
+    """
+    kind = type(action)
+    if kind is Play:
+        play = cast(Play, action)
+        if play.take is None:
+            return NUMBER_PLAY + play.card
+        if MONTH_OF[play.take] == MONTH_OF[play.card]:
+            return NUMBER_PLAY_TAKE + play.card * 4 + play.take % 4
+        if play.card == _LIGHTNING:
+            return NUMBER_LIGHTNING_TAKES + play.take
+        if play.take == _LIGHTNING:
+            return NUMBER_TAKES_LIGHTNING + play.card
+        raise IllegalAction(f"no number for {play}: it takes a card of another month")
+    if kind is Take:
+        return NUMBER_TAKE + cast(Take, action).card
+    return NUMBER_KOIKOI if kind is KoiKoi else NUMBER_SHOBU
+
+
+def action_of_number(number: int) -> HanafudaAction:
+    """The action numbered ``number`` (``0 <= number < ACTION_NUMBERS``), interned."""
+    if number < NUMBER_PLAY_TAKE:
+        return PLAY[number]
+    if number < NUMBER_TAKE:
+        card, kind = divmod(number - NUMBER_PLAY_TAKE, 4)
+        return play_taking(card, card - card % 4 + kind)
+    if number < NUMBER_KOIKOI:
+        return TAKE[number - NUMBER_TAKE]
+    if number < NUMBER_LIGHTNING_TAKES:
+        return KOIKOI if number == NUMBER_KOIKOI else SHOBU
+    if number < NUMBER_TAKES_LIGHTNING:
+        return play_taking(_LIGHTNING, number - NUMBER_LIGHTNING_TAKES)
+    return play_taking(number - NUMBER_TAKES_LIGHTNING, _LIGHTNING)
 
 
 def _card_field(data: Mapping[str, Any], key: str) -> int:

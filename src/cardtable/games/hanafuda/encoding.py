@@ -1,4 +1,4 @@
-"""The hanafuda games' RL encoding (the ``ENCODER`` capability): 290 numbered actions and
+"""The hanafuda games' RL encoding (the ``ENCODER`` capability): 386 numbered actions and
 an observation of the seat's view.
 
 >>> import cardtable
@@ -15,41 +15,99 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
 from cardtable.core.actions import Action
-from cardtable.core.encoding import JSON, BaseEncoder, Vector
+from cardtable.core.encoding import JSON, BaseEncoder, Mask, Vector
 from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
-from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Play, Shobu, Take
-from cardtable.games.hanafuda.deck import CODES, INDEX_OF_CODE, NUM_CARDS
+from cardtable.games.hanafuda.actions import (
+    ACTION_NUMBERS,
+    NUMBER_KOIKOI,
+    NUMBER_PLAY,
+    NUMBER_PLAY_TAKE,
+    NUMBER_SHOBU,
+    NUMBER_TAKE,
+    KoiKoi,
+    Play,
+    Shobu,
+    Take,
+    action_number,
+    action_of_number,
+)
+from cardtable.games.hanafuda.deck import CODES, NUM_CARDS, card_list, cards
+from cardtable.games.hanafuda.fishing import FishingState
+
+PHASES = ("play", "take", "decide", "over")
+#: FishingState.observation_numbers: card sets (hand, table, flipped, four piles), five
+#: per-seat blocks of four, seven single numbers
+_CARD_SETS = 7
+_SEATS = 4  # seats an observation has room for
+_NUMBERS = _CARD_SETS + 5 * _SEATS + 7
 
 
-def _bits(codes: Sequence[str] | None) -> Vector:
-    out = np.zeros(NUM_CARDS, dtype=np.float32)
-    if codes:
-        out[[INDEX_OF_CODE[code] for code in codes]] = 1.0
-    return out
+def _fishing(state: State) -> FishingState:
+    if not isinstance(state, FishingState):
+        raise IllegalAction(f"the hanafuda encoder cannot read a {type(state).__name__}")
+    return state
+
+
+def numbers_of_view(view: JSON) -> list[int]:
+    """A seat's view (``brief`` will do) as the numbers
+    :meth:`FishingState.observation_numbers` gives for it: the observation's reference."""
+    seat, players = int(view["seat"]), int(view["players"])
+    piles = [cards(pile) for pile in view["piles"]]
+    flipped = view.get("flipped")
+    numbers = [cards(view.get("hand") or ()), cards(view["table"])]
+    numbers.append(cards([flipped]) if isinstance(flipped, str) else 0)
+    numbers += [piles[(seat + k) % players] if k < players else 0 for k in range(_SEATS)]
+    zeros = [0] * players
+    for values in (
+        view["hand_sizes"],
+        view["scores"],
+        view.get("koikoi_calls", zeros),
+        view.get("yaku_totals", zeros),
+        view.get("pile_values", zeros),
+    ):
+        numbers += [values[(seat + k) % players] if k < players else 0 for k in range(_SEATS)]
+    numbers += [
+        (int(view["dealer"]) - seat) % players,
+        PHASES.index(view["phase"]),
+        int(view["stock_size"]),
+        int(view["round"]),
+        int(view["rounds"]),
+        int(seat in view["to_move"]),
+        players,
+    ]
+    return numbers
+
+
+def _fishing_batch(states: Sequence[State]) -> Sequence[FishingState]:
+    """The states of a batch, checked once a kind (a batch holds one game)."""
+    for state in {type(state): state for state in states}.values():
+        _fishing(state)
+    return cast(Sequence[FishingState], states)
 
 
 # -- hanafuda -------------------------------------------------------------------------------
-PHASES = ("play", "take", "decide", "over")
 
 
 class HanafudaEncoder(BaseEncoder):
     """Play a card (48), play a card taking one of its month's cards (48 x 4), take a card
-    for the flipped stock card (48), koi-koi, shōbu: 290 actions.
+    for the flipped stock card (48), koi-koi, shōbu; the wild lightning's plays (96): 386
+    actions (:mod:`.actions` numbers them).
 
     Observation: own hand, table, flipped card, every pile (the viewer's first), hand
     sizes, stock, scores, dealer, round, koi-koi calls and yaku totals; ``LAYOUT`` names
     the blocks (per-seat blocks start with the viewer and go round the table).
     """
 
-    SEATS = 4
-    PLAY, PLAY_TAKE, TAKE = 0, NUM_CARDS, NUM_CARDS * 5
-    KOIKOI, SHOBU = NUM_CARDS * 6, NUM_CARDS * 6 + 1
-    action_size = NUM_CARDS * 6 + 2
+    SEATS = _SEATS
+    PLAY, PLAY_TAKE, TAKE = NUMBER_PLAY, NUMBER_PLAY_TAKE, NUMBER_TAKE
+    KOIKOI, SHOBU = NUMBER_KOIKOI, NUMBER_SHOBU
+    action_size = ACTION_NUMBERS
     observation_size = NUM_CARDS * (3 + SEATS) + SEATS * 6 + 4 + 4
     LAYOUT = (
         ("hand", NUM_CARDS, 0.0, 1.0, "the viewer's hand, one value per card (deck order)"),
@@ -73,77 +131,101 @@ class HanafudaEncoder(BaseEncoder):
     )
 
     def index_of(self, state: State, seat: int, action: Action) -> int:
-        if isinstance(action, Play):
-            if action.take is None:
-                return self.PLAY + action.card
-            return self.PLAY_TAKE + action.card * 4 + action.take % 4
-        if isinstance(action, Take):
-            return self.TAKE + action.card
-        if isinstance(action, KoiKoi):
-            return self.KOIKOI
-        if isinstance(action, Shobu):
-            return self.SHOBU
-        raise IllegalAction(f"no number for {action!r}")
+        if not isinstance(action, Play | Take | KoiKoi | Shobu):
+            raise IllegalAction(f"no number for {action!r}")
+        return action_number(action)
 
-    def decode(self, state: State, seat: int, index: int) -> Action:
-        # Built straight from the number; the engine's apply checks it is legal.
-        action: Action
+    def legal_indices(self, state: State, seat: int) -> list[int]:
+        return _fishing(state).legal_numbers(seat)
+
+    def named(self, state: State, seat: int, index: int) -> Action:
         if not 0 <= index < self.action_size:
             raise IllegalAction(f"there is no action {index} (0..{self.action_size - 1})")
-        if index < self.PLAY_TAKE:
-            action = Play(index)
-        elif index < self.TAKE:
-            card, kind = divmod(index - self.PLAY_TAKE, 4)
-            action = Play(card, card - card % 4 + kind)
-        elif index < self.KOIKOI:
-            action = Take(index - self.TAKE)
-        else:
-            action = KOIKOI if index == self.KOIKOI else SHOBU
+        return action_of_number(index)  # interned
+
+    def decode(self, state: State, seat: int, index: int) -> Action:
+        action = self.named(state, seat, index)
         if state.illegal_reason(seat, action) is not None:
             raise IllegalAction(f"action {index} ({action}) is not legal for seat {seat} now")
         return action
 
+    def observe_states(self, states: Sequence[State], seats: Sequence[int]) -> Vector:
+        """:meth:`observe` of many states at once, from the engine's card sets and counts
+        (:meth:`FishingState.observation_numbers`, what each seat's view shows) in a few
+        array operations: what a learner stepping many games pays per step. A test keeps
+        it equal to :meth:`observe` of the views."""
+        pairs = zip(_fishing_batch(states), seats, strict=True)
+        numbers = np.array(
+            [state.observation_numbers(seat) for state, seat in pairs],
+            dtype=np.int64,
+        ).reshape(len(states), _NUMBERS)
+        rows = np.arange(len(states))
+        out = np.zeros((len(states), self.observation_size), dtype=np.float32)
+        card_sets = numbers[:, :_CARD_SETS].astype("<u8").view(np.uint8)
+        bits = np.unpackbits(card_sets, axis=1, bitorder="little")
+        out[:, : _CARD_SETS * NUM_CARDS] = bits.reshape(len(states), _CARD_SETS, 64)[
+            :, :, :NUM_CARDS
+        ].reshape(len(states), -1)
+        start, seats_shown = _CARD_SETS * NUM_CARDS, self.SEATS
+        per_seat = numbers[:, _CARD_SETS : _CARD_SETS + 5 * seats_shown].astype(np.float64)
+        divisors = np.repeat([8.0, self.score_scale, 3.0, 10.0, self.score_scale], seats_shown)
+        out[:, start : start + 5 * seats_shown] = np.clip(per_seat / divisors, -10.0, 10.0)
+        start += 5 * seats_shown
+        dealer, phase, stock, round_no, rounds, to_move, players = numbers[:, -7:].T
+        out[rows, start + dealer] = 1.0
+        start += seats_shown
+        out[rows, start + phase] = 1.0
+        start += len(PHASES)
+        out[:, start] = stock / 24.0
+        out[:, start + 1] = round_no / np.maximum(rounds, 1)
+        out[:, start + 2] = to_move
+        out[:, start + 3] = players / seats_shown
+        return out
+
+    def masks(self, states: Sequence[State], seats: Sequence[int]) -> Mask:
+        rows: list[int] = []
+        columns: list[int] = []
+        for row, (state, seat) in enumerate(zip(_fishing_batch(states), seats, strict=True)):
+            numbers = state.legal_numbers(seat)
+            rows += [row] * len(numbers)
+            columns += numbers
+        out = np.zeros((len(states), self.action_size), dtype=np.int8)
+        out[rows, columns] = 1
+        return out
+
     def observe(self, view: JSON) -> Vector:
-        # One array filled in place: this runs on every step of a learner.
-        seat, players = int(view["seat"]), int(view["players"])
-        index = INDEX_OF_CODE
-        ones = [index[code] for code in view.get("hand") or ()]
-        ones += [NUM_CARDS + index[code] for code in view["table"]]
-        flipped = view.get("flipped")
-        if isinstance(flipped, str):
-            ones.append(2 * NUM_CARDS + index[flipped])
-        for offset in range(players):
-            base = (3 + offset) * NUM_CARDS
-            ones += [base + index[code] for code in view["piles"][(seat + offset) % players]]
+        return self.vector_of(numbers_of_view(view))
+
+    def observe_state(self, state: State, seat: int) -> Vector:
+        return self.vector_of(_fishing(state).observation_numbers(seat))
+
+    def vector_of(self, numbers: Sequence[int]) -> Vector:
+        """The observation of one seat's numbers (:meth:`FishingState.observation_numbers`
+        or :func:`numbers_of_view`): one array filled in place, as every step needs."""
+        ones: list[int] = []
+        for block in range(_CARD_SETS):
+            ones += [block * NUM_CARDS + card for card in card_list(numbers[block])]
         seats = self.SEATS
         tail = [0.0] * (seats * 6 + len(PHASES) + 4)
-        scale = self.score_scale
-        zeros = [0] * players
-        position = 0
-        for values, divisor in (
-            (view["hand_sizes"], 8.0),
-            (view["scores"], scale),
-            (view.get("koikoi_calls", zeros), 3.0),
-            (view.get("yaku_totals", zeros), 10.0),
-            (view.get("pile_values", zeros), scale),
-        ):
-            for offset in range(players):
-                value = values[(seat + offset) % players] / divisor
-                tail[position + offset] = min(max(value, -10.0), 10.0)
-            position += seats
-        tail[position + (int(view["dealer"]) - seat) % players] = 1.0
+        divisors = (8.0, self.score_scale, 3.0, 10.0, self.score_scale)
+        for position in range(5 * seats):
+            value = numbers[_CARD_SETS + position] / divisors[position // seats]
+            tail[position] = min(max(value, -10.0), 10.0)
+        dealer, phase, stock, round_no, rounds, to_move, players = numbers[-7:]
+        position = 5 * seats
+        tail[position + dealer] = 1.0
         position += seats
-        tail[position + PHASES.index(view["phase"])] = 1.0
+        tail[position + phase] = 1.0
         position += len(PHASES)
         tail[position : position + 4] = (
-            view["stock_size"] / 24.0,
-            view["round"] / max(view["rounds"], 1),
-            float(seat in view["to_move"]),
+            stock / 24.0,
+            round_no / max(rounds, 1),
+            float(to_move),
             players / seats,
         )
         out = np.zeros(self.observation_size, dtype=np.float32)
         out[ones] = 1.0
-        out[(3 + seats) * NUM_CARDS :] = tail
+        out[_CARD_SETS * NUM_CARDS :] = tail
         return out
 
     def deal_cards(self) -> tuple[str, ...]:

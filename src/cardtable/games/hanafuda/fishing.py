@@ -27,7 +27,16 @@ from cardtable.core.frozen import Frozen
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
 from cardtable.core.state import KeepsRounds
-from cardtable.games.hanafuda.actions import MONTH_PLAYS, PLAY, TAKE, Play, Take, plays_of
+from cardtable.games.hanafuda.actions import (
+    MONTH_PLAYS,
+    PLAY,
+    TAKE,
+    HanafudaAction,
+    Play,
+    Take,
+    action_number,
+    plays_of,
+)
 from cardtable.games.hanafuda.capture import CAPTURES, captures_on
 from cardtable.games.hanafuda.deck import (
     CODES,
@@ -106,6 +115,10 @@ class CaptureEvent(NamedTuple):
 _new_tuple: Final = tuple.__new__
 #: the class as a constant: compiled, a NamedTuple class is otherwise a global look-up
 _CAPTURE_EVENT: Final = CaptureEvent
+#: a phase's place in the RL observation's one-hot block
+_PHASE_NUMBER: Final = {phase: number for number, phase in enumerate(Phase)}
+#: seats an RL observation has room for (a game has at most four)
+_SEATS_SHOWN: Final = 4
 _HAND: Final = Source.HAND
 _STOCK: Final = Source.STOCK
 
@@ -839,6 +852,52 @@ class FishingState(KeepsRounds):
         return new
 
     # -- what a seat sees -------------------------------------------------------------
+    # -- numbers for learners (the RL encoder, :mod:`.encoding`) ---------------------------
+    def legal_numbers(self, seat: int) -> list[int]:
+        """The numbers (:func:`.actions.action_number`) of ``legal_actions(seat)``."""
+        return [action_number(cast(HanafudaAction, a)) for a in self.legal_actions(seat)]
+
+    def koikoi_counts(self, seat: int) -> tuple[int, int]:
+        """A seat's koi-koi calls and yaku total this round (koi-koi's views show them)."""
+        return 0, 0
+
+    def observation_numbers(self, seat: int) -> list[int]:
+        """What ``view(seat, brief=True)`` shows, as whole numbers in the order of the RL
+        observation (:class:`.encoding.HanafudaEncoder`), for learners that step many
+        games at once: card sets (the seat's hand, the table, the flipped card, the piles
+        from the seat round the table); then per seat from the seat round the table:
+        hand sizes, scores, koi-koi calls, yaku totals, pile values; then the dealer's
+        place after the seat, the phase, the stock, the round, the rounds, whether the
+        seat is to move and the players. Per-seat entries are padded to four seats."""
+        n = self.n
+        flipped = 1 << self.pending if self.pending >= 0 else 0
+        out = [self.hands[seat], self.table, flipped]
+        for offset in range(_SEATS_SHOWN):
+            out.append(self.piles[(seat + offset) % n] if offset < n else 0)
+        counts = [self.koikoi_counts((seat + offset) % n) for offset in range(n)]
+        for block in range(5):
+            for offset in range(_SEATS_SHOWN):
+                if offset >= n:
+                    out.append(0)
+                    continue
+                other = (seat + offset) % n
+                if block == 0:
+                    out.append(count_cards(self.hands[other]))
+                elif block == 1:
+                    out.append(self.totals[other])
+                elif block == 4:
+                    out.append(value_of(self.piles[other]))
+                else:
+                    out.append(counts[offset][block - 2])
+        out.append((self.dealer - seat) % n)
+        out.append(_PHASE_NUMBER[self.phase])
+        out.append(len(self.stock) - self.stock_pos)
+        out.append(self.round_no)
+        out.append(int(getattr(self.game.options, "rounds", 1)))
+        out.append(1 if self.phase is not _OVER and seat == self.current else 0)
+        out.append(n)
+        return out
+
     def view(self, seat: int | None, *, brief: bool = False) -> JSON:
         data: JSON = {
             "game": self.game.id,

@@ -1,0 +1,319 @@
+"""Many games of one kind stepped at once: learners, self-play and search pay the Python
+layers once a batch, not once a move.
+
+- :class:`VectorGames`: ``size`` games side by side. Each step, every game's seat to move
+  plays an action number; observations and masks come as arrays, one row a game, from
+  the game's encoder (hanafuda builds them from the engine's card sets in a few array
+  operations); a finished game is dealt again from the next seed.
+- :func:`rollout`: ``games`` whole games played by one batched policy for every seat,
+  and their scores.
+- :class:`CardtableVectorEnv`: a Gymnasium vector environment (``num_envs`` games; seat
+  ``seat`` learns, a batched policy plays the other seats), autoreset in the same step.
+
+A batched policy takes ``(observations, masks, seats)`` (rows of the games to move, the
+seat each row acts for) and returns an action number per row.
+
+>>> result = rollout("koi-koi", 16, random_policy(seed=1), batch=8, seed=3, rounds=1)
+>>> result.scores.shape, result.steps > 16
+((16, 2), True)
+>>> envs = CardtableVectorEnv("koi-koi", num_envs=4, rounds=1)
+>>> observations, infos = envs.reset(seed=1)
+>>> observations["observation"].shape, observations["action_mask"].shape
+((4, 368), (4, 386))
+>>> actions = observations["action_mask"].argmax(axis=1)
+>>> observations, rewards, terminated, truncated, infos = envs.step(actions)
+>>> rewards.shape, terminated.dtype
+((4,), dtype('bool'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+import cardtable
+from cardtable.core.encoding import Mask, Vector
+from cardtable.core.errors import IllegalAction
+from cardtable.core.state import State
+from cardtable.rl.aec import observation_space
+from cardtable.rl.encoding import apply, clipped, encoder_for
+from cardtable.rl.rewards import Rewards
+
+Seats = npt.NDArray[np.int64]
+Actions = npt.NDArray[np.int64]
+#: (observations, masks, seats) of the rows to move -> an action number per row
+BatchPolicy = Callable[[Vector, Mask, Seats], Actions]
+
+
+def random_policy(seed: int = 0) -> BatchPolicy:
+    """Uniformly random legal actions, a whole batch in one draw."""
+    rng = np.random.default_rng(seed)
+
+    def choose(observations: Vector, masks: Mask, seats: Seats) -> Actions:
+        # the largest of uniform draws over the legal numbers is a uniform legal number
+        chosen: Actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        return chosen
+
+    return choose
+
+
+class Step(NamedTuple):
+    """What a step of :class:`VectorGames` did: each row's reward per seat, which rows
+    finished a game (and were dealt a new one), and the finished games themselves."""
+
+    rewards: npt.NDArray[np.float32]
+    finished: npt.NDArray[np.bool_]
+    ended: list[tuple[int, State]]
+
+
+class VectorGames:
+    """``size`` games of ``game_id`` stepped together (rows ``0 .. size-1``). Deals are
+    seeded: ``seed`` starts a generator whose draws seed the games, so a run is the same
+    on every machine. A game over as dealt (a koi-koi lucky hand) counts as ended at once
+    (:attr:`ended_at_deal`) and is dealt again. Games whose seats act at once in a race
+    (7 słów) need the AEC or parallel environment: a step refuses them."""
+
+    def __init__(
+        self,
+        game_id: str,
+        size: int,
+        *,
+        seed: int = 0,
+        preset: str | None = None,
+        reward: str = "score",
+        **options: Any,
+    ) -> None:
+        if size < 1:
+            raise ValueError("a vector of games needs at least one game")
+        self.game = cardtable.load(game_id, preset=preset, **options)
+        self.encoder = encoder_for(self.game)
+        self.players = self.game.num_players
+        self._seeds = np.random.default_rng(seed)
+        self.reward = reward
+        self.ended_at_deal: list[State] = []
+        self.states: list[State] = []
+        self.trackers: list[Rewards] = []
+        for _ in range(size):
+            state = self._deal()
+            self.states.append(state)
+            self.trackers.append(Rewards(reward, state))
+
+    @property
+    def size(self) -> int:
+        return len(self.states)
+
+    def _deal(self) -> State:
+        while True:
+            state = self.game.new_state(seed=int(self._seeds.integers(0, 2**62)))
+            if not state.is_over:
+                return state
+            self.ended_at_deal.append(state)
+
+    def seats(self, rows: Sequence[int] | None = None) -> Seats:
+        """The seat to move in each row (the lowest, where several may act)."""
+        picked = self.states if rows is None else [self.states[row] for row in rows]
+        return np.array([min(state.to_move) for state in picked], dtype=np.int64)
+
+    def observe(self, rows: Sequence[int] | None = None) -> tuple[Vector, Mask, Seats]:
+        """Observations, masks and seats of ``rows`` (all when None), for the seat to move."""
+        picked = self.states if rows is None else [self.states[row] for row in rows]
+        seats = self.seats(rows)
+        listed = seats.tolist()
+        observations = clipped(self.encoder, self.encoder.observe_states(picked, listed))
+        return observations, self.encoder.masks(picked, listed), seats
+
+    def step(self, actions: Sequence[int] | Actions, rows: Sequence[int] | None = None) -> Step:
+        """Each row's seat to move plays its action number (an illegal one raises
+        IllegalAction, after the rows before it have moved)."""
+        chosen = range(self.size) if rows is None else rows
+        rewards = np.zeros((self.size, self.players), dtype=np.float32)
+        finished = np.zeros(self.size, dtype=np.bool_)
+        ended: list[tuple[int, State]] = []
+        encoder = self.encoder
+        for row, action in zip(chosen, np.asarray(actions).tolist(), strict=True):
+            state = self.states[row]
+            if encoder.simultaneous(state):
+                raise IllegalAction(
+                    f"{self.game.id}: seats act at once here; use the AEC or parallel env"
+                )
+            apply(encoder, state, min(state.to_move), action)
+            gained = self.trackers[row].collect(state)
+            if any(gained):  # most moves score nothing
+                rewards[row] = gained
+            if state.is_over:
+                finished[row] = True
+                ended.append((row, state))
+                self.states[row] = self._deal()
+                self.trackers[row].reset(self.states[row])
+        return Step(rewards, finished, ended)
+
+
+class Rollout(NamedTuple):
+    """Whole games played by :func:`rollout`: each game's final scores (a row a game, in
+    the order they ended) and the moves played."""
+
+    scores: npt.NDArray[np.float64]
+    steps: int
+
+
+def rollout(
+    game_id: str,
+    games: int,
+    policy: BatchPolicy | None = None,
+    *,
+    batch: int = 64,
+    seed: int = 0,
+    preset: str | None = None,
+    **options: Any,
+) -> Rollout:
+    """``games`` whole games, ``batch`` at a time, every seat played by ``policy``
+    (random legal moves when None); games over as dealt count too."""
+    choose = policy or random_policy(seed)
+    vector = VectorGames(game_id, min(batch, games), seed=seed, preset=preset, **options)
+    scores: list[tuple[int, ...]] = []
+    steps = 0
+    while True:
+        scores += [state.scores() for state in vector.ended_at_deal]
+        vector.ended_at_deal.clear()
+        if len(scores) >= games:
+            break
+        observations, masks, seats = vector.observe()
+        step = vector.step(choose(observations, masks, seats))
+        steps += vector.size
+        scores += [state.scores() for _, state in step.ended]
+    return Rollout(np.array(scores[:games], dtype=np.float64), steps)
+
+
+class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
+    """``num_envs`` games; seat ``seat`` learns, ``opponents`` (a batched policy; random
+    legal moves when None) plays the other seats until the learner is to move again.
+
+    Observations are ``{"observation": (num_envs, size) float32, "action_mask":
+    (num_envs, actions) int8}``. An illegal action number costs ``illegal_penalty`` and
+    changes nothing in its game. Autoreset in the same step: where a game ended,
+    ``terminated`` is True, the observation is the next game's first and
+    ``infos["final_obs"]`` holds the last one. Rewards follow ``reward``
+    (:mod:`cardtable.rl.rewards`); what the opponents earn the learner before its first
+    move in a new game is paid with its next step."""
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int = 8,
+        opponents: BatchPolicy | None = None,
+        seat: int = 0,
+        preset: str | None = None,
+        reward: str = "score",
+        illegal_penalty: float = -1.0,
+        **options: Any,
+    ) -> None:
+        self.game_id, self.preset, self.reward, self.options = game_id, preset, reward, options
+        self.num_envs = num_envs
+        self.seat = seat
+        self.illegal_penalty = illegal_penalty
+        self.opponents = opponents or random_policy()
+        self.games = VectorGames(game_id, num_envs, preset=preset, reward=reward, **options)
+        encoder = self.games.encoder
+        self.single_observation_space = observation_space(encoder)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.single_action_space = spaces.Discrete(encoder.action_size)
+        self.action_space = spaces.MultiDiscrete([encoder.action_size] * num_envs)
+        self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+        #: rewards owed to the learner's next step (its opponents' moves in a new game)
+        self.carried = np.zeros(num_envs, dtype=np.float32)
+        self._rewards = np.zeros(num_envs, dtype=np.float32)
+        self._final: dict[int, State] = {}
+        self._masks = np.zeros((num_envs, encoder.action_size), dtype=np.int8)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        chosen = seed if seed is not None else int(np.random.default_rng().integers(2**62))
+        self.games = VectorGames(
+            self.game_id,
+            self.num_envs,
+            seed=chosen,
+            preset=self.preset,
+            reward=self.reward,
+            **self.options,
+        )
+        self.carried[:] = 0.0
+        # the opponents' first moves are paid with the learner's first step
+        self._others_play(np.ones(self.num_envs, dtype=np.bool_))
+        return self._observations(), {}
+
+    def _observations(self) -> dict[str, Any]:
+        observations, self._masks, _ = self.games.observe()
+        return {"observation": observations, "action_mask": self._masks}
+
+    def _others_play(self, ended: npt.NDArray[np.bool_]) -> None:
+        """Opponents move until the learner is to move in every game; their moves' rewards
+        go to the learner's current episode, or to the next where its game already ended."""
+        while True:
+            seats = self.games.seats()
+            rows = np.flatnonzero(seats != self.seat)
+            if not len(rows):
+                return
+            observations, masks, row_seats = self.games.observe(rows.tolist())
+            step = self.games.step(self.opponents(observations, masks, row_seats), rows.tolist())
+            for row, state in step.ended:
+                if not ended[row]:
+                    ended[row] = True
+                    self._final[row] = state
+                    self._rewards[row] += step.rewards[row, self.seat]
+                    continue
+                self.carried[row] += step.rewards[row, self.seat]
+            live = ~step.finished
+            self._rewards[live & ~ended] += step.rewards[live & ~ended, self.seat]
+            self.carried[live & ended] += step.rewards[live & ended, self.seat]
+
+    def step(
+        self, actions: Actions
+    ) -> tuple[dict[str, Any], npt.NDArray[np.float32], Any, Any, dict[str, Any]]:
+        actions = np.asarray(actions, dtype=np.int64)
+        inside = (actions >= 0) & (actions < self._masks.shape[1])
+        legal = inside.copy()
+        legal[inside] = self._masks[np.flatnonzero(inside), actions[inside]] == 1
+        self._rewards = self.carried.copy()
+        self.carried[:] = 0.0
+        self._rewards[~legal] += self.illegal_penalty
+        self._final = {}
+        ended = np.zeros(self.num_envs, dtype=np.bool_)
+        rows = np.flatnonzero(legal).tolist()
+        step = self.games.step(actions[legal], rows)
+        self._rewards += step.rewards[:, self.seat]
+        for row, state in step.ended:
+            ended[row] = True
+            self._final[row] = state
+        self._others_play(ended)
+        infos: dict[str, Any] = {}
+        if self._final:
+            infos = self._final_infos(ended)
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return self._observations(), self._rewards, ended, truncated, infos
+
+    def _final_infos(self, ended: npt.NDArray[np.bool_]) -> dict[str, Any]:
+        """Gymnasium's same-step autoreset infos: each ended game's last observation (no
+        legal action left) and final scores, flagged by ``_final_obs``/``_final_info``."""
+        encoder = self.games.encoder
+        rows = sorted(self._final)
+        states = [self._final[row] for row in rows]
+        vectors = clipped(encoder, encoder.observe_states(states, [self.seat] * len(rows)))
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        final_info = np.full(self.num_envs, None, dtype=object)
+        for row, state, vector in zip(rows, states, vectors, strict=True):
+            no_moves = np.zeros(encoder.action_size, dtype=np.int8)
+            final_obs[row] = {"observation": vector, "action_mask": no_moves}
+            final_info[row] = {"scores": state.scores(), "winners": state.result().winners}
+        return {
+            "final_obs": final_obs,
+            "_final_obs": ended.copy(),
+            "final_info": final_info,
+            "_final_info": ended.copy(),
+        }
