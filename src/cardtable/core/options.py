@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.fields import FieldInfo
 
 from cardtable.core.errors import OptionError
@@ -29,11 +29,24 @@ def _schema_groups(schema: dict[str, Any], cls: type[Any]) -> None:
     schema["x-groups"] = [group for group in getattr(cls, "GROUPS", ()) if group in used]
 
 
+def option(
+    default: Any, description: str, *, group: str, local_only: bool = False, **rules: Any
+) -> Any:
+    """One option of a game's model: pydantic's ``Field`` with the group a form shows it
+    in (``x-group``) and, for a value only the machine running the game may set (a file
+    path), ``local_only`` (``x-local-only``); ``rules`` are Field's constraints (``ge``...).
+    """
+    extra: dict[str, Any] = {"x-group": group}
+    if local_only:
+        extra["x-local-only"] = True
+    return Field(default, description=description, json_schema_extra=extra, **rules)
+
+
 class GameOptions(BaseModel):
     """Base of every game's options: frozen, and unknown keys are errors.
 
-    Each option names its group in its field, ``json_schema_extra={"x-group": "yaku"}``,
-    and the model lists its groups once, in the order a form shows them (``GROUPS``); the
+    Each option names its group in its field (:func:`option`, ``group="yaku"``), and the
+    model lists its groups once, in the order a form shows them (``GROUPS``); the
     JSON schema carries both (``x-group`` on each property, ``x-groups`` on the model).
     The words of an option live in the game's catalogue (docs/house.md, "Option words").
     """

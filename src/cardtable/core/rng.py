@@ -97,13 +97,13 @@ def shuffle_in_one_draw(x: MutableSequence[T], rng: RandomSource) -> None:
 #: True where this module runs compiled (mypyc): ``i64`` is then a machine word whose
 #: arithmetic wraps at 64 bits, while the Python source masks each result to 64 bits. The
 #: constants below make one piece of code give the same bits both ways.
-_NATIVE: Final = not __file__.endswith(".py")
-_WRAP: Final[i64] = i64(-1) if _NATIVE else i64(_MASK64)
+NATIVE: Final = not __file__.endswith(".py")
+_WRAP: Final[i64] = i64(-1) if NATIVE else i64(_MASK64)
 #: a key's sign bit flipped where words are signed, so keys sort as unsigned numbers
-_ORDER: Final[i64] = i64(-(1 << 63)) if _NATIVE else i64(0)
-_GOLDEN_WORD: Final[i64] = i64(_GOLDEN - (1 << 64)) if _NATIVE else i64(_GOLDEN)
-_MIX1: Final[i64] = i64(0xBF58476D1CE4E5B9 - (1 << 64)) if _NATIVE else i64(0xBF58476D1CE4E5B9)
-_MIX2: Final[i64] = i64(0x94D049BB133111EB - (1 << 64)) if _NATIVE else i64(0x94D049BB133111EB)
+_ORDER: Final[i64] = i64(-(1 << 63)) if NATIVE else i64(0)
+_GOLDEN_WORD: Final[i64] = i64(_GOLDEN - (1 << 64)) if NATIVE else i64(_GOLDEN)
+_MIX1: Final[i64] = i64(0xBF58476D1CE4E5B9 - (1 << 64)) if NATIVE else i64(0xBF58476D1CE4E5B9)
+_MIX2: Final[i64] = i64(0x94D049BB133111EB - (1 << 64)) if NATIVE else i64(0x94D049BB133111EB)
 #: masks that make a right shift of a signed word a logical one
 _LOW34: Final[i64] = i64((1 << 34) - 1)
 _LOW37: Final[i64] = i64((1 << 37) - 1)
@@ -115,7 +115,7 @@ _WORD_BELOW: Final = 1 << 31
 
 def _to_word(value: int) -> i64:
     """A 64-bit state as this module's word."""
-    return i64(value - (1 << 64) if _NATIVE and value >= 1 << 63 else value)
+    return i64(value - (1 << 64) if NATIVE and value >= 1 << 63 else value)
 
 
 def _from_word(word: i64) -> int:
@@ -165,7 +165,7 @@ class Rng:
 
         Lemire's multiply-shift: one 64-bit draw, and a rare rejection keeps it exact.
         """
-        if _NATIVE and 0 < n < _WORD_BELOW:
+        if NATIVE and 0 < n < _WORD_BELOW:
             # Compiled, the same draw in machine words: the high 64 bits of the 96-bit
             # product from two 32-bit halves. A low half below n (about n in 2**64) may
             # need the rejection: the exact code below then draws again from the start.
@@ -236,7 +236,7 @@ class Rng:
         Three times cheaper than a Python Fisher-Yates for a deck; the order is uniform
         but for ties among the keys (for 48 cards, a chance near 1e-16), which the stable
         sort still breaks the same way on every machine. Every round is dealt here, so the
-        keys are 64-bit machine words where this module is compiled (see :data:`_NATIVE`).
+        keys are 64-bit machine words where this module is compiled (see :data:`NATIVE`).
         """
         keys: list[i64] = []
         state: i64 = _to_word(self._state)

@@ -95,7 +95,6 @@ class VectorGames:
         self.encoder = encoder_for(self.game)
         self.players = self.game.num_players
         self._seeds = np.random.default_rng(seed)
-        self.reward = reward
         self.ended_at_deal: list[State] = []
         self.states: list[State] = []
         self.trackers: list[Rewards] = []
@@ -262,16 +261,18 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
                 return
             observations, masks, row_seats = self.games.observe(rows.tolist())
             step = self.games.step(self.opponents(observations, masks, row_seats), rows.tolist())
-            for row, state in step.ended:
-                if not ended[row]:
-                    ended[row] = True
-                    self._final[row] = state
-                    self._rewards[row] += step.rewards[row, self.seat]
-                    continue
-                self.carried[row] += step.rewards[row, self.seat]
-            live = ~step.finished
-            self._rewards[live & ~ended] += step.rewards[live & ~ended, self.seat]
-            self.carried[live & ended] += step.rewards[live & ended, self.seat]
+            self._collect(step, ended)
+
+    def _collect(self, step: Step, ended: npt.NDArray[np.bool_]) -> None:
+        """The learner's rewards of a step: to this episode, or to the next one where its
+        game has already ended (``ended``, which this step's finished games join)."""
+        earned = step.rewards[:, self.seat]
+        self._rewards += np.where(ended, 0.0, earned)
+        self.carried += np.where(ended, earned, 0.0)
+        for row, state in step.ended:
+            if not ended[row]:
+                ended[row] = True
+                self._final[row] = state
 
     def step(
         self, actions: Actions
@@ -286,11 +287,7 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
         self._final = {}
         ended = np.zeros(self.num_envs, dtype=np.bool_)
         rows = np.flatnonzero(legal).tolist()
-        step = self.games.step(actions[legal], rows)
-        self._rewards += step.rewards[:, self.seat]
-        for row, state in step.ended:
-            ended[row] = True
-            self._final[row] = state
+        self._collect(self.games.step(actions[legal], rows), ended)
         self._others_play(ended)
         infos: dict[str, Any] = {}
         if self._final:

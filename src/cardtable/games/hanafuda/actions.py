@@ -21,7 +21,14 @@ from cardtable.core.actions import action_type
 from cardtable.core.errors import IllegalAction
 from cardtable.core.frozen import Frozen
 from cardtable.games.hanafuda.capture import captures
-from cardtable.games.hanafuda.deck import CODES, MONTH_OF, NUM_CARDS, card_index, lowest_card
+from cardtable.games.hanafuda.deck import (
+    CODES,
+    MONTH_OF,
+    NUM_CARDS,
+    card_index,
+    lowest_card,
+    tagged,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +146,7 @@ NUMBER_LIGHTNING_TAKES: Final = NUM_CARDS * 6 + 2
 NUMBER_TAKES_LIGHTNING: Final = NUM_CARDS * 7 + 2
 ACTION_NUMBERS: Final = NUM_CARDS * 8 + 2
 #: the card koi-koi's ``lightning=wild`` rule makes wild (11-4)
-_LIGHTNING: Final = card_index("11-4")
+_LIGHTNING: Final = lowest_card(tagged("lightning"))
 
 
 def action_number(action: HanafudaAction) -> int:

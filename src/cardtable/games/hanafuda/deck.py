@@ -24,6 +24,7 @@ from typing import Final
 from mypy_extensions import i64
 
 from cardtable.core.frozen import Frozen
+from cardtable.core.rng import NATIVE
 
 
 class Kind(IntEnum):
@@ -287,9 +288,8 @@ def value_of(mask: int) -> int:
     )
 
 
-#: True where this module runs compiled (mypyc), whose code reaches ``int.bit_count`` and
-#: ``int.bit_length`` only as Python method calls: card sets are then counted in words
-_NATIVE: Final = not __file__.endswith(".py")
+# Compiled code (NATIVE: the whole hot path or none of it is) reaches ``int.bit_count`` and
+# ``int.bit_length`` only as Python method calls: card sets are then counted in words.
 _PAIRS: Final[i64] = i64(0x5555_5555_5555_5555)
 _NIBBLES: Final[i64] = i64(0x3333_3333_3333_3333)
 _BYTES: Final[i64] = i64(0x0F0F_0F0F_0F0F_0F0F)
@@ -302,7 +302,7 @@ def count_cards(mask: int) -> int:
     >>> count_cards(cards("01-1 03-1 08-1")), count_cards(FULL_DECK), count_cards(0)
     (3, 48, 0)
     """
-    if not _NATIVE:
+    if not NATIVE:
         return mask.bit_count()
     # the classic SWAR count: bits summed in pairs, nibbles, bytes, then the bytes at once
     word: i64 = i64(mask)
@@ -318,7 +318,7 @@ def lowest_card(mask: int) -> int:
     >>> lowest_card(cards("08-1 03-2"))
     9
     """
-    if not _NATIVE:
+    if not NATIVE:
         return (mask & -mask).bit_length() - 1
     return count_cards((mask & -mask) - 1)
 

@@ -168,7 +168,7 @@ class HanafudaEncoder(BaseEncoder):
         ].reshape(len(states), -1)
         start, seats_shown = _CARD_SETS * NUM_CARDS, self.SEATS
         per_seat = numbers[:, _CARD_SETS : _CARD_SETS + 5 * seats_shown].astype(np.float64)
-        divisors = np.repeat([8.0, self.score_scale, 3.0, 10.0, self.score_scale], seats_shown)
+        divisors = np.repeat(self._divisors(), seats_shown)
         out[:, start : start + 5 * seats_shown] = np.clip(per_seat / divisors, -10.0, 10.0)
         start += 5 * seats_shown
         dealer, phase, stock, round_no, rounds, to_move, players = numbers[:, -7:].T
@@ -199,6 +199,11 @@ class HanafudaEncoder(BaseEncoder):
     def observe_state(self, state: State, seat: int) -> Vector:
         return self.vector_of(_fishing(state).observation_numbers(seat))
 
+    def _divisors(self) -> tuple[float, ...]:
+        """What the per-seat blocks are divided by: hand sizes, scores, koi-koi calls, yaku
+        totals, pile values (the layout's docs say the same)."""
+        return (8.0, self.score_scale, 3.0, 10.0, self.score_scale)
+
     def vector_of(self, numbers: Sequence[int]) -> Vector:
         """The observation of one seat's numbers (:meth:`FishingState.observation_numbers`
         or :func:`numbers_of_view`): one array filled in place, as every step needs."""
@@ -207,7 +212,7 @@ class HanafudaEncoder(BaseEncoder):
             ones += [block * NUM_CARDS + card for card in card_list(numbers[block])]
         seats = self.SEATS
         tail = [0.0] * (seats * 6 + len(PHASES) + 4)
-        divisors = (8.0, self.score_scale, 3.0, 10.0, self.score_scale)
+        divisors = self._divisors()
         for position in range(5 * seats):
             value = numbers[_CARD_SETS + position] / divisors[position // seats]
             tail[position] = min(max(value, -10.0), 10.0)

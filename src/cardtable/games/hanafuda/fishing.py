@@ -329,6 +329,7 @@ class FishingState(KeepsRounds):
         "revealed",
         "rng",
         "round_no",
+        "rounds",
         "start_table",
         "steals",
         "stock",
@@ -349,6 +350,8 @@ class FishingState(KeepsRounds):
         self.n: int = game.num_players
         self.rng = Rng(seed)
         self.round_no = 1
+        #: rounds in the match (the option every fishing game has)
+        self.rounds = int(getattr(game.options, "rounds", 1))
         self.totals = [0] * self.n
         self.results: list[RoundResult] = []
         self.events: list[CaptureEvent] = []
@@ -702,7 +705,7 @@ class FishingState(KeepsRounds):
         return winner_deals_next(result.scores, self.dealer)
 
     def match_finished(self) -> bool:
-        return self.round_no >= int(getattr(self.game.options, "rounds", 1))
+        return self.round_no >= self.rounds
 
     def end_round(self) -> None:
         result = self.score_round()
@@ -735,6 +738,7 @@ class FishingState(KeepsRounds):
         new.n = self.n
         new.rng = self.rng.clone()
         new.round_no = self.round_no
+        new.rounds = self.rounds
         new.totals = self.totals.copy()
         new.results = self.results.copy()
         new.events = self.events.copy()
@@ -851,7 +855,6 @@ class FishingState(KeepsRounds):
         new.deals = self.deals[: self.round_no]
         return new
 
-    # -- what a seat sees -------------------------------------------------------------
     # -- numbers for learners (the RL encoder, :mod:`.encoding`) ---------------------------
     def legal_numbers(self, seat: int) -> list[int]:
         """The numbers (:func:`.actions.action_number`) of ``legal_actions(seat)``."""
@@ -870,41 +873,30 @@ class FishingState(KeepsRounds):
         place after the seat, the phase, the stock, the round, the rounds, whether the
         seat is to move and the players. Per-seat entries are padded to four seats."""
         n = self.n
-        flipped = 1 << self.pending if self.pending >= 0 else 0
-        out = [self.hands[seat], self.table, flipped]
-        for offset in range(_SEATS_SHOWN):
-            out.append(self.piles[(seat + offset) % n] if offset < n else 0)
-        counts = [self.koikoi_counts((seat + offset) % n) for offset in range(n)]
-        for block in range(5):
-            for offset in range(_SEATS_SHOWN):
-                if offset >= n:
-                    out.append(0)
-                    continue
-                other = (seat + offset) % n
-                if block == 0:
-                    out.append(count_cards(self.hands[other]))
-                elif block == 1:
-                    out.append(self.totals[other])
-                elif block == 4:
-                    out.append(value_of(self.piles[other]))
-                else:
-                    out.append(counts[offset][block - 2])
-        out.append((self.dealer - seat) % n)
-        out.append(_PHASE_NUMBER[self.phase])
-        out.append(len(self.stock) - self.stock_pos)
-        out.append(self.round_no)
-        out.append(int(getattr(self.game.options, "rounds", 1)))
-        out.append(1 if self.phase is not _OVER and seat == self.current else 0)
-        out.append(n)
+        order = [(seat + offset) % n for offset in range(n)]
+        padding = [0] * (_SEATS_SHOWN - n)
+        counts = [self.koikoi_counts(other) for other in order]
+        out = [self.hands[seat], self.table, 1 << self.pending if self.pending >= 0 else 0]
+        out += [self.piles[other] for other in order] + padding
+        out += [count_cards(self.hands[other]) for other in order] + padding
+        out += [self.totals[other] for other in order] + padding
+        out += [calls for calls, _ in counts] + padding
+        out += [total for _, total in counts] + padding
+        out += [value_of(self.piles[other]) for other in order] + padding
+        to_move = 1 if self.phase is not _OVER and seat == self.current else 0
+        stock = len(self.stock) - self.stock_pos
+        out += [(self.dealer - seat) % n, _PHASE_NUMBER[self.phase], stock, self.round_no]
+        out += [self.rounds, to_move, n]
         return out
 
+    # -- what a seat sees -------------------------------------------------------------
     def view(self, seat: int | None, *, brief: bool = False) -> JSON:
         data: JSON = {
             "game": self.game.id,
             "seat": seat,
             "players": self.n,
             "round": self.round_no,
-            "rounds": int(getattr(self.game.options, "rounds", 1)),
+            "rounds": self.rounds,
             "dealer": self.dealer,
             "phase": self.phase,
             "to_move": sorted(self.to_move),

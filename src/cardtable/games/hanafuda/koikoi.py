@@ -24,7 +24,6 @@ from cardtable.games.hanafuda.capture import captures
 from cardtable.games.hanafuda.deck import (
     MONTH_MASK_OF,
     MONTH_MASKS,
-    cards,
     count_cards,
     iter_cards,
     tagged,
@@ -50,7 +49,7 @@ from cardtable.games.hanafuda.scoring import (
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 from cardtable.locales import Reason, reason
 
-LIGHTNING: Final = cards("11-4")
+LIGHTNING: Final = tagged("lightning")
 AUGUST_GRASS: Final = tagged("august_grass")
 
 PRESETS: dict[str, dict[str, Any]] = {

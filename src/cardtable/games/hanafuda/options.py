@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal, Self
 from pydantic import Field, create_model, field_validator, model_validator
 from pydantic.fields import FieldInfo
 
-from cardtable.core.options import GameOptions
+from cardtable.core.options import GameOptions, option
 from cardtable.games.hanafuda.yaku import YakuTable, hana_awase_table, koikoi_table
 
 
@@ -31,10 +31,10 @@ class FishingOptions(GameOptions):
 
 
 def rounds_field() -> Any:
-    return Field(
+    return option(
         12,
         description="Rounds in the match: a year of 12, or fewer.",
-        json_schema_extra={"x-group": "match"},
+        group="match",
     )
 
 
@@ -43,21 +43,21 @@ class CardValueOptions(FishingOptions):
 
     rounds: Literal[1, 3, 6, 12] = rounds_field()
     players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
-    scoring: Literal["traditional", "simple"] = Field(
+    scoring: Literal["traditional", "simple"] = option(
         "traditional",
         description=(
             "traditional: captured card values minus par (264 / players), zero-sum; "
             "simple: captured card values."
         ),
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
-    two_player_stop_when_hands_empty: bool = Field(
+    two_player_stop_when_hands_empty: bool = option(
         False,
         description=(
             "Two players: end the round when the hands are empty instead of playing "
             "stock-only turns until the stock is empty (simple scoring only)."
         ),
-        json_schema_extra={"x-group": "turn_flow"},
+        group="turn_flow",
     )
 
     @model_validator(mode="after")
@@ -76,62 +76,62 @@ class BakappanaOptions(CardValueOptions):
 
 class HanaAwaseOptions(CardValueOptions):
     players: int = Field(3, ge=2, le=4, description="Number of players, 2 to 4.")
-    scoring: Literal["traditional", "simple"] = Field(
+    scoring: Literal["traditional", "simple"] = option(
         "traditional",
         description=(
             "traditional: (cards - par) + own yaku x (players - 1) - the others' yaku, "
             "zero-sum; simple: cards + own yaku x (players - 1)."
         ),
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
-    forced_hand_match: bool = Field(
+    forced_hand_match: bool = option(
         False,
         description="A player who can capture with a hand card must play such a card.",
-        json_schema_extra={"x-group": "turn_flow"},
+        group="turn_flow",
     )
-    capture_from_opponent_piles: bool = Field(
+    capture_from_opponent_piles: bool = option(
         False,
         description="A played card may also take a card of its month from an opponent's pile.",
-        json_schema_extra={"x-group": "turn_flow"},
+        group="turn_flow",
     )
-    teyaku: bool = Field(
+    teyaku: bool = option(
         False,
         description="Hands dealt with 7 plains collect 30 from each player, with 6 plains 20.",
-        json_schema_extra={"x-group": "lucky_hands"},
+        group="lucky_hands",
     )
-    willow_is_plain_for_teyaku: bool = Field(
+    willow_is_plain_for_teyaku: bool = option(
         False,
         description="Teyaku count every willow card as a plain.",
-        json_schema_extra={"x-group": "lucky_hands"},
+        group="lucky_hands",
     )
-    special_payments: bool = Field(
+    special_payments: bool = option(
         False,
         description=(
             "3 players: a deal where someone captured under 20 in card values is drawn; "
             "otherwise the dealer or the player after him with at most 8 captured cards, and "
             "the third player with at most 10, collect 30 from each."
         ),
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
-    fuke_threshold_inclusive: bool = Field(
+    fuke_threshold_inclusive: bool = option(
         False,
         description="The drawn-deal rule uses 20 or less instead of under 20.",
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
-    willow_row_cancels_yaku: bool = Field(
+    willow_row_cancels_yaku: bool = option(
         False,
         description="If anyone holds all four willow cards, nobody scores yaku.",
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
-    rain_spoils_drinking: bool = Field(
+    rain_spoils_drinking: bool = option(
         False,
         description="The rain man's holder scores no Nomi, Hanami or Tsukimi.",
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
-    sugawara_excluded_by_lights: bool = Field(
+    sugawara_excluded_by_lights: bool = option(
         False,
         description="Gokō and Shikō replace Omote-sugawara.",
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
 
     @cached_property
@@ -158,10 +158,10 @@ _PAR_88_FIELDS: dict[str, Any] = {
     "players": (Literal[3], Field(3, description="Exactly 3 players (par 88).")),
     "scoring": (
         Literal["traditional"],
-        Field(
+        option(
             "traditional",
             description="(cards - 88) + own yaku x 2 - the others' yaku + teyaku and specials.",
-            json_schema_extra={"x-group": "scoring"},
+            group="scoring",
         ),
     ),
     **{
@@ -264,183 +264,181 @@ class KoiKoiOptions(FishingOptions):
 
     players: Literal[2] = Field(2, description="Koi-koi is for exactly 2 players.")
     rounds: Literal[1, 3, 6, 8, 12] = rounds_field()
-    zero_sum: bool = Field(
+    zero_sum: bool = option(
         True,
         description="★ Both start with zero_sum_start points; the loser pays the winner.",
-        json_schema_extra={"x-group": "match"},
+        group="match",
     )
-    zero_sum_start: int = Field(
+    zero_sum_start: int = option(
         30,
         ge=1,
         le=1000,
         description="Starting points (zero-sum).",
-        json_schema_extra={"x-group": "match"},
+        group="match",
     )
     # deal
-    lucky_hands: LuckyHands = Field(
+    lucky_hands: LuckyHands = option(
         "void",
         description=(
             "★ void: teshi or kuttsuki in a hand and the cards are dealt again; win: it wins "
             "the round at once (6 points); off: nothing happens."
         ),
-        json_schema_extra={"x-group": "lucky_hands"},
+        group="lucky_hands",
     )
-    kuttsuki_enabled: bool = Field(
+    kuttsuki_enabled: bool = option(
         True,
         description="Kuttsuki (four pairs) counts as a lucky hand besides teshi.",
-        json_schema_extra={"x-group": "lucky_hands"},
+        group="lucky_hands",
     )
-    table_lucky_void: bool = Field(
+    table_lucky_void: bool = option(
         True,
         description="★ Four pairs on the table: the cards are dealt again.",
-        json_schema_extra={"x-group": "lucky_hands"},
+        group="lucky_hands",
     )
-    table_triple_void: bool = Field(
+    table_triple_void: bool = option(
         False,
         description="Three cards of one month on the table: the cards are dealt again.",
-        json_schema_extra={"x-group": "lucky_hands"},
+        group="lucky_hands",
     )
-    deal_ten_cards: bool = Field(
+    deal_ten_cards: bool = option(
         False,
         description="10 cards per hand (table 8, stock 20).",
-        json_schema_extra={"x-group": "turn_flow"},
+        group="turn_flow",
     )
     # yaku
-    chofuku_mode: Literal["replace", "add", "none"] = Field(
+    chofuku_mode: Literal["replace", "add", "none"] = option(
         "replace",
         description=(
             "Akatan + Aotan: replace = 10 instead of 5 + 5; add = 10 plus both 5s; "
             "none = no extra yaku."
         ),
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
-    set_yaku_extra_bonus: bool = Field(
+    set_yaku_extra_bonus: bool = option(
         False,
         description=(
             "+1 per extra animal on Ino-shika-chō and per extra ribbon on Akatan/Aotan; "
             "Tane/Tanzaku then do not count those cards again."
         ),
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
-    inoshikacho_enabled: bool = Field(
-        True, description="Ino-shika-chō is a yaku.", json_schema_extra={"x-group": "yaku"}
-    )
-    sake_viewing: Literal["normal", "disabled", "needs_other_yaku"] = Field(
+    inoshikacho_enabled: bool = option(True, description="Ino-shika-chō is a yaku.", group="yaku")
+    sake_viewing: Literal["normal", "disabled", "needs_other_yaku"] = option(
         "normal",
         description="Hanami/Tsukimi: normal, disabled, or only with another yaku.",
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
-    weather_ruins_viewing: bool = Field(
+    weather_ruins_viewing: bool = option(
         True,
         description="★ No Hanami while a November card is on the table, no Tsukimi while "
         "a December card is.",
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
-    sake_cup_mode: Literal["both", "one_of", "animal_only"] = Field(
+    sake_cup_mode: Literal["both", "one_of", "animal_only"] = option(
         "both",
         description="The sake cup counts as animal and plain, as either, or animal only.",
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
-    viewing_value: Literal["standard", "low"] = Field(
+    viewing_value: Literal["standard", "low"] = option(
         "standard",
         description="low: Hanami/Tsukimi are worth 1, or 3 after own koi-koi.",
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
-    double_plain: tuple[Literal["sake_cup", "lightning", "yellow_paulownia"], ...] = Field(
+    double_plain: tuple[Literal["sake_cup", "lightning", "yellow_paulownia"], ...] = option(
         (),
         description="Cards that count as two plains for Kasu (comma separated).",
-        json_schema_extra={"x-group": "yaku"},
+        group="yaku",
     )
     # extra card properties
-    lightning: Lightning = Field(
+    lightning: Lightning = option(
         "plain",
         description=(
             "The lightning (11-4): a plain card, wild (matches any card), or wild_if_grass "
             "(wild when an August plain is on the first table)."
         ),
-        json_schema_extra={"x-group": "turn_flow"},
+        group="turn_flow",
     )
     # turn variants
-    continue_with_stock_after_hands: bool = Field(
+    continue_with_stock_after_hands: bool = option(
         False,
         description="After the hands are empty, play stock-only turns.",
-        json_schema_extra={"x-group": "turn_flow"},
+        group="turn_flow",
     )
-    turn_variant: TurnVariant = Field(
+    turn_variant: TurnVariant = option(
         "standard",
         description=(
             "draw_then_two_hand_plays: a turn takes the top stock card into hand, then plays "
             "two cards; keep_unmatched_draw: a flipped card that matches nothing goes to "
             "hand, and another card is played."
         ),
-        json_schema_extra={"x-group": "turn_flow"},
+        group="turn_flow",
     )
     # draws
-    oya_ken_points: int = Field(
+    oya_ken_points: int = option(
         0,
         ge=0,
         le=50,
         description="On a draw the dealer collects this and keeps the deal.",
-        json_schema_extra={"x-group": "draws"},
+        group="draws",
     )
-    draw_passes_deal: bool = Field(
+    draw_passes_deal: bool = option(
         False,
         description="On a draw the other player deals.",
-        json_schema_extra={"x-group": "draws"},
+        group="draws",
     )
-    draw_last_yaku_scores: bool = Field(
+    draw_last_yaku_scores: bool = option(
         False,
         description="On a draw the last player to form or raise a yaku scores it.",
-        json_schema_extra={"x-group": "draws"},
+        group="draws",
     )
     # koi-koi declaration
-    koikoi_min_points: int = Field(
+    koikoi_min_points: int = option(
         0,
         ge=0,
         le=50,
         description="Koi-koi only with at least this many points.",
-        json_schema_extra={"x-group": "koikoi_calls"},
+        group="koikoi_calls",
     )
-    koikoi_only_on_new_yaku: bool = Field(
+    koikoi_only_on_new_yaku: bool = option(
         False,
         description="Only a new yaku (not a raised one) allows a koi-koi call.",
-        json_schema_extra={"x-group": "koikoi_calls"},
+        group="koikoi_calls",
     )
-    koikoi_once_per_round: bool = Field(
+    koikoi_once_per_round: bool = option(
         False,
         description="At most one koi-koi call per round; after it, yaku win at once.",
-        json_schema_extra={"x-group": "koikoi_calls"},
+        group="koikoi_calls",
     )
     # multipliers
-    double_if_seven_plus: bool = Field(
+    double_if_seven_plus: bool = option(
         False,
         description="×2 when the base is 7 or more.",
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
-    koikoi_multiplier: KoikoiMultiplier = Field(
+    koikoi_multiplier: KoikoiMultiplier = option(
         "count_all",
         description=(
             "★ count_all: ×(1 + all calls); count_opponent: ×(1 + opponent's calls); "
             "own_x2 / opponent_x2 / any_x2: ×2 after such a call; japan_bonus: +1..+3 for "
             "1-3 own calls, then ×2..×5; none."
         ),
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
-    table_lights_multiplier: Literal["none", "x2", "count"] = Field(
+    table_lights_multiplier: Literal["none", "x2", "count"] = option(
         "none",
         description="Lights on the first table: x2 = ×2; count = ×(lights + 1).",
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
     # scoring
-    best_yaku_only: bool = Field(
+    best_yaku_only: bool = option(
         False,
         description="The winner scores only his best yaku.",
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
-    score_opponent_yaku: bool = Field(
+    score_opponent_yaku: bool = option(
         False,
         description="The winner also adds the value of the opponent's yaku.",
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
 
     @cached_property

@@ -49,8 +49,8 @@ WILLOW_RIBBON: Final = cards("11-3")
 NOVEMBER, DECEMBER = MONTH_MASKS[10], MONTH_MASKS[11]
 DOUBLE_PLAIN_CARDS = {
     "sake_cup": SAKE_CUP,
-    "lightning": cards("11-4"),
-    "yellow_paulownia": cards("12-2"),
+    "lightning": tagged("lightning"),
+    "yellow_paulownia": tagged("yellow_paulownia"),
 }
 
 
@@ -379,8 +379,8 @@ class YakuTable:
         return self._combine(captured, table, koikoi_calls, "")
 
     def _rows_alone(self, captured: int, table: int, cup_as: str) -> tuple[int, list[int]]:
-        """:meth:`YakuDef.points_for` of every row, inlined over the flat rows (an
-        uncached total scans all of them; test_yaku checks that the two agree)."""
+        """:meth:`YakuDef.points_for` of every row, inlined over the flat rows (every
+        total scans all of them; test_yaku checks that the two agree)."""
         scoring = 0
         points = [0] * len(self.rows)
         for i, row in enumerate(self._compiled[cup_as]):
@@ -408,12 +408,12 @@ class YakuTable:
         for i, replaced in enumerate(self._replaces):
             if replaced and scoring >> i & 1:
                 scoring &= ~replaced
-        best: dict[int, int] = {}
+        best = [-1] * len(self._groups)  # per group, the row that holds it so far
         for i, group in enumerate(self._groups):
             if group < 0 or not scoring >> i & 1:
                 continue
-            holder = best.get(group)
-            if holder is None:
+            holder = best[group]
+            if holder < 0:
                 best[group] = i
             elif points[i] > points[holder]:
                 scoring &= ~(1 << holder)
@@ -431,8 +431,12 @@ class YakuTable:
 
 
 def _sum_of(scoring: int, points: list[int]) -> int:
-    """The total of the rows in ``scoring``."""
-    return sum(points[i] for i in range(len(points)) if scoring >> i & 1)
+    """The total of the rows in ``scoring`` (a loop: compiled, sum() is a builtins call)."""
+    total = 0
+    for i, value in enumerate(points):
+        if scoring >> i & 1:
+            total += value
+    return total
 
 
 def _opt(options: GameOptions | Mapping[str, Any], name: str, default: Any) -> Any:

@@ -31,7 +31,7 @@ from pydantic import Field
 from cardtable.core.actions import Action, action_type
 from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.game import Capability, GameInfo, GameSpec, register
-from cardtable.core.options import GameOptions
+from cardtable.core.options import GameOptions, option
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, draw_below
 from cardtable.core.state import KeepsRounds
@@ -181,13 +181,13 @@ class OhanamiOptions(GameOptions):
     GROUPS: ClassVar[tuple[str, ...]] = ("scoring",)
 
     players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
-    pink_tiebreak: Literal["raw", "capped"] = Field(
+    pink_tiebreak: Literal["raw", "capped"] = option(
         "raw",
         description=(
             "Ties on points go to more pink cards: raw counts every pink card; capped "
             "counts at most 15 (as scored)."
         ),
-        json_schema_extra={"x-group": "scoring"},
+        group="scoring",
     )
 
 
