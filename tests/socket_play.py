@@ -38,7 +38,8 @@ def normal(data: Any) -> Any:
 def word_action(view: Frame, seat: int, replica: Any, rng: random.Random) -> Frame:
     """7 słów writing: the lowest seat writes the best word and flips, the others lock."""
     first = seat == min(s for s in view["to_move"] if s >= 0)
-    best = solve(replica.area, replica.dictionary, top=1) if first else []
+    allowed = lambda word: replica.family_block(seat, word) is None  # noqa: E731
+    best = solve(replica.area, replica.dictionary, top=1, allowed=allowed) if first else []
     if best and not view.get("entry") and rng.random() < 0.8:
         return {"type": "submit", "word": best[0].word}
     if view.get("entry") and view.get("may_flip"):
