@@ -6,6 +6,7 @@ finished round gives the state's own result, line for line, and a search copy's 
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 
 import cardtable
 from cardtable.core.game import Game, spec_of
+from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.deck import cards
 from cardtable.games.hanafuda.fishing import FishingState
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
@@ -130,6 +132,25 @@ def test_every_game_scores_its_rounds_with_the_pure_functions() -> None:
     } <= seen
     assert {"teyaku", "few_cards", "willow_row_cancels", "oya_ken", "koikoi_bonus"} <= seen
     assert {"opponent_yaku", "multiplier", "lucky", "fuke", "par", "pays"} <= seen
+
+
+def test_a_played_round_explains_itself_when_read() -> None:
+    """The engine's round result makes its lines on first read (play that never reads
+    them skips the work), pickles with them, and refuses lines that do not add up."""
+    game = cardtable.load("hana-awase-88", rounds=1)
+    ((state, _),) = finished_rounds(game, 1, seed=3)
+    (result,) = state.results
+    made: list[RoundResult] = []
+    explained = ROUND_SCORING["hana-awase-88"](game.options, state.round_facts())
+    later = RoundResult(1, result.dealer, result.scores, (), result.outcome).explained_later(
+        lambda: made.append(explained) or explained
+    )
+    assert made == []
+    assert later.lines == explained.lines and later.lines and made == [explained]
+    assert pickle.loads(pickle.dumps(result)) == result == explained
+    wrong = RoundResult(1, 0, (1, -1)).explained_later(lambda: explained)
+    with pytest.raises(AssertionError, match="do not explain"):
+        _ = wrong.lines
 
 
 def test_a_koikoi_winner_scores_yaku_times_the_calls() -> None:

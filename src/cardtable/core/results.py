@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,15 +67,77 @@ class ScoreLine:
         }
 
 
-@dataclass(frozen=True, slots=True)
 class RoundResult:
-    """What one round (or stage) gave each seat, and why."""
+    """What one round (or stage) gave each seat, and why.
 
-    number: int
-    dealer: int
-    scores: tuple[int, ...]
-    lines: tuple[ScoreLine, ...] = ()
-    outcome: str = "played"
+    The lines may be made later: :meth:`explained_later` gives a result whose lines are
+    made when first read, so play that never reads them (search, training, the arena)
+    does not pay for them.
+
+    >>> quick = RoundResult(1, 0, (5, -5), outcome="shobu")
+    >>> lines = (ScoreLine.of(0, "yaku:tsukimi", 5, "line.yaku"),)
+    >>> later = quick.explained_later(lambda: RoundResult(1, 0, (5, -5), lines, "shobu"))
+    >>> later.lines == lines, later == RoundResult(1, 0, (5, -5), lines, "shobu")
+    (True, True)
+    """
+
+    __slots__ = ("_explain", "_lines", "dealer", "number", "outcome", "scores")
+
+    def __init__(
+        self,
+        number: int,
+        dealer: int,
+        scores: tuple[int, ...],
+        lines: tuple[ScoreLine, ...] = (),
+        outcome: str = "played",
+    ) -> None:
+        self.number = number
+        self.dealer = dealer
+        self.scores = scores
+        self.outcome = outcome
+        self._lines = lines
+        self._explain: Callable[[], RoundResult] | None = None
+
+    def explained_later(self, explain: Callable[[], RoundResult]) -> RoundResult:
+        """This result, with the lines of ``explain()`` made when they are first read
+        (``explain`` must give the same scores and outcome: that is checked then)."""
+        later = RoundResult(self.number, self.dealer, self.scores, (), self.outcome)
+        later._explain = explain
+        return later
+
+    @property
+    def lines(self) -> tuple[ScoreLine, ...]:
+        explain = self._explain
+        if explain is not None:
+            explained = explain()
+            if (explained.scores, explained.outcome) != (self.scores, self.outcome):
+                raise AssertionError(
+                    f"round {self.number}: lines scoring {explained.scores} ({explained.outcome})"
+                    f" do not explain {self.scores} ({self.outcome})"
+                )
+            self._lines, self._explain = explained.lines, None
+        return self._lines
+
+    def _fields(self) -> tuple[int, int, tuple[int, ...], tuple[ScoreLine, ...], str]:
+        return (self.number, self.dealer, self.scores, self.lines, self.outcome)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RoundResult):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        number, dealer, scores, lines, outcome = self._fields()
+        return (
+            f"RoundResult(number={number!r}, dealer={dealer!r}, scores={scores!r}, "
+            f"lines={lines!r}, outcome={outcome!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[RoundResult], tuple[Any, ...]]:
+        return (RoundResult, self._fields())  # a pickled result carries its lines
 
     def to_json(self) -> dict[str, Any]:
         return {

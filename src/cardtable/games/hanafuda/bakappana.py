@@ -13,16 +13,13 @@ True
 
 from __future__ import annotations
 
-from typing import cast
-
 from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
-from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import FishingState
 from cardtable.games.hanafuda.options import BakappanaOptions
-from cardtable.games.hanafuda.scoring import TOTAL_VALUE, score_bakappana_round
+from cardtable.games.hanafuda.scoring import TOTAL_VALUE
 
 PRESETS = {
     "default": {},
@@ -33,10 +30,6 @@ PRESETS = {
 
 class BakappanaState(FishingState):
     __slots__ = ()
-
-    def score_round(self) -> RoundResult:
-        options = cast(BakappanaOptions, self.game.options)
-        return score_bakappana_round(options, self.round_facts(), explain=self.explain_rounds)
 
 
 def settled_total(options: GameOptions) -> int | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from typing import Any, Final, NamedTuple, cast
 
 from cardtable.core.actions import Action
@@ -52,7 +53,7 @@ from cardtable.games.hanafuda.deck import (
     lowest_card,
     value_of,
 )
-from cardtable.games.hanafuda.scoring import FinishedRound
+from cardtable.games.hanafuda.scoring import ROUND_SCORING, FinishedRound, RoundScoring
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 from cardtable.locales import LANGUAGES, Localized, Reason, message, reason
 
@@ -685,10 +686,18 @@ class FishingState(KeepsRounds):
         raise AssertionError("this game has no decisions between turns")
 
     # -- rounds and the match -------------------------------------------------------
+    def scoring(self) -> RoundScoring:
+        """The game's pure scoring function (:data:`.scoring.ROUND_SCORING`)."""
+        return ROUND_SCORING[self.game.id]
+
     def score_round(self) -> RoundResult:
-        """The finished round's result: the game's pure scoring (:mod:`.scoring`) of
-        :meth:`round_facts`, without score lines in a search copy (subclass hook)."""
-        raise AssertionError("a fishing game must score its rounds")
+        """The finished round's result: :meth:`scoring` of :meth:`round_facts`, its
+        score lines made when first read (never in a search copy)."""
+        score, options, facts = self.scoring(), self.game.options, self.round_facts()
+        result = score(options, facts, explain=False)
+        if self.explain_rounds:
+            result = result.explained_later(partial(score, options, facts))
+        return result
 
     def round_facts(self) -> FinishedRound:
         """What this round left, as the scoring reads it (koi-koi adds its calls)."""

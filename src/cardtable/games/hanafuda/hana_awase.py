@@ -29,7 +29,7 @@ from cardtable.games.hanafuda.fishing import (
     winner_deals_next,
 )
 from cardtable.games.hanafuda.options import HanaAwase88Options, HanaAwaseOptions
-from cardtable.games.hanafuda.scoring import score_hana_awase_round, teyaku_lines, teyaku_plains
+from cardtable.games.hanafuda.scoring import teyaku_lines, teyaku_plains
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 
 
@@ -88,9 +88,6 @@ class HanaAwaseState(FishingState):
 
     def pile_yaku(self, seat: int) -> list[Yaku]:
         return self.yaku_table.evaluate(self.piles[seat])
-
-    def score_round(self) -> RoundResult:
-        return score_hana_awase_round(self.options, self.round_facts(), explain=self.explain_rounds)
 
     def choose_next_dealer(self, result: RoundResult) -> int:
         if result.outcome == "drawn":

@@ -44,7 +44,6 @@ from cardtable.games.hanafuda.scoring import (
     kuttsuki,
     lucky_kind,
     lucky_winner,
-    score_koikoi_round,
 )
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 from cardtable.locales import Reason, reason
@@ -333,9 +332,6 @@ class KoiKoiState(FishingState):
             shobu=self.winner,
             last_improver=self.last_improver,
         )
-
-    def score_round(self) -> RoundResult:
-        return score_koikoi_round(self.options, self.round_facts(), explain=self.explain_rounds)
 
     def choose_next_dealer(self, result: RoundResult) -> int:
         if result.outcome in ("shobu", "lucky_hand") and self.winner is not None:
