@@ -3,6 +3,8 @@
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardtable.games.hanafuda import cards, codes
 from cardtable.games.hanafuda.deck import (
@@ -68,3 +70,8 @@ def test_value_of_matches_a_plain_sum() -> None:
     for _ in range(500):
         mask = rng.getrandbits(48)
         assert value_of(mask) == sum(c.value for c in CARDS if mask >> c.index & 1)
+
+
+@given(st.integers(0, FULL_DECK))
+def test_the_value_of_any_set_is_its_cards_values_summed(mask: int) -> None:
+    assert value_of(mask) == sum(card.value for card in CARDS if mask & card.bit)

@@ -3,13 +3,17 @@ than random; the easy / medium / hard levels exist for every game."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import cardtable
 from cardtable.agents import agent_names, make_agent
-from cardtable.agents.ismcts import ISMCTSAgent
+from cardtable.agents.ismcts import ISMCTSAgent, match_rewards
+from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 
@@ -109,18 +113,27 @@ def test_ohanami_search_plays_to_the_end_of_the_game_among_greedys_best_moves() 
 
     state = cardtable.load("ohanami", players=2).new_state(seed=4)
     assert state.rounds_carry_over and len(state.legal_actions(0)) == 45
-    seen_over = []
-    bot = ISMCTSAgent(iterations=24, seed=1, rollout=make_agent("greedy", "ohanami", 1))
-    playout = bot._playout
-
-    def watched(copy: State, until: int | None) -> None:
-        playout(copy, until)
-        seen_over.append((until, copy.is_over, copy.rounds_finished))
-
-    bot._playout = watched  # type: ignore[method-assign]
-    choice = bot.choose(state, 0)
-    assert seen_over and all(s == (None, True, 3) for s in seen_over)
     greedy = make_agent("greedy", "ohanami", 1)
+
+    class Watching:
+        """The greedy rollout bot, keeping every search copy it plays a move in."""
+
+        def __init__(self) -> None:
+            self.copies: dict[int, State] = {}
+
+        def choose(self, copy: State, seat: int) -> Action:
+            self.copies[id(copy)] = copy
+            return greedy.choose(copy, seat)
+
+        def shortlist(self, state: State, seat: int, legal: list[Action], n: int) -> list[Action]:
+            return greedy.shortlist(state, seat, legal, n)  # type: ignore[attr-defined,no-any-return]
+
+    rollout = Watching()
+    bot = ISMCTSAgent(iterations=24, seed=1, rollout=rollout)
+    choice = bot.choose(state, 0)
+    # every playout went on to the end of the game (a copy is played in until then)
+    assert rollout.copies
+    assert all(copy.is_over and copy.rounds_finished == 3 for copy in rollout.copies.values())
     shortlist = greedy.shortlist(state, 0, state.legal_actions(0), ismcts.ROOT_WIDTH)  # type: ignore[attr-defined]
     assert choice in shortlist and len(shortlist) == ismcts.ROOT_WIDTH
     koikoi = cardtable.load("koi-koi", rounds=3).new_state(seed=4)
@@ -156,3 +169,27 @@ def test_search_copies_score_rounds_as_the_game_does(rules: dict[str, object]) -
             assert explained.results[0].lines and not any(
                 line.rule.startswith("yaku:") for line in terse.results[0].lines
             )
+
+
+@given(
+    totals=st.lists(st.integers(-30, 30), min_size=1, max_size=4),
+    scale=st.floats(0.5, 20),
+    rounds_left=st.integers(0, 11),
+)
+def test_match_rewards_judge_each_seat_against_its_best_opponent(
+    totals: list[int], scale: float, rounds_left: int
+) -> None:
+    """The rewards as the module docstring says them, seat by seat: the margin over the
+    best other seat, squashed; in the last round half of it for winning (half a win when
+    shared)."""
+    best = max(totals)
+    for seat, reward in enumerate(match_rewards(tuple(totals), scale, rounds_left)):
+        others = [score for other, score in enumerate(totals) if other != seat]
+        margin = (totals[seat] - max(others, default=totals[seat])) / scale
+        if rounds_left:
+            expected = 0.5 + 0.5 * math.tanh(0.8 * margin / math.sqrt(rounds_left))
+        else:
+            win = 0.0 if totals[seat] < best else 1.0 if totals.count(best) == 1 else 0.5
+            expected = 0.5 * win + 0.25 * math.tanh(margin) + 0.25
+        assert reward == pytest.approx(expected)
+        assert 0.0 <= reward <= 1.0

@@ -43,6 +43,8 @@ HOT_PATH = (
     "cardtable.games.hanafuda.koikoi",
     "cardtable.games.hanafuda.bakappana",
     "cardtable.games.hanafuda.hana_awase",
+    # the search's own loop: every iteration walks the tree before the engine plays out
+    "cardtable.agents.ismcts",
 )
 #: the name of the shared library that holds the compiled modules' code
 GROUP = "cardtable_hot"

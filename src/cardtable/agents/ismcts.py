@@ -72,9 +72,11 @@ def match_rewards(totals: tuple[int, ...], scale: float, rounds_left: int) -> li
     after this one; ``scale`` is a typical round margin (see the module docstring)."""
     best = max(totals)
     winners = totals.count(best)
+    # each seat's best opponent: the best score, or the runner-up's for the best seat
+    runner_up = sorted(totals)[-2] if len(totals) > 1 else best
     rewards = []
-    for seat, score in enumerate(totals):
-        others = max((s for i, s in enumerate(totals) if i != seat), default=score)
+    for score in totals:
+        others = runner_up if score == best and winners == 1 else best
         margin = (score - others) / scale
         if rounds_left:
             rewards.append(0.5 + 0.5 * math.tanh(0.8 * margin / math.sqrt(rounds_left)))
@@ -167,7 +169,7 @@ class ISMCTSAgent:
                 state.advance(mover, action)
                 path.append(child)
                 break
-            child = max(available, key=Node.ucb)
+            child = _most_promising(available)
             assert child.action is not None
             state.advance(mover, child.action)
             path.append(child)
@@ -200,6 +202,18 @@ class ISMCTSAgent:
                     actions = state.legal_actions(mover)
                     action = actions[self.rng.below(len(actions))]
                 state.advance(mover, action)
+
+
+def _most_promising(children: list[Node]) -> Node:
+    """The child of highest UCB, the first of equals (``max(children, key=Node.ucb)`` as a
+    loop: compiled, it runs without a Python call per child)."""
+    best = children[0]
+    best_value = best.ucb()
+    for child in children[1:]:
+        value = child.ucb()
+        if value > best_value:
+            best, best_value = child, value
+    return best
 
 
 def _going(state: State, until: int | None) -> bool:

@@ -120,6 +120,23 @@ class BaseEncoder(ABC):
             out[row] = self.mask(state, seat)
         return out
 
+    def seats_to_move(self, states: Sequence[State]) -> list[int]:
+        """The seat to move in each state (the lowest, where several may act)."""
+        return [min(state.to_move) for state in states]
+
+    def play_numbers(self, states: Sequence[State], numbers: Sequence[int]) -> list[int]:
+        """Each state's seat to move (the lowest, where several may act) plays its action
+        number, as :func:`cardtable.rl.encoding.apply` plays one (an illegal number raises
+        IllegalAction, after the rows before it have moved); the rows whose scores may have
+        changed (every row, unless an engine can tell: a fishing game's change only when
+        a round ends)."""
+        for state, number in zip(states, numbers, strict=True):
+            seat = min(state.to_move)
+            action = self.named(state, seat, number)
+            state.apply(seat, action)
+            self.after(state, seat, action)
+        return list(range(len(states)))
+
     @abstractmethod
     def index_of(self, state: State, seat: int, action: Action) -> int:
         """The number of a legal ``action`` of ``seat``."""

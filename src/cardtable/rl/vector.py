@@ -42,7 +42,7 @@ from cardtable.core.encoding import Mask, Vector
 from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
 from cardtable.rl.aec import observation_space
-from cardtable.rl.encoding import apply, clipped, encoder_for
+from cardtable.rl.encoding import clipped, encoder_for
 from cardtable.rl.rewards import Rewards
 
 Seats = npt.NDArray[np.int64]
@@ -57,7 +57,7 @@ def random_policy(seed: int = 0) -> BatchPolicy:
 
     def choose(observations: Vector, masks: Mask, seats: Seats) -> Actions:
         # the largest of uniform draws over the legal numbers is a uniform legal number
-        chosen: Actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        chosen: Actions = np.argmax(masks * rng.random(masks.shape, dtype=np.float32), axis=1)
         return chosen
 
     return choose
@@ -117,7 +117,7 @@ class VectorGames:
     def seats(self, rows: Sequence[int] | None = None) -> Seats:
         """The seat to move in each row (the lowest, where several may act)."""
         picked = self.states if rows is None else [self.states[row] for row in rows]
-        return np.array([min(state.to_move) for state in picked], dtype=np.int64)
+        return np.array(self.encoder.seats_to_move(picked), dtype=np.int64)
 
     def observe(self, rows: Sequence[int] | None = None) -> tuple[Vector, Mask, Seats]:
         """Observations, masks and seats of ``rows`` (all when None), for the seat to move."""
@@ -130,18 +130,22 @@ class VectorGames:
     def step(self, actions: Sequence[int] | Actions, rows: Sequence[int] | None = None) -> Step:
         """Each row's seat to move plays its action number (an illegal one raises
         IllegalAction, after the rows before it have moved)."""
-        chosen = range(self.size) if rows is None else rows
+        chosen = list(range(self.size) if rows is None else rows)
+        numbers = np.asarray(actions).tolist()
+        if len(numbers) != len(chosen):
+            raise ValueError(f"{len(numbers)} actions for {len(chosen)} rows")
         rewards = np.zeros((self.size, self.players), dtype=np.float32)
         finished = np.zeros(self.size, dtype=np.bool_)
         ended: list[tuple[int, State]] = []
-        encoder = self.encoder
-        for row, action in zip(chosen, np.asarray(actions).tolist(), strict=True):
-            state = self.states[row]
-            if encoder.simultaneous(state):
+        picked = [self.states[row] for row in chosen]
+        for state in picked:
+            if self.encoder.simultaneous(state):
                 raise IllegalAction(
                     f"{self.game.id}: seats act at once here; use the AEC or parallel env"
                 )
-            apply(encoder, state, min(state.to_move), action)
+        # only the rows whose scores may have changed are asked for their rewards
+        for index in self.encoder.play_numbers(picked, numbers):
+            row, state = chosen[index], picked[index]
             gained = self.trackers[row].collect(state)
             if any(gained):  # most moves score nothing
                 rewards[row] = gained

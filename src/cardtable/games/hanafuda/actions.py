@@ -46,6 +46,16 @@ class Play(Frozen):
         take = None if self.take is None else CODES[self.take]
         return {"type": "play", "card": CODES[self.card], "take": take}
 
+    # Written out, not the dataclass's: compiled, those are Python functions, and the
+    # search hashes an action at every step of every walk down its tree.
+    def __hash__(self) -> int:
+        return self.card if self.take is None else self.card | (self.take + 1) << 6
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.card == other.card and self.take == other.take
+
     def __str__(self) -> str:
         if self.take is None:
             return f"play {CODES[self.card]}"
@@ -57,6 +67,14 @@ class Take(Frozen):
     """Choose which of two matching table cards the flipped stock card captures."""
 
     card: int
+
+    def __hash__(self) -> int:  # as Play's, written out
+        return self.card | 1 << 12
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Take):
+            return NotImplemented
+        return self.card == other.card
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "take", "card": CODES[self.card]}

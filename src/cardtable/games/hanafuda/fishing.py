@@ -23,12 +23,13 @@ from functools import partial
 from typing import Any, Final, NamedTuple, cast
 
 from cardtable.core.actions import Action
-from cardtable.core.errors import OptionError
+from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.frozen import Frozen
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
 from cardtable.core.state import KeepsRounds
 from cardtable.games.hanafuda.actions import (
+    ACTION_NUMBERS,
     MONTH_PLAYS,
     PLAY,
     TAKE,
@@ -36,6 +37,7 @@ from cardtable.games.hanafuda.actions import (
     Play,
     Take,
     action_number,
+    action_of_number,
     plays_of,
 )
 from cardtable.games.hanafuda.capture import CAPTURES, captures_on
@@ -120,6 +122,8 @@ _CAPTURE_EVENT: Final = CaptureEvent
 _PHASE_NUMBER: Final = {phase: number for number, phase in enumerate(Phase)}
 #: seats an RL observation has room for (a game has at most four)
 _SEATS_SHOWN: Final = 4
+#: _ZEROS[k]: k zeros, the padding of a per-seat block
+_ZEROS: Final = tuple((0,) * k for k in range(_SEATS_SHOWN + 1))
 _HAND: Final = Source.HAND
 _STOCK: Final = Source.STOCK
 
@@ -881,22 +885,46 @@ class FishingState(KeepsRounds):
         hand sizes, scores, koi-koi calls, yaku totals, pile values; then the dealer's
         place after the seat, the phase, the stock, the round, the rounds, whether the
         seat is to move and the players. Per-seat entries are padded to four seats."""
-        n = self.n
-        order = [(seat + offset) % n for offset in range(n)]
-        padding = [0] * (_SEATS_SHOWN - n)
-        counts = [self.koikoi_counts(other) for other in order]
-        out = [self.hands[seat], self.table, 1 << self.pending if self.pending >= 0 else 0]
-        out += [self.piles[other] for other in order] + padding
-        out += [count_cards(self.hands[other]) for other in order] + padding
-        out += [self.totals[other] for other in order] + padding
-        out += [calls for calls, _ in counts] + padding
-        out += [total for _, total in counts] + padding
-        out += [value_of(self.piles[other]) for other in order] + padding
-        to_move = 1 if self.phase is not _OVER and seat == self.current else 0
-        stock = len(self.stock) - self.stock_pos
-        out += [(self.dealer - seat) % n, _PHASE_NUMBER[self.phase], stock, self.round_no]
-        out += [self.rounds, to_move, n]
+        out: list[int] = []
+        self.observe_into(out, seat)
         return out
+
+    def observe_into(self, out: list[int], seat: int) -> None:
+        """Append :meth:`observation_numbers` to ``out`` (a batch fills one list)."""
+        n = self.n
+        padding = _SEATS_SHOWN - n
+        out.append(self.hands[seat])
+        out.append(self.table)
+        out.append(1 << self.pending if self.pending >= 0 else 0)
+        calls: list[int] = []
+        totals: list[int] = []
+        for k in range(n):
+            seat_calls, yaku_total = self.koikoi_counts((seat + k) % n)
+            calls.append(seat_calls)
+            totals.append(yaku_total)
+        for k in range(n):
+            out.append(self.piles[(seat + k) % n])
+        out.extend(_ZEROS[padding])
+        for k in range(n):
+            out.append(count_cards(self.hands[(seat + k) % n]))
+        out.extend(_ZEROS[padding])
+        for k in range(n):
+            out.append(self.totals[(seat + k) % n])
+        out.extend(_ZEROS[padding])
+        out.extend(calls)
+        out.extend(_ZEROS[padding])
+        out.extend(totals)
+        out.extend(_ZEROS[padding])
+        for k in range(n):
+            out.append(value_of(self.piles[(seat + k) % n]))
+        out.extend(_ZEROS[padding])
+        out.append((self.dealer - seat) % n)
+        out.append(_PHASE_NUMBER[self.phase])
+        out.append(len(self.stock) - self.stock_pos)
+        out.append(self.round_no)
+        out.append(self.rounds)
+        out.append(1 if self.phase is not _OVER and seat == self.current else 0)
+        out.append(n)
 
     # -- what a seat sees -------------------------------------------------------------
     def view(self, seat: int | None, *, brief: bool = False) -> JSON:
@@ -936,3 +964,40 @@ class FishingState(KeepsRounds):
         if seat is not None:
             data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
         return data
+
+
+# -- many games at once (cardtable.rl.vector) -------------------------------------------------
+def observation_rows(states: list[FishingState], seats: list[int]) -> list[int]:
+    """The :meth:`~FishingState.observation_numbers` of every state for its seat, one
+    after the other in one list."""
+    out: list[int] = []
+    for row in range(len(states)):
+        states[row].observe_into(out, seats[row])
+    return out
+
+
+def legal_cells(states: list[FishingState], seats: list[int], width: int) -> list[int]:
+    """Where the masks of many states have a 1, as cells of one flat array ``width``
+    numbers a row: ``row * width + number`` for each legal action number of a row's seat."""
+    cells: list[int] = []
+    for row in range(len(states)):
+        for number in states[row].legal_numbers(seats[row]):
+            cells.append(row * width + number)
+    return cells
+
+
+def play_numbers(states: list[FishingState], numbers: list[int]) -> list[int]:
+    """Each state's seat to move plays its action number, checked as ``apply`` checks a
+    move (an illegal one raises IllegalAction, after the rows before it have moved). The
+    rows whose round ended: only then do a fishing game's scores change."""
+    ended: list[int] = []
+    for row in range(len(states)):
+        state = states[row]
+        number = numbers[row]
+        if not 0 <= number < ACTION_NUMBERS:
+            raise IllegalAction(f"there is no action {number} (0..{ACTION_NUMBERS - 1})")
+        rounds = len(state.results)
+        state.apply(state.current, action_of_number(number))
+        if len(state.results) != rounds:
+            ended.append(row)
+    return ended
