@@ -61,6 +61,9 @@ def run(
     where a compiled engine is built); its figures."""
     environment = {**os.environ, "PYTHONPATH": str(tree / "src")}
     environment["CARDTABLE_PURE_PYTHON"] = "1" if pure else "0"
+    # one core: numpy's BLAS threads spin for a while after import, and CPU-time figures
+    # count their spinning as the benchmark's own time
+    environment.setdefault("OPENBLAS_NUM_THREADS", "1")
     subprocess.run(
         [sys.executable, script, *arguments],
         cwd=tree / "benchmarks",

@@ -1,5 +1,6 @@
 """The seeded generator: a published test vector, determinism, uniformity."""
 
+import pickle
 import random
 from collections import Counter
 
@@ -75,6 +76,32 @@ def test_permutation_is_uniform_enough_and_reproducible() -> None:
     rng = Rng(8)
     first = Counter(rng.permutation(4)[0] for _ in range(40_000))
     assert all(abs(count - 10_000) < 450 for count in first.values())
+
+
+def test_permutation_is_the_sort_by_its_keys() -> None:
+    """The packed sort orders a deck as sorting the indices by their 64-bit keys (the
+    generator's next outputs) does, so every seed deals what it always dealt. Seed 6271
+    draws two keys whose top bits are equal: those are ordered by their whole keys."""
+    tied = Rng(6271)
+    assert len({tied.next_u64() >> 40 for _ in range(48)}) < 48
+    for seed in (6271, *range(300)):
+        rng = Rng(seed)
+        keys = [rng.next_u64() for _ in range(48)]
+        permuted = Rng(seed)
+        assert permuted.permutation(48) == sorted(range(48), key=keys.__getitem__)
+        assert permuted.state == rng.state
+
+
+def test_a_generator_pickles_and_clones_with_its_state() -> None:
+    reference = Rng(99)
+    reference.below(5)
+    expected = [reference.next_u64() for _ in range(3)]
+    rng = Rng(99)
+    rng.below(5)
+    for copy in (pickle.loads(pickle.dumps(rng)), rng.clone()):
+        assert copy.state == rng.state
+        assert [copy.next_u64() for _ in range(3)] == expected
+    assert [rng.next_u64() for _ in range(3)] == expected  # the copies drew on their own
 
 
 def test_draws_are_lazy_and_a_permutation() -> None:

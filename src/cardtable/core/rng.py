@@ -111,6 +111,8 @@ _LOW33: Final[i64] = i64((1 << 33) - 1)
 _LOW32: Final[i64] = i64((1 << 32) - 1)
 #: below() draws in words for every n under this (two 32-bit halves times n fit a word)
 _WORD_BELOW: Final = 1 << 31
+#: permutation() sorts indices of up to this many bits packed below the keys' top bits
+_PACKED_INDEX_BITS: Final = 12
 
 
 def _to_word(value: int) -> i64:
@@ -123,13 +125,23 @@ def _from_word(word: i64) -> int:
     return int(word) & _MASK64
 
 
-class Rng:
-    """SplitMix64: tiny state (one int), so cloning a game state costs nothing."""
+def _mixed(word: i64) -> i64:
+    """SplitMix64's output for the state ``word`` (the state already advanced)."""
+    z = ((word ^ ((word >> 30) & _LOW34)) * _MIX1) & _WRAP
+    z = ((z ^ ((z >> 27) & _LOW37)) * _MIX2) & _WRAP
+    return z ^ ((z >> 31) & _LOW33)
 
-    __slots__ = ("_state",)
+
+class Rng:
+    """SplitMix64: tiny state (one 64-bit word), so cloning a game state costs nothing.
+
+    The state is kept as this module's word (:data:`NATIVE`: a machine word where
+    compiled), so a draw makes no big Python integer; :attr:`state` gives it unsigned."""
+
+    __slots__ = ("_word",)
 
     def __init__(self, seed: int | str | bytes = 0, *, state: int | None = None) -> None:
-        self._state = seed_to_u64(seed) if state is None else state & _MASK64
+        self._word: i64 = _to_word(seed_to_u64(seed) if state is None else state & _MASK64)
 
     @classmethod
     def from_state(cls, state: int) -> Rng:
@@ -138,17 +150,24 @@ class Rng:
 
     @property
     def state(self) -> int:
-        return self._state
+        return _from_word(self._word)
 
     def clone(self) -> Rng:
-        return Rng.from_state(self._state)
+        copy = Rng(state=0)
+        copy._word = self._word
+        return copy
+
+    def __reduce__(self) -> tuple[type[Rng], tuple[()], dict[str, int]]:
+        # compiled, the word is no attribute pickle can read: the state goes by keyword
+        return (Rng, (), {"state": self.state})
+
+    def __setstate__(self, data: dict[str, int]) -> None:
+        self._word = _to_word(data["state"])
 
     def next_u64(self) -> int:
-        self._state = (self._state + _GOLDEN) & _MASK64
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31)
+        word: i64 = (self._word + _GOLDEN_WORD) & _WRAP
+        self._word = word
+        return _from_word(_mixed(word))
 
     def getrandbits(self, k: int) -> int:
         """``k`` random bits (any ``k >= 0``), like ``random.Random.getrandbits``."""
@@ -169,23 +188,17 @@ class Rng:
             # Compiled, the same draw in machine words: the high 64 bits of the 96-bit
             # product from two 32-bit halves. A low half below n (about n in 2**64) may
             # need the rejection: the exact code below then draws again from the start.
-            state: i64 = (_to_word(self._state) + _GOLDEN_WORD) & _WRAP
-            mixed: i64 = ((state ^ ((state >> 30) & _LOW34)) * _MIX1) & _WRAP
-            mixed = ((mixed ^ ((mixed >> 27) & _LOW37)) * _MIX2) & _WRAP
-            mixed = mixed ^ ((mixed >> 31) & _LOW33)
+            state: i64 = (self._word + _GOLDEN_WORD) & _WRAP
+            mixed = _mixed(state)
             bound: i64 = i64(n)
             low: i64 = (mixed & _LOW32) * bound
             middle: i64 = ((mixed >> 32) & _LOW32) * bound + ((low >> 32) & _LOW32)
             if middle & _LOW32 or low & _LOW32 >= bound:
-                self._state = _from_word(state)
+                self._word = state
                 return int((middle >> 32) & _LOW32)
         if not 0 < n <= 1 << 64:
             raise ValueError("below() needs 1 <= n <= 2**64")
-        # next_u64() inlined: bots call this once per move
-        z = self._state = (self._state + _GOLDEN) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        product = (z ^ (z >> 31)) * n
+        product = self.next_u64() * n
         if product & _MASK64 < n:
             threshold = ((1 << 64) - n) % n
             while product & _MASK64 < threshold:
@@ -203,7 +216,7 @@ class Rng:
 
     def shuffle(self, x: MutableSequence[T]) -> None:
         """Fisher-Yates in place (``below`` inlined: dealing is on every round's path)."""
-        state = self._state
+        state = _from_word(self._word)
         for i in range(len(x) - 1, 0, -1):
             n = i + 1
             state = (state + _GOLDEN) & _MASK64
@@ -219,7 +232,7 @@ class Rng:
                     product = (z ^ (z >> 31)) * n
             j = product >> 64
             x[i], x[j] = x[j], x[i]
-        self._state = state
+        self._word = _to_word(state)
 
     def draws(self, items: Iterable[T]) -> Iterator[T]:
         """Items in random order, drawn one at a time (a lazy forward Fisher-Yates):
@@ -236,17 +249,45 @@ class Rng:
         Three times cheaper than a Python Fisher-Yates for a deck; the order is uniform
         but for ties among the keys (for 48 cards, a chance near 1e-16), which the stable
         sort still breaks the same way on every machine. Every round is dealt here, so the
-        keys are 64-bit machine words where this module is compiled (see :data:`NATIVE`).
+        keys are machine words where this module is compiled (see :data:`NATIVE`), and
+        what is sorted is small numbers: each key's top bits above its index (below
+        2**30, which CPython compares fastest). Items whose top bits are equal (for a
+        48-card deck, about one deck in 14 000) are put in the order of their whole keys,
+        as a sort by the keys alone would have them.
+
+        >>> Rng(5).permutation(10)
+        [8, 6, 5, 9, 1, 7, 4, 0, 3, 2]
         """
+        start: i64 = self._word
+        bits = (n - 1).bit_length() if n > 1 else 1
+        if bits > _PACKED_INDEX_BITS:
+            return sorted(range(n), key=self._keys(n).__getitem__)
+        shift: i64 = i64(34 + bits)
+        word = start
+        packed: list[int] = []
+        for index in range(n):
+            word = (word + _GOLDEN_WORD) & _WRAP
+            packed.append(int((((_mixed(word) ^ _ORDER) >> shift) << bits) | index))
+        self._word = word
+        packed.sort()
+        low = (1 << bits) - 1
+        order = [number & low for number in packed]
+        for k in range(1, n):
+            if packed[k] >> bits == packed[k - 1] >> bits:  # rare: equal top bits
+                self._word = start
+                keys = self._keys(n)
+                return sorted(range(n), key=keys.__getitem__)
+        return order
+
+    def _keys(self, n: int) -> list[i64]:
+        """The sort keys of :meth:`permutation` (it leaves the state as they do)."""
         keys: list[i64] = []
-        state: i64 = _to_word(self._state)
+        word: i64 = self._word
         for _ in range(n):
-            state = (state + _GOLDEN_WORD) & _WRAP
-            z = ((state ^ ((state >> 30) & _LOW34)) * _MIX1) & _WRAP
-            z = ((z ^ ((z >> 27) & _LOW37)) * _MIX2) & _WRAP
-            keys.append((z ^ ((z >> 31) & _LOW33)) ^ _ORDER)
-        self._state = _from_word(state)
-        return sorted(range(n), key=keys.__getitem__)
+            word = (word + _GOLDEN_WORD) & _WRAP
+            keys.append(_mixed(word) ^ _ORDER)
+        self._word = word
+        return keys
 
     def shuffled(self, items: Iterable[T]) -> list[T]:
         out = list(items)

@@ -486,11 +486,20 @@ class FishingState(KeepsRounds):
             hand = self.hands[seat] & ~self.unplayable
             out: list[Action] = []
             if self.custom_captures or self.forced_match:
-                by_card = [(c, self.capture_options(seat, c)) for c in iter_cards(hand)]
-                if self.forced_match:  # only the cards that capture, if any does
-                    by_card = [(c, options) for c, options in by_card if options] or by_card
-                for card, options in by_card:
-                    out.extend(plays_of(card, options))
+                # card by card; with forced_match only the cards that capture, if any does
+                idle = 0  # the cards kept back: they capture nothing
+                while hand:
+                    card = lowest_card(hand)
+                    hand &= hand - 1
+                    options = self.capture_options(seat, card)
+                    if options or not self.forced_match:
+                        out.extend(plays_of(card, options))
+                    else:
+                        idle |= 1 << card
+                if not out:
+                    while idle:
+                        out.append(PLAY[lowest_card(idle)])
+                        idle &= idle - 1
                 return out
             # One table look-up per month in hand (see MONTH_PLAYS): this is the hot path.
             table = self.table

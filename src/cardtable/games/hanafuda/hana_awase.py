@@ -56,12 +56,11 @@ class HanaAwaseState(FishingState):
         on_table = self.table & month
         if not self.custom_captures or count_cards(on_table) == 3:
             return super().capture_options(seat, card)
-        opponents = 0
-        for other, pile in enumerate(self.piles):
+        stolen = 0  # the month's cards in the other players' piles
+        for other in range(self.n):
             if other != seat:
-                opponents |= pile
-        candidates = on_table | (opponents & month)
-        return single_options(candidates)
+                stolen |= self.piles[other] & month
+        return single_options(on_table | stolen)
 
     def take_cards(self, seat: int, captured: int) -> None:
         self.table &= ~captured
