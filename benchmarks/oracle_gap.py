@@ -12,9 +12,17 @@ The oracles read hidden cards on purpose: they measure how much of a game's outc
 player can influence at all, which is what bounds any honest bot's edge over greedy.
 
     .venv/bin/python benchmarks/oracle_gap.py --game bakappana --deals 40
+
+The oracles hand the search a proxy of the state, which the compiled search refuses (it
+takes a State): this script runs the engine from its Python source (strength, not speed,
+is measured here).
 """
 
 from __future__ import annotations
+
+import os
+
+os.environ["CARDTABLE_PURE_PYTHON"] = "1"  # before cardtable is imported
 
 import argparse
 import math
@@ -23,7 +31,8 @@ from typing import Any
 
 import cardtable
 from cardtable.agents import make_agent
-from cardtable.agents.ismcts import HARD_ITERATIONS, ISMCTSAgent
+from cardtable.agents.ismcts import ISMCTSAgent
+from cardtable.core.game import spec_of
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from common import save_figures
@@ -54,7 +63,8 @@ class Revealed:
 class OracleAgent:
     def __init__(self, game_id: str, seed: int, stock: bool) -> None:
         rollout = make_agent("greedy", game_id, seed)
-        self.search = ISMCTSAgent(HARD_ITERATIONS["hanafuda"], seed=seed, rollout=rollout)
+        iterations = spec_of(game_id).info.search_iterations  # the hard level's budget
+        self.search = ISMCTSAgent(iterations, seed=seed, rollout=rollout)
         self.stock = stock
         self.name = "sees-all" if stock else "sees-hands"
 
