@@ -57,7 +57,8 @@ def random_policy(seed: int = 0) -> BatchPolicy:
 
     def choose(observations: Vector, masks: Mask, seats: Seats) -> Actions:
         # the largest of uniform draws over the legal numbers is a uniform legal number
-        chosen: Actions = np.argmax(masks * rng.random(masks.shape, dtype=np.float32), axis=1)
+        # (53-bit draws: float32's would tie, or draw a legal number's 0.0, once in millions)
+        chosen: Actions = np.argmax(masks * rng.random(masks.shape), axis=1)
         return chosen
 
     return choose
