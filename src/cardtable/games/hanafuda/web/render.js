@@ -129,7 +129,8 @@ export function render(root, ctx) {
     h("div", { class: "pile" }, KIND_ORDER.map((kind) => {
       const group = codes.filter((c) => info[c].kind === kind);
       return h("div", { class: `stack${group.length ? "" : " empty"}`, "data-kind": kind, title: t(`kind.${kind}`) },
-        h("span", { class: "stack-count" }, `${t(`kinds.${kind}`)} ${group.length}`),
+        h("span", { class: "stack-count" },
+          h("span", { class: "stack-kind" }, t(`kinds.${kind}`)), " ", h("span", { class: "stack-n" }, `${group.length}`)),
         h("div", { class: "stack-cards" }, group.map((c) => draw(c, "small"))));
     }));
 
