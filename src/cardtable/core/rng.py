@@ -215,24 +215,10 @@ class Rng:
         return seq[self.below(len(seq))]
 
     def shuffle(self, x: MutableSequence[T]) -> None:
-        """Fisher-Yates in place (``below`` inlined: dealing is on every round's path)."""
-        state = _from_word(self._word)
+        """Fisher-Yates in place, one :meth:`below` a card."""
         for i in range(len(x) - 1, 0, -1):
-            n = i + 1
-            state = (state + _GOLDEN) & _MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-            product = (z ^ (z >> 31)) * n
-            if product & _MASK64 < n:  # rare: only then can the draw need rejecting
-                threshold = ((1 << 64) - n) % n
-                while product & _MASK64 < threshold:
-                    state = (state + _GOLDEN) & _MASK64
-                    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-                    product = (z ^ (z >> 31)) * n
-            j = product >> 64
+            j = self.below(i + 1)
             x[i], x[j] = x[j], x[i]
-        self._word = _to_word(state)
 
     def draws(self, items: Iterable[T]) -> Iterator[T]:
         """Items in random order, drawn one at a time (a lazy forward Fisher-Yates):

@@ -191,7 +191,16 @@ def action_number(action: HanafudaAction) -> int:
 
 
 def action_of_number(number: int) -> HanafudaAction:
-    """The action numbered ``number`` (``0 <= number < ACTION_NUMBERS``), interned."""
+    """The action numbered ``number``, interned; IllegalAction for a number outside
+    ``0 .. ACTION_NUMBERS - 1``.
+
+    >>> action_of_number(386)
+    Traceback (most recent call last):
+    ...
+    cardtable.core.errors.IllegalAction: there is no action 386 (0..385)
+    """
+    if not 0 <= number < ACTION_NUMBERS:
+        raise IllegalAction(f"there is no action {number} (0..{ACTION_NUMBERS - 1})")
     if number < NUMBER_PLAY_TAKE:
         return PLAY[number]
     if number < NUMBER_TAKE:

@@ -27,11 +27,6 @@ from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import (
     ACTION_NUMBERS,
-    NUMBER_KOIKOI,
-    NUMBER_PLAY,
-    NUMBER_PLAY_TAKE,
-    NUMBER_SHOBU,
-    NUMBER_TAKE,
     KoiKoi,
     Play,
     Shobu,
@@ -118,8 +113,6 @@ class HanafudaEncoder(BaseEncoder):
     """
 
     SEATS = _SEATS
-    PLAY, PLAY_TAKE, TAKE = NUMBER_PLAY, NUMBER_PLAY_TAKE, NUMBER_TAKE
-    KOIKOI, SHOBU = NUMBER_KOIKOI, NUMBER_SHOBU
     action_size = ACTION_NUMBERS
     observation_size = NUM_CARDS * (3 + SEATS) + SEATS * 6 + 4 + 4
     LAYOUT = (
@@ -152,9 +145,7 @@ class HanafudaEncoder(BaseEncoder):
         return _fishing(state).legal_numbers(seat)
 
     def named(self, state: State, seat: int, index: int) -> Action:
-        if not 0 <= index < self.action_size:
-            raise IllegalAction(f"there is no action {index} (0..{self.action_size - 1})")
-        return action_of_number(index)  # interned
+        return action_of_number(index)  # interned; refuses a number outside the space
 
     def decode(self, state: State, seat: int, index: int) -> Action:
         action = self.named(state, seat, index)

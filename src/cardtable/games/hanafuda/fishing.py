@@ -23,13 +23,12 @@ from functools import partial
 from typing import Any, Final, NamedTuple, cast
 
 from cardtable.core.actions import Action
-from cardtable.core.errors import IllegalAction, OptionError
+from cardtable.core.errors import OptionError
 from cardtable.core.frozen import Frozen
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
 from cardtable.core.state import KeepsRounds
 from cardtable.games.hanafuda.actions import (
-    ACTION_NUMBERS,
     MONTH_PLAYS,
     PLAY,
     TAKE,
@@ -1002,11 +1001,8 @@ def play_numbers(states: list[FishingState], numbers: list[int]) -> list[int]:
     ended: list[int] = []
     for row in range(len(states)):
         state = states[row]
-        number = numbers[row]
-        if not 0 <= number < ACTION_NUMBERS:
-            raise IllegalAction(f"there is no action {number} (0..{ACTION_NUMBERS - 1})")
         rounds = len(state.results)
-        state.apply(state.current, action_of_number(number))
+        state.apply(state.current, action_of_number(numbers[row]))
         if len(state.results) != rounds:
             ended.append(row)
     return ended
