@@ -32,6 +32,7 @@ from types import ModuleType
 #: the modules compiled, in import order (a compiled class's base class is compiled too)
 HOT_PATH = (
     "cardtable.core.frozen",
+    "cardtable.core.results",
     "cardtable.core.rng",
     "cardtable.core.state",
     "cardtable.games.hanafuda.deck",

@@ -6,11 +6,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable.core.frozen import Frozen
 from cardtable.locales import LANGUAGES, message, value_json
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreLine:
+class ScoreLine(Frozen):
     """One reason a seat's score changed in a round.
 
     ``rule`` is a stable key (``"card_points"``, ``"par"``, ``"yaku:goko"``) that front ends
@@ -33,17 +34,24 @@ class ScoreLine:
     @classmethod
     def of(
         cls,
-        seat: int,
-        rule: str,
-        points: int,
-        message: str,
-        cards: tuple[str, ...] = (),
+        line_seat: int,
+        line_rule: str,
+        line_points: int,
+        line_message: str,
+        line_cards: tuple[str, ...] = (),
         /,
         **values: Any,
     ) -> ScoreLine:
-        """A line whose message fields are the keywords (positional-only parameters leave
-        ``seat`` and ``points`` free as field names)."""
-        return cls(seat, rule, points, message, tuple(values.items()), cards)
+        """A line whose message fields are the keywords (``seat`` and ``points`` are free
+        as field names: compiled, the positional-only parameters would still take a keyword
+        of their own name, hence theirs are prefixed).
+
+        >>> ScoreLine.of(0, "pays", -3, "line.pays", seat=1).values
+        (('seat', 1),)
+        """
+        return cls(
+            line_seat, line_rule, line_points, line_message, tuple(values.items()), line_cards
+        )
 
     def text(self, lang: str) -> str:
         """The label in ``lang`` (English for a language without a catalogue)."""
@@ -150,7 +158,7 @@ class RoundResult:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchResult:
+class MatchResult(Frozen):
     """Totals so far, the winners once the game is over, and every round's breakdown."""
 
     game: str

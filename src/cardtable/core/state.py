@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 __all__ = ["CLOCK", "Agent", "FastPlayout", "KeepsRounds", "Searchable", "State", "Timed"]
 _new_tuple: Final = tuple.__new__
+#: the class as a constant: compiled, an imported class is otherwise a look-up in a dict
+_LOGGED_MOVE: Final = LoggedMove
 #: The seat a front end's clock acts as, in games whose spec declares a clock.
 CLOCK = -1
 
@@ -94,7 +96,7 @@ class State:
             raise IllegalAction(reason)
         self._perform(seat, action)
         # tuple.__new__ skips NamedTuple's Python-level constructor: apply is a hot path.
-        self.log.append(_new_tuple(LoggedMove, (seat, action)))
+        self.log.append(_new_tuple(_LOGGED_MOVE, (seat, action)))
 
     def advance(self, seat: int, action: Action) -> None:
         """Play an action taken from ``legal_actions(seat)`` without checking it again and

@@ -398,6 +398,15 @@ def codes(mask: int) -> list[str]:
     ]
 
 
-def draw_rank(index: int) -> tuple[int, int]:
-    """Rank for the first-dealer draw: earliest month first, then light > ... > plain."""
-    return (MONTH_OF[index], int(KIND_OF[index]))
+def draw_rank(index: int) -> int:
+    """Rank for the first-dealer draw, lowest deals: earliest month first, then light >
+    animal > ribbon > plain (two plains of one month tie).
+
+    >>> [draw_rank(card_index(code)) for code in ("01-1", "01-3", "01-4", "02-1")]
+    [0, 3, 3, 5]
+    """
+    return 4 * MONTH_OF[index] + int(KIND_OF[index])
+
+
+#: draw_rank of every card, looked up by the deal of every new game
+DRAW_RANKS: Final[tuple[int, ...]] = tuple(draw_rank(card) for card in range(NUM_CARDS))

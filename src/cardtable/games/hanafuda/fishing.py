@@ -17,14 +17,12 @@ dealer, so seat ``(dealer + 1) % N`` plays second ("p1" in the rules, on the dea
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
 from typing import Any, Final, NamedTuple, cast
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
-from cardtable.core.frozen import Frozen
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
 from cardtable.core.state import KeepsRounds
@@ -42,6 +40,7 @@ from cardtable.games.hanafuda.actions import (
 from cardtable.games.hanafuda.capture import CAPTURES, captures_on
 from cardtable.games.hanafuda.deck import (
     CODES,
+    DRAW_RANKS,
     FULL_DECK,
     MONTH_MASKS,
     NUM_CARDS,
@@ -49,7 +48,6 @@ from cardtable.games.hanafuda.deck import (
     card_list,
     codes,
     count_cards,
-    draw_rank,
     iter_cards,
     lowest_card,
     value_of,
@@ -96,8 +94,9 @@ class CaptureEvent(NamedTuple):
     """A card resolved against the table: who, from where, which card, what it captured
     (a card mask; 0: the card joined the table).
 
-    A NamedTuple built with ``tuple.__new__`` rather than a frozen dataclass: every card
-    of every playout records one, and this costs a tenth of the dataclass's constructor.
+    The state keeps each event packed in one number (:func:`packed_event`): every card of
+    every round records one, and a number costs a fraction of a tuple to make and free.
+    Views and the terminal read them unpacked (:attr:`FishingState.events`).
     """
 
     seat: int
@@ -114,22 +113,38 @@ class CaptureEvent(NamedTuple):
         }
 
 
-_new_tuple: Final = tuple.__new__
-#: the class as a constant: compiled, a NamedTuple class is otherwise a global look-up
-_CAPTURE_EVENT: Final = CaptureEvent
+#: where a resolved card came from, as :func:`packed_event` numbers it
+FROM_HAND: Final = 0
+FROM_STOCK: Final = 1
+KEPT_FROM_STOCK: Final = 2
+_SOURCES: Final = (Source.HAND, Source.STOCK, Source.STOCK_KEPT)
+
+
+def packed_event(seat: int, source: int, card: int, captured: int) -> int:
+    """A capture event as one number: seat (2 bits), source (2), card (6), then the mask.
+
+    >>> unpacked_event(packed_event(3, KEPT_FROM_STOCK, 47, 1 << 44 | 1 << 45))
+    CaptureEvent(seat=3, source=<Source.STOCK_KEPT: 'stock-kept'>, card=47, captured=52776558133248)
+    """
+    return seat | source << 2 | card << 4 | captured << 10
+
+
+def unpacked_event(number: int) -> CaptureEvent:
+    """The :class:`CaptureEvent` a :func:`packed_event` number stands for."""
+    return CaptureEvent(number & 3, _SOURCES[number >> 2 & 3], number >> 4 & 63, number >> 10)
+
+
 #: a phase's place in the RL observation's one-hot block
 _PHASE_NUMBER: Final = {phase: number for number, phase in enumerate(Phase)}
 #: seats an RL observation has room for (a game has at most four)
 _SEATS_SHOWN: Final = 4
 #: _ZEROS[k]: k zeros, the padding of a per-seat block
 _ZEROS: Final = tuple((0,) * k for k in range(_SEATS_SHOWN + 1))
-_HAND: Final = Source.HAND
-_STOCK: Final = Source.STOCK
 
 
-@dataclass(frozen=True, slots=True)
-class DealerDraw(Frozen):
-    """The first-dealer draw (§2.1): each pass of draws, then the winner."""
+class DealerDraw(NamedTuple):
+    """The first-dealer draw (§2.1): each pass of draws, then the winner (a NamedTuple:
+    made for every new game, see :class:`~.scoring.FinishedRound`)."""
 
     passes: tuple[tuple[tuple[int, int], ...], ...]  # ((seat, card), ...) per pass
     dealer: int
@@ -157,13 +172,16 @@ def draw_first_dealer(order: Iterable[int], players: int) -> DealerDraw:
     passes: list[tuple[tuple[int, int], ...]] = []
     cards = iter(order)
     while True:
-        try:
-            drawn = tuple((seat, next(cards)) for seat in contenders)
-        except (StopIteration, RuntimeError):
-            raise ValueError("the draw ran out of cards before the tie was broken") from None
-        passes.append(drawn)
-        best = min(draw_rank(card) for _, card in drawn)
-        contenders = [seat for seat, card in drawn if draw_rank(card) == best]
+        drawn: list[tuple[int, int]] = []
+        best = NUM_CARDS
+        for seat in contenders:
+            card = next(cards, -1)
+            if card < 0:
+                raise ValueError("the draw ran out of cards before the tie was broken")
+            drawn.append((seat, card))
+            best = min(best, DRAW_RANKS[card])
+        passes.append(tuple(drawn))
+        contenders = [seat for seat, card in drawn if DRAW_RANKS[card] == best]
         if len(contenders) == 1:
             return DealerDraw(tuple(passes), contenders[0])
 
@@ -243,8 +261,9 @@ def winner_deals_next(scores: Sequence[int], dealer: int) -> int:
     return dealer
 
 
-@dataclass(frozen=True, slots=True)
-class Deal(Frozen):
+class Deal(NamedTuple):
+    """A round's cards as dealt (a NamedTuple: built for every round, see FinishedRound)."""
+
     dealer: int | None
     hands: tuple[int, ...]
     table: int
@@ -313,12 +332,12 @@ class FishingState(KeepsRounds):
     """A match of a fishing game in progress. Subclasses supply the scoring."""
 
     __slots__ = (
+        "capture_log",
         "current",
         "custom_captures",
         "dealer",
         "dealer_draw",
         "dealt_hands",
-        "events",
         "explain_rounds",
         "forced_match",
         "halt_after_round",
@@ -329,7 +348,7 @@ class FishingState(KeepsRounds):
         "pending",
         "phase",
         "piles",
-        "previous_events",
+        "previous_capture_log",
         "revealed",
         "rng",
         "round_no",
@@ -358,8 +377,9 @@ class FishingState(KeepsRounds):
         self.rounds = int(getattr(game.options, "rounds", 1))
         self.totals = [0] * self.n
         self.results: list[RoundResult] = []
-        self.events: list[CaptureEvent] = []
-        self.previous_events: tuple[CaptureEvent, ...] = ()
+        #: this round's capture events, packed (:func:`packed_event`; read :attr:`events`)
+        self.capture_log: list[int] = []
+        self.previous_capture_log: tuple[int, ...] = ()
         self.dealer_draw: DealerDraw | None = None
         self.next_dealer: int | None = None
         self.hands = [0] * self.n
@@ -432,8 +452,9 @@ class FishingState(KeepsRounds):
         self.stock = deal.stock
         self.stock_pos = 0
         self.pending = -1
-        self.previous_events = tuple(self.events) if self.events else self.previous_events
-        self.events = []
+        if self.capture_log:
+            self.previous_capture_log = tuple(self.capture_log)
+        self.capture_log = []
         self.steals: list[tuple[int, int, int]] = []
         self.unplayable = 0
         self.revealed = [0] * self.n
@@ -446,13 +467,14 @@ class FishingState(KeepsRounds):
         hands = [0] * self.n
         position = 0
         for step in range(self.n):  # hands go round in play order from the dealer
-            seat = (self.dealer + step) % self.n
-            for card in order[position : position + hand_size]:
-                hands[seat] |= 1 << card
+            hand = 0  # a local: compiled, a number in a list is boxed at every change
+            for k in range(position, position + hand_size):
+                hand |= 1 << order[k]
+            hands[(self.dealer + step) % self.n] = hand
             position += hand_size
         table = 0
-        for card in order[position : position + table_size]:
-            table |= 1 << card
+        for k in range(position, position + table_size):
+            table |= 1 << order[k]
         position += table_size
         return Deal(self.dealer, tuple(hands), table, tuple(order[position:]))
 
@@ -567,11 +589,11 @@ class FishingState(KeepsRounds):
         if kind is Play:
             play = cast(Play, action)  # compiled, a cast reads the fields natively
             self.hands[seat] ^= 1 << play.card
-            self.resolve(seat, play.card, play.take, _HAND)
+            self.resolve(seat, play.card, play.take, FROM_HAND)
             if self.after_hand_play(seat):
                 return
         elif kind is Take:
-            self.resolve(seat, self.pending, cast(Take, action).card, _STOCK)
+            self.resolve(seat, self.pending, cast(Take, action).card, FROM_STOCK)
             self.pending = -1
         else:
             self.perform_decision(seat, action)
@@ -585,7 +607,7 @@ class FishingState(KeepsRounds):
         set ``custom_captures``."""
         return captures_on(self.table, card)
 
-    def resolve(self, seat: int, card: int, take: int | None, source: Source) -> None:
+    def resolve(self, seat: int, card: int, take: int | None, source: int) -> None:
         """Match ``card`` against the table; ``take`` names the chosen option."""
         if self.custom_captures:
             options = self.capture_options(seat, card)
@@ -596,8 +618,9 @@ class FishingState(KeepsRounds):
         else:
             self.capture(seat, card, _chosen(options, take) or 0, source)
 
-    def capture(self, seat: int, card: int, captured: int, source: Source) -> None:
-        """``card`` takes ``captured`` into the seat's pile, or joins the table (0)."""
+    def capture(self, seat: int, card: int, captured: int, source: int) -> None:
+        """``card`` (from ``source``: FROM_HAND, FROM_STOCK) takes ``captured`` into the
+        seat's pile, or joins the table (0)."""
         if captured:
             if self.custom_captures:  # a steal takes from piles too
                 self.note_steals(seat, captured & ~self.table)
@@ -607,13 +630,13 @@ class FishingState(KeepsRounds):
             self.piles[seat] |= captured | 1 << card
         else:
             self.table |= 1 << card
-        self.events.append(_new_tuple(_CAPTURE_EVENT, (seat, source, card, captured)))
+        self.capture_log.append(seat | source << 2 | card << 4 | captured << 10)  # packed_event
 
     def note_steals(self, seat: int, stolen: int) -> None:
         """Remember which of this capture's cards came from whose pile (views name them)."""
         for owner in range(self.n):
             if stolen & self.piles[owner]:
-                self.steals.append((len(self.events), owner, stolen & self.piles[owner]))
+                self.steals.append((len(self.capture_log), owner, stolen & self.piles[owner]))
 
     def take_cards(self, seat: int, captured: int) -> None:
         """Remove captured cards from where they lie (the table; piles for steals)."""
@@ -631,7 +654,7 @@ class FishingState(KeepsRounds):
             self.pending = card
             self.phase = _TAKE
             return True
-        self.capture(seat, card, options[0] if options else 0, _STOCK)
+        self.capture(seat, card, options[0] if options else 0, FROM_STOCK)
         return self.after_flip(seat, card)
 
     # -- turn hooks (koi-koi turn variants) --------------------------------------------
@@ -713,14 +736,9 @@ class FishingState(KeepsRounds):
 
     def round_facts(self) -> FinishedRound:
         """What this round left, as the scoring reads it (koi-koi adds its calls)."""
-        return FinishedRound(
-            piles=tuple(self.piles),
-            table=self.table,
-            dealer=self.dealer,
-            round_no=self.round_no,
-            hands=self.dealt_hands,
-            first_table=self.start_table,
-        )
+        # positional: a NamedTuple's keywords cost as much again, at every round's end
+        piles, hands = tuple(self.piles), self.dealt_hands
+        return FinishedRound(piles, self.table, self.dealer, self.round_no, hands, self.start_table)
 
     def choose_next_dealer(self, result: RoundResult) -> int:
         return winner_deals_next(result.scores, self.dealer)
@@ -736,13 +754,24 @@ class FishingState(KeepsRounds):
         self.next_dealer = self.choose_next_dealer(result)
         if self.halt_after_round or self.match_finished():
             self.phase = _OVER
-            self.previous_events = tuple(self.events)
+            self.previous_capture_log = tuple(self.capture_log)
             return
         self.round_no += 1
         self._start_round()
 
     def result(self) -> MatchResult:
         return MatchResult(self.game.id, self.is_over, tuple(self.totals), tuple(self.results))
+
+    # -- the round's story -------------------------------------------------------------
+    @property
+    def events(self) -> list[CaptureEvent]:
+        """This round's capture events so far, in order."""
+        return [unpacked_event(number) for number in self.capture_log]
+
+    @property
+    def previous_events(self) -> tuple[CaptureEvent, ...]:
+        """The capture events of the round before this one (of this round once it is over)."""
+        return tuple(unpacked_event(number) for number in self.previous_capture_log)
 
     # -- copies ---------------------------------------------------------------------------
     def clone(self) -> FishingState:
@@ -762,9 +791,9 @@ class FishingState(KeepsRounds):
         new.rounds = self.rounds
         new.totals = self.totals.copy()
         new.results = self.results.copy()
-        new.events = self.events.copy()
+        new.capture_log = self.capture_log.copy()
         new.steals = self.steals.copy()
-        new.previous_events = self.previous_events
+        new.previous_capture_log = self.previous_capture_log
         new.dealer_draw = self.dealer_draw
         new.next_dealer = self.next_dealer
         new.hands = self.hands.copy()

@@ -30,13 +30,13 @@ from cardtable.games.hanafuda.deck import (
 )
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import (
-    CaptureEvent,
+    KEPT_FROM_STOCK,
     Deal,
     FishingState,
     Phase,
-    Source,
     action_said,
     draw_first_dealer,
+    packed_event,
 )
 from cardtable.games.hanafuda.options import KoiKoiOptions
 from cardtable.games.hanafuda.scoring import (
@@ -261,7 +261,7 @@ class KoiKoiState(FishingState):
             self.unplayable = 1 << card
             self.revealed[seat] |= 1 << card  # everybody saw it turned over
             self.second_play = True
-            self.events[-1] = CaptureEvent(seat, Source.STOCK_KEPT, card, 0)
+            self.capture_log[-1] = packed_event(seat, KEPT_FROM_STOCK, card, 0)
             return True
         return False
 
@@ -321,16 +321,17 @@ class KoiKoiState(FishingState):
     def round_facts(self) -> FinishedRound:
         # the base's fields and koi-koi's in one construction: replace() on the base's facts
         # would build them twice at the end of every playout
+        # positional (FishingState.round_facts says why), in FinishedRound's field order
         return FinishedRound(
-            piles=tuple(self.piles),
-            table=self.table,
-            dealer=self.dealer,
-            round_no=self.round_no,
-            hands=self.dealt_hands,
-            first_table=self.start_table,
-            calls=tuple(self.calls),
-            shobu=self.winner,
-            last_improver=self.last_improver,
+            tuple(self.piles),
+            self.table,
+            self.dealer,
+            self.round_no,
+            self.dealt_hands,
+            self.start_table,
+            tuple(self.calls),
+            self.winner,  # shobu
+            self.last_improver,
         )
 
     def choose_next_dealer(self, result: RoundResult) -> int:

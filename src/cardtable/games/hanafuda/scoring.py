@@ -15,11 +15,9 @@ RoundResult(number=1, dealer=0, scores=(5, -5), lines=(), outcome='shobu')
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
-from cardtable.core.frozen import Frozen
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.deck import (
     FULL_DECK,
@@ -42,10 +40,12 @@ TEYAKU_SEVEN, TEYAKU_SIX = 30, 20
 SPECIAL_PAYMENT: Final = 30
 
 
-@dataclass(frozen=True, slots=True)
-class FinishedRound(Frozen):
+class FinishedRound(NamedTuple):
     """What a finished round left, as the scoring reads it; cards are bitsets (bit ``i``:
-    card ``i``), seats count from 0, and there is one pile per player."""
+    card ``i``), seats count from 0, and there is one pile per player.
+
+    A NamedTuple, not a frozen dataclass: compiled, a frozen dataclass is built by its
+    interpreted constructor, and every round of every playout ends with one of these."""
 
     piles: tuple[int, ...]  # each seat's captured cards
     table: int = 0  # left on the table at the end (koi-koi's weather rule reads it)
