@@ -186,7 +186,7 @@ function renderOver() {
   const { table, view } = frame;
   panel.hidden = table.status !== "finished";
   $("commitment").textContent = table.commitment;
-  $("reveal").textContent = table.reveal ? `${t("table.reveal")}: ${table.reveal.seed} (salt ${table.reveal.salt})` : "";
+  $("reveal").textContent = table.reveal ? `${t("table.reveal")}: ${table.reveal.seed} (${t("table.salt")} ${table.reveal.salt})` : "";
   if (panel.hidden) return;
   const winners = (table.winners || []).map((n) => table.seats[n].name);
   panel.replaceChildren(
