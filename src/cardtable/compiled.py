@@ -3,7 +3,8 @@
 The modules of :data:`HOT_PATH` are ordinary Python. ``make test`` and ``pip install``
 also compile them to C extensions (:func:`build`, called by ``hatch_build.py``); Python
 then imports the extension before the source. The rules stay in one place, readable, and
-the source runs as it is wherever no compiler was at hand.
+the source runs as it is wherever no compiler was at hand (with librt, mypyc's runtime
+library, installed as a dependency: ``core.rng`` imports its ``vec``).
 
 A compiled module is used only when every one of them was built from the sources now on
 disk (the build writes each source's digest to ``_compiled.json``). Otherwise, or when

@@ -1,4 +1,4 @@
-"""The base of the engine's frozen records (cards, yaku rows, actions, deals).
+"""The base of the engine's frozen records (cards, yaku rows, actions, score lines).
 
 Compiled by mypyc, a frozen dataclass cannot be unpickled field by field (its fields refuse
 to be set), and hints send states to other processes pickled: a record pickles as its

@@ -273,7 +273,7 @@ class HanafudaRenderer:
     # -- what happened -------------------------------------------------------------------
     def mark(self, state: State) -> tuple[int, int]:
         assert isinstance(state, FishingState)
-        return (state.round_no, len(state.events))
+        return (state.round_no, len(state.capture_log))  # a count: nothing to unpack
 
     def narrate(self, state: State, mark: tuple[int, int]) -> list[Text]:
         assert isinstance(state, FishingState)
