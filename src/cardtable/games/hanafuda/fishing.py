@@ -437,8 +437,7 @@ class FishingState(KeepsRounds):
         elif self.next_dealer is not None:
             self.dealer = self.next_dealer
         else:
-            self.dealer_draw = draw_first_dealer(self.rng.draws(range(NUM_CARDS)), self.n)
-            self.dealer = self.dealer_draw.dealer
+            self.draw_dealer()
         self.misdeals = ()
         deal = fixed or self._random_deal()
         while deal.piles is None and (reason := self.misdeal_reason(deal)) is not None:
@@ -460,6 +459,11 @@ class FishingState(KeepsRounds):
         self.revealed = [0] * self.n
         if self.on_round_start():
             self.begin_turn(self.dealer)
+
+    def draw_dealer(self) -> None:
+        """The first-dealer draw (§2.1) from the shuffled deck: it decides who deals."""
+        self.dealer_draw = draw_first_dealer(self.rng.draws(range(NUM_CARDS)), self.n)
+        self.dealer = self.dealer_draw.dealer
 
     def _random_deal(self) -> Deal:
         order = self.rng.permutation(NUM_CARDS)
@@ -630,7 +634,7 @@ class FishingState(KeepsRounds):
             self.piles[seat] |= captured | 1 << card
         else:
             self.table |= 1 << card
-        self.capture_log.append(seat | source << 2 | card << 4 | captured << 10)  # packed_event
+        self.capture_log.append(packed_event(seat, source, card, captured))
 
     def note_steals(self, seat: int, stolen: int) -> None:
         """Remember which of this capture's cards came from whose pile (views name them)."""

@@ -35,7 +35,6 @@ from cardtable.games.hanafuda.fishing import (
     FishingState,
     Phase,
     action_said,
-    draw_first_dealer,
     packed_event,
 )
 from cardtable.games.hanafuda.options import KoiKoiOptions
@@ -182,8 +181,7 @@ class KoiKoiState(FishingState):
 
     def on_misdeal(self, reason: str) -> None:
         if reason == "both players hold lucky hands":  # §6.3: the dealer is drawn again
-            self.dealer_draw = draw_first_dealer(self.rng.draws(range(48)), self.n)
-            self.dealer = self.dealer_draw.dealer
+            self.draw_dealer()
 
     def on_round_start(self) -> bool:
         self._reset_round()
