@@ -79,6 +79,33 @@ def test_rollouts_are_reproducible_and_score_whole_games() -> None:
     assert three.scores.shape == (12, 3)
 
 
+def test_the_random_policy_draws_every_legal_number_alike_and_only_those() -> None:
+    # rows with 1, 2, 3 and 5 legal numbers (one at each edge of the row), one with none
+    masks = np.zeros((5, 9), dtype=np.int8)
+    masks[0, 8] = 1
+    masks[1, [0, 8]] = 1
+    masks[2, [2, 4, 6]] = 1
+    masks[3, [0, 1, 2, 7, 8]] = 1
+    policy = random_policy(3)
+    draws = 20_000
+    counts = np.zeros((5, 9), dtype=np.int64)
+    for _ in range(draws // 100):
+        stacked = np.tile(masks, (100, 1))
+        actions = policy(np.zeros((len(stacked), 1)), stacked, np.zeros(len(stacked)))
+        np.add.at(counts, (np.tile(np.arange(5), 100), actions), 1)
+    assert counts[4].tolist() == [draws] + [0] * 8  # nothing legal: 0, which is refused
+    for row in range(4):
+        legal = np.flatnonzero(masks[row])
+        assert counts[row].sum() == draws and counts[row][masks[row] == 0].sum() == 0
+        expected = draws / len(legal)
+        # each share within 5 standard deviations of a uniform draw's
+        spread = 5 * np.sqrt(expected * (1 - 1 / len(legal)))
+        assert np.all(np.abs(counts[row][legal] - expected) <= spread), counts[row]
+    assert policy(np.zeros((2, 1)), np.zeros((2, 9), dtype=np.int8), np.zeros(2)).tolist() == [0, 0]
+    wide = masks.astype(np.int64)  # not bytes: read as they are
+    assert (masks[np.arange(5), policy(None, wide, None)][:4] == 1).all()  # type: ignore[arg-type]
+
+
 def test_a_vector_step_plays_the_seat_to_move_and_deals_again_when_a_game_ends() -> None:
     games = VectorGames("bakappana", 3, seed=2, players=2, rounds=1)
     before = [state.clone() for state in games.states]

@@ -42,6 +42,7 @@ HOT_PATH = (
     "cardtable.games.hanafuda.yaku",
     "cardtable.games.hanafuda.scoring",
     "cardtable.games.hanafuda.fishing",
+    "cardtable.games.hanafuda.observation",
     "cardtable.games.hanafuda.koikoi",
     "cardtable.games.hanafuda.bakappana",
     "cardtable.games.hanafuda.hana_awase",

@@ -56,9 +56,19 @@ def random_policy(seed: int = 0) -> BatchPolicy:
     rng = np.random.default_rng(seed)
 
     def choose(observations: Vector, masks: Mask, seats: Seats) -> Actions:
-        # the largest of uniform draws over the legal numbers is a uniform legal number
-        # (53-bit draws: float32's would tie, or draw a legal number's 0.0, once in millions)
-        chosen: Actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        # one draw a row picks among the row's legal cells of the flattened masks (a row
+        # with none plays 0, which its game refuses); a draw over every cell of the
+        # masks cost five times as much
+        rows, width = masks.shape
+        # a 0/1 byte mask read as bools: numpy finds nonzero bools ten times faster
+        cells = np.flatnonzero(masks.view(np.bool_) if masks.itemsize == 1 else masks)
+        if not len(cells):
+            return np.zeros(rows, dtype=np.int64)
+        firsts = np.arange(rows, dtype=np.int64) * width
+        starts = np.searchsorted(cells, firsts)
+        counts = np.searchsorted(cells, firsts + width) - starts
+        picks = np.minimum(starts + (rng.random(rows) * counts).astype(np.int64), len(cells) - 1)
+        chosen: Actions = np.where(counts > 0, cells[picks] - firsts, 0)
         return chosen
 
     return choose
@@ -139,11 +149,11 @@ class VectorGames:
         finished = np.zeros(self.size, dtype=np.bool_)
         ended: list[tuple[int, State]] = []
         picked = [self.states[row] for row in chosen]
-        for state in picked:
-            if self.encoder.simultaneous(state):
-                raise IllegalAction(
-                    f"{self.game.id}: seats act at once here; use the AEC or parallel env"
-                )
+        # only a game whose facts say seats may act at once can be in a race
+        if self.game.spec.info.simultaneous and any(map(self.encoder.simultaneous, picked)):
+            raise IllegalAction(
+                f"{self.game.id}: seats act at once here; use the AEC or parallel env"
+            )
         # only the rows whose scores may have changed are asked for their rewards
         for index in self.encoder.play_numbers(picked, numbers):
             row, state = chosen[index], picked[index]

@@ -14,12 +14,12 @@ True
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import cast
 
 import numpy as np
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from cardtable.core.actions import Action
 from cardtable.core.encoding import JSON, BaseEncoder, Mask, Vector
@@ -34,20 +34,22 @@ from cardtable.games.hanafuda.actions import (
     action_number,
     action_of_number,
 )
-from cardtable.games.hanafuda.deck import CODES, NUM_CARDS, card_list, cards
+from cardtable.games.hanafuda.deck import CODES, NUM_CARDS, cards
 from cardtable.games.hanafuda.fishing import (
+    SEATS_SHOWN,
     FishingState,
+    Phase,
     legal_cells,
-    observation_rows,
 )
 from cardtable.games.hanafuda.fishing import play_numbers as play_fishing_numbers
+from cardtable.games.hanafuda.observation import (
+    CARD_SETS,
+    TAIL_SIZE,
+    numbers_into,
+    observation_parts,
+)
 
-PHASES = ("play", "take", "decide", "over")
-#: FishingState.observation_numbers: card sets (hand, table, flipped, four piles), five
-#: per-seat blocks of four, seven single numbers
-_CARD_SETS = 7
-_SEATS = 4  # seats an observation has room for
-_NUMBERS = _CARD_SETS + 5 * _SEATS + 7
+PHASES = tuple(phase.value for phase in Phase)
 
 
 def _fishing(state: State) -> FishingState:
@@ -64,7 +66,7 @@ def numbers_of_view(view: JSON) -> list[int]:
     flipped = view.get("flipped")
     numbers = [cards(view.get("hand") or ()), cards(view["table"])]
     numbers.append(cards([flipped]) if isinstance(flipped, str) else 0)
-    numbers += [piles[(seat + k) % players] if k < players else 0 for k in range(_SEATS)]
+    numbers += [piles[(seat + k) % players] if k < players else 0 for k in range(SEATS_SHOWN)]
     zeros = [0] * players
     for values in (
         view["hand_sizes"],
@@ -73,7 +75,7 @@ def numbers_of_view(view: JSON) -> list[int]:
         view.get("yaku_totals", zeros),
         view.get("pile_values", zeros),
     ):
-        numbers += [values[(seat + k) % players] if k < players else 0 for k in range(_SEATS)]
+        numbers += [values[(seat + k) % players] if k < players else 0 for k in range(SEATS_SHOWN)]
     numbers += [
         (int(view["dealer"]) - seat) % players,
         PHASES.index(view["phase"]),
@@ -84,12 +86,6 @@ def numbers_of_view(view: JSON) -> list[int]:
         players,
     ]
     return numbers
-
-
-@lru_cache(maxsize=8)
-def _int64s(count: int) -> struct.Struct:
-    """The layout of ``count`` little-endian 64-bit integers."""
-    return struct.Struct(f"<{count}q")
 
 
 def _fishing_batch(states: Sequence[State]) -> list[FishingState]:
@@ -112,7 +108,7 @@ class HanafudaEncoder(BaseEncoder):
     the blocks (per-seat blocks start with the viewer and go round the table).
     """
 
-    SEATS = _SEATS
+    SEATS = SEATS_SHOWN
     action_size = ACTION_NUMBERS
     observation_size = NUM_CARDS * (3 + SEATS) + SEATS * 6 + 4 + 4
     LAYOUT = (
@@ -154,41 +150,17 @@ class HanafudaEncoder(BaseEncoder):
         return action
 
     def observe_states(self, states: Sequence[State], seats: Sequence[int]) -> Vector:
-        """:meth:`observe` of many states at once, from the engine's card sets and counts
-        (:meth:`FishingState.observation_numbers`, what each seat's view shows) in a few
-        array operations: what a learner stepping many games pays per step. A test keeps
-        it equal to :meth:`observe` of the views."""
-        flat = observation_rows(_fishing_batch(states), list(seats))
-        # packed by struct, then read as an array: twice as fast as np.array of the ints
-        packed = _int64s(len(flat)).pack(*flat)
-        numbers = np.frombuffer(packed, dtype=np.int64).reshape(len(states), _NUMBERS)
-        rows = np.arange(len(states))
-        out = np.zeros((len(states), self.observation_size), dtype=np.float32)
-        card_sets = numbers[:, :_CARD_SETS].astype("<u8").view(np.uint8)
-        bits = np.unpackbits(card_sets, axis=1, bitorder="little")
-        out[:, : _CARD_SETS * NUM_CARDS] = bits.reshape(len(states), _CARD_SETS, 64)[
-            :, :, :NUM_CARDS
-        ].reshape(len(states), -1)
-        start, seats_shown = _CARD_SETS * NUM_CARDS, self.SEATS
-        per_seat = numbers[:, _CARD_SETS : _CARD_SETS + 5 * seats_shown].astype(np.float64)
-        divisors = np.repeat(self._divisors(), seats_shown)
-        out[:, start : start + 5 * seats_shown] = np.clip(per_seat / divisors, -10.0, 10.0)
-        start += 5 * seats_shown
-        dealer, phase, stock, round_no, rounds, to_move, players = numbers[:, -7:].T
-        out[rows, start + dealer] = 1.0
-        start += seats_shown
-        out[rows, start + phase] = 1.0
-        start += len(PHASES)
-        out[:, start] = stock / 24.0
-        out[:, start + 1] = round_no / np.maximum(rounds, 1)
-        out[:, start + 2] = to_move
-        out[:, start + 3] = players / seats_shown
-        return out
+        """:meth:`observe` of many states at once: the compiled engine writes each row's
+        card sets and tail (:mod:`.observation`) into two buffers numpy reads in place,
+        what a learner stepping many games pays per step. A test keeps it equal to
+        :meth:`observe` of the views."""
+        card_sets, tail = observation_parts(_fishing_batch(states), list(seats), self._scales)
+        return self._vectors(card_sets, tail, len(states))
 
     def masks(self, states: Sequence[State], seats: Sequence[int]) -> Mask:
         cells = legal_cells(_fishing_batch(states), list(seats), self.action_size)
         out = np.zeros((len(states), self.action_size), dtype=np.int8)
-        out.reshape(-1)[cells] = 1
+        out.reshape(-1)[np.frombuffer(memoryview(cells), dtype=np.int64)] = 1
         return out
 
     def play_numbers(self, states: Sequence[State], numbers: Sequence[int]) -> list[int]:
@@ -203,38 +175,31 @@ class HanafudaEncoder(BaseEncoder):
     def observe_state(self, state: State, seat: int) -> Vector:
         return self.vector_of(_fishing(state).observation_numbers(seat))
 
-    def _divisors(self) -> tuple[float, ...]:
+    @property
+    def _scales(self) -> list[float]:
         """What the per-seat blocks are divided by: hand sizes, scores, koi-koi calls, yaku
         totals, pile values (the layout's docs say the same)."""
-        return (8.0, self.score_scale, 3.0, 10.0, self.score_scale)
+        return [8.0, self.score_scale, 3.0, 10.0, self.score_scale]
 
     def vector_of(self, numbers: Sequence[int]) -> Vector:
         """The observation of one seat's numbers (:meth:`FishingState.observation_numbers`
-        or :func:`numbers_of_view`): one array filled in place, as every step needs."""
-        ones: list[int] = []
-        for block in range(_CARD_SETS):
-            ones += [block * NUM_CARDS + card for card in card_list(numbers[block])]
-        seats = self.SEATS
-        tail = [0.0] * (seats * 6 + len(PHASES) + 4)
-        divisors = self._divisors()
-        for position in range(5 * seats):
-            value = numbers[_CARD_SETS + position] / divisors[position // seats]
-            tail[position] = min(max(value, -10.0), 10.0)
-        dealer, phase, stock, round_no, rounds, to_move, players = numbers[-7:]
-        position = 5 * seats
-        tail[position + dealer] = 1.0
-        position += seats
-        tail[position + phase] = 1.0
-        position += len(PHASES)
-        tail[position : position + 4] = (
-            stock / 24.0,
-            round_no / max(rounds, 1),
-            float(to_move),
-            players / seats,
-        )
-        out = np.zeros(self.observation_size, dtype=np.float32)
-        out[ones] = 1.0
-        out[_CARD_SETS * NUM_CARDS :] = tail
+        or :func:`numbers_of_view`)."""
+        card_sets, tail = numbers_into(vec[i64](numbers), 1, self._scales)
+        row: Vector = self._vectors(card_sets, tail, 1)[0]
+        return row
+
+    def _vectors(self, card_sets: vec[i64], tail: vec[float], rows: int) -> Vector:
+        """Observation rows from the card sets and tails of :mod:`.observation`."""
+        out = np.empty((rows, self.observation_size), dtype=np.float32)
+        if not rows:
+            return out
+        # a set's 64-bit word as little-endian bytes, so that bit k of the card set is
+        # bit k of the bytes unpacked in little bit order
+        words = np.frombuffer(memoryview(card_sets), dtype=np.int64).astype("<u8")
+        bits = np.unpackbits(words.view(np.uint8).reshape(rows, -1), axis=1, bitorder="little")
+        cards = CARD_SETS * NUM_CARDS
+        out[:, :cards] = bits.reshape(rows, CARD_SETS, 64)[:, :, :NUM_CARDS].reshape(rows, -1)
+        out[:, cards:] = np.frombuffer(memoryview(tail), dtype=np.float64).reshape(rows, TAIL_SIZE)
         return out
 
     def deal_cards(self) -> tuple[str, ...]:

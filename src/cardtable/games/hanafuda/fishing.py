@@ -21,6 +21,9 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, Final, NamedTuple, cast
 
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
 from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
 from cardtable.core.results import MatchResult, RoundResult
@@ -137,9 +140,16 @@ def unpacked_event(number: int) -> CaptureEvent:
 #: a phase's place in the RL observation's one-hot block
 _PHASE_NUMBER: Final = {phase: number for number, phase in enumerate(Phase)}
 #: seats an RL observation has room for (a game has at most four)
-_SEATS_SHOWN: Final = 4
-#: _ZEROS[k]: k zeros, the padding of a per-seat block
-_ZEROS: Final = tuple((0,) * k for k in range(_SEATS_SHOWN + 1))
+SEATS_SHOWN: Final = 4
+#: _SHOWN_SEATS[players][seat]: the seats an observation's per-seat blocks show, from
+#: ``seat`` round the table, -1 where a block has room for more seats than play
+_SHOWN_SEATS: Final = tuple(
+    tuple(
+        tuple((seat + k) % players if k < players else -1 for k in range(SEATS_SHOWN))
+        for seat in range(players)
+    )
+    for players in range(SEATS_SHOWN + 1)
+)
 
 
 class DealerDraw(NamedTuple):
@@ -914,9 +924,13 @@ class FishingState(KeepsRounds):
         """The numbers (:func:`.actions.action_number`) of ``legal_actions(seat)``."""
         return [action_number(cast(HanafudaAction, a)) for a in self.legal_actions(seat)]
 
-    def koikoi_counts(self, seat: int) -> tuple[int, int]:
-        """A seat's koi-koi calls and yaku total this round (koi-koi's views show them)."""
-        return 0, 0
+    def koikoi_calls(self, seat: int) -> int:
+        """A seat's koi-koi calls this round (koi-koi's views show them)."""
+        return 0
+
+    def shown_yaku_total(self, seat: int) -> int:
+        """The points of the yaku a seat's pile holds, where views show them (koi-koi)."""
+        return 0
 
     def observation_numbers(self, seat: int) -> list[int]:
         """What ``view(seat, brief=True)`` shows, as whole numbers in the order of the RL
@@ -926,46 +940,34 @@ class FishingState(KeepsRounds):
         hand sizes, scores, koi-koi calls, yaku totals, pile values; then the dealer's
         place after the seat, the phase, the stock, the round, the rounds, whether the
         seat is to move and the players. Per-seat entries are padded to four seats."""
-        out: list[int] = []
-        self.observe_into(out, seat)
-        return out
+        return list(self.observe_into(vec[i64](), seat))
 
-    def observe_into(self, out: list[int], seat: int) -> None:
-        """Append :meth:`observation_numbers` to ``out`` (a batch fills one list)."""
-        n = self.n
-        padding = _SEATS_SHOWN - n
-        out.append(self.hands[seat])
-        out.append(self.table)
-        out.append(1 << self.pending if self.pending >= 0 else 0)
-        calls: list[int] = []
-        totals: list[int] = []
-        for k in range(n):
-            seat_calls, yaku_total = self.koikoi_counts((seat + k) % n)
-            calls.append(seat_calls)
-            totals.append(yaku_total)
-        for k in range(n):
-            out.append(self.piles[(seat + k) % n])
-        out.extend(_ZEROS[padding])
-        for k in range(n):
-            out.append(count_cards(self.hands[(seat + k) % n]))
-        out.extend(_ZEROS[padding])
-        for k in range(n):
-            out.append(self.totals[(seat + k) % n])
-        out.extend(_ZEROS[padding])
-        out.extend(calls)
-        out.extend(_ZEROS[padding])
-        out.extend(totals)
-        out.extend(_ZEROS[padding])
-        for k in range(n):
-            out.append(value_of(self.piles[(seat + k) % n]))
-        out.extend(_ZEROS[padding])
-        out.append((self.dealer - seat) % n)
-        out.append(_PHASE_NUMBER[self.phase])
-        out.append(len(self.stock) - self.stock_pos)
-        out.append(self.round_no)
-        out.append(self.rounds)
-        out.append(1 if self.phase is not _OVER and seat == self.current else 0)
-        out.append(n)
+    def observe_into(self, out: vec[i64], seat: int) -> vec[i64]:
+        """``out`` with :meth:`observation_numbers` appended (a batch fills one vec)."""
+        shown = _SHOWN_SEATS[self.n][seat]
+        out = append(out, self.hands[seat])
+        out = append(out, self.table)
+        out = append(out, 1 << self.pending if self.pending >= 0 else 0)
+        # one block a line, each seat shown from `seat` round the table (-1: no seat)
+        for other in shown:
+            out = append(out, self.piles[other] if other >= 0 else 0)
+        for other in shown:
+            out = append(out, count_cards(self.hands[other]) if other >= 0 else 0)
+        for other in shown:
+            out = append(out, self.totals[other] if other >= 0 else 0)
+        for other in shown:
+            out = append(out, self.koikoi_calls(other) if other >= 0 else 0)
+        for other in shown:
+            out = append(out, self.shown_yaku_total(other) if other >= 0 else 0)
+        for other in shown:
+            out = append(out, value_of(self.piles[other]) if other >= 0 else 0)
+        out = append(out, (self.dealer - seat) % self.n)
+        out = append(out, _PHASE_NUMBER[self.phase])
+        out = append(out, len(self.stock) - self.stock_pos)
+        out = append(out, self.round_no)
+        out = append(out, self.rounds)
+        out = append(out, 1 if self.phase is not _OVER and seat == self.current else 0)
+        return append(out, self.n)
 
     # -- what a seat sees -------------------------------------------------------------
     def view(self, seat: int | None, *, brief: bool = False) -> JSON:
@@ -1008,22 +1010,14 @@ class FishingState(KeepsRounds):
 
 
 # -- many games at once (cardtable.rl.vector) -------------------------------------------------
-def observation_rows(states: list[FishingState], seats: list[int]) -> list[int]:
-    """The :meth:`~FishingState.observation_numbers` of every state for its seat, one
-    after the other in one list."""
-    out: list[int] = []
-    for row in range(len(states)):
-        states[row].observe_into(out, seats[row])
-    return out
-
-
-def legal_cells(states: list[FishingState], seats: list[int], width: int) -> list[int]:
+def legal_cells(states: list[FishingState], seats: list[int], width: int) -> vec[i64]:
     """Where the masks of many states have a 1, as cells of one flat array ``width``
-    numbers a row: ``row * width + number`` for each legal action number of a row's seat."""
-    cells: list[int] = []
+    numbers a row: ``row * width + number`` for each legal action number of a row's seat
+    (a ``vec``, which numpy reads in place)."""
+    cells = vec[i64]()
     for row in range(len(states)):
         for number in states[row].legal_numbers(seats[row]):
-            cells.append(row * width + number)
+            cells = append(cells, row * width + number)
     return cells
 
 

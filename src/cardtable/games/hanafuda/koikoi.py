@@ -347,8 +347,11 @@ class KoiKoiState(FishingState):
         return super().match_finished()
 
     # -- views --------------------------------------------------------------------------
-    def koikoi_counts(self, seat: int) -> tuple[int, int]:
-        return self.calls[seat], self.yaku_total(seat)
+    def koikoi_calls(self, seat: int) -> int:
+        return self.calls[seat]
+
+    def shown_yaku_total(self, seat: int) -> int:
+        return self.yaku_total(seat)
 
     def view(self, seat: int | None, *, brief: bool = False) -> dict[str, Any]:
         data = super().view(seat, brief=brief)
