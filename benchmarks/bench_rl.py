@@ -9,7 +9,9 @@ observation and the action mask for every step (env.last()); for the games whose
 act at once, "parallel" does the same through the ParallelEnv. All count engine actions;
 the ratio is what a learner pays for the tensors. For the turn-based games "vector" steps
 64 games at once through cardtable.rl.vector.VectorGames (batched observations, masks and
-a batched random policy): the per-step cost a learner stepping many games pays. Figures
+a batched random policy): the per-step cost a learner stepping many games pays;
+"gym-vector" does the same through the Gymnasium CardtableVectorEnv, where seat 0 learns
+and random opponents move in smaller batches until it is to move again. Figures
 go to the terminal and to benchmarks/results/rl.json; compare the ratios of one run (the
 machine is noisy).
 """
@@ -27,7 +29,7 @@ import cardtable
 from cardtable.agents import make_agent
 from cardtable.core.rng import Rng
 from cardtable.rl import env, parallel_env
-from cardtable.rl.vector import VectorGames, random_policy
+from cardtable.rl.vector import CardtableVectorEnv, VectorGames, random_policy
 from common import save_figures
 
 CASES: list[tuple[str, dict[str, Any]]] = [
@@ -111,6 +113,22 @@ def vector_steps(game_id: str, options: dict[str, Any], seconds: float, size: in
     return steps / (time.process_time() - start)
 
 
+def gym_vector_steps(
+    game_id: str, options: dict[str, Any], seconds: float, size: int = 64
+) -> float:
+    """Random legal actions through the Gymnasium CardtableVectorEnv: ``size`` games,
+    seat 0 learns and random opponents play the other seats until it is to move again
+    (every engine action counts as one step, the opponents' too)."""
+    envs = CardtableVectorEnv(game_id, num_envs=size, **options)
+    observations, _ = envs.reset(seed=1)
+    learner = random_policy(2)
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        moves = learner(observations["observation"], observations["action_mask"], None)
+        observations, *_ = envs.step(moves)
+    return envs.games.moves / (time.process_time() - start)
+
+
 #: games whose seats act at once: the ParallelEnv is measured too
 SIMULTANEOUS = ("ohanami", "siedem-slow")
 
@@ -135,6 +153,9 @@ def main() -> None:
             vector = vector_steps(game_id, options, args.seconds)
             report[label] |= {"vector_steps_per_s": vector, "vector_ratio": raw / vector}
             line += f"   vector {vector:>8,.0f}/s   raw/vector {raw / vector:4.1f}x"
+            gym = gym_vector_steps(game_id, options, args.seconds)
+            report[label] |= {"gym_vector_steps_per_s": gym, "gym_vector_ratio": raw / gym}
+            line += f"   gym-vector {gym:>8,.0f}/s   raw/gym-vector {raw / gym:4.1f}x"
         if game_id in SIMULTANEOUS:
             par = parallel_steps(game_id, options, args.seconds)
             report[label] |= {"parallel_steps_per_s": par, "parallel_ratio": raw / par}

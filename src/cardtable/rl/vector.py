@@ -107,6 +107,8 @@ class VectorGames:
         self.players = self.game.num_players
         self._seeds = np.random.default_rng(seed)
         self.ended_at_deal: list[State] = []
+        #: actions played so far, in every row
+        self.moves = 0
         self.states: list[State] = []
         self.trackers: list[Rewards] = []
         for _ in range(size):
@@ -133,10 +135,10 @@ class VectorGames:
     def observe(self, rows: Sequence[int] | None = None) -> tuple[Vector, Mask, Seats]:
         """Observations, masks and seats of ``rows`` (all when None), for the seat to move."""
         picked = self.states if rows is None else [self.states[row] for row in rows]
-        seats = self.seats(rows)
-        listed = seats.tolist()
+        listed = self.encoder.seats_to_move(picked)
         observations = clipped(self.encoder, self.encoder.observe_states(picked, listed))
-        return observations, self.encoder.masks(picked, listed), seats
+        masks = self.encoder.masks(picked, listed)
+        return observations, masks, np.array(listed, dtype=np.int64)
 
     def step(self, actions: Sequence[int] | Actions, rows: Sequence[int] | None = None) -> Step:
         """Each row's seat to move plays its action number (an illegal one raises
@@ -155,7 +157,9 @@ class VectorGames:
                 f"{self.game.id}: seats act at once here; use the AEC or parallel env"
             )
         # only the rows whose scores may have changed are asked for their rewards
-        for index in self.encoder.play_numbers(picked, numbers):
+        changed = self.encoder.play_numbers(picked, numbers)
+        self.moves += len(numbers)
+        for index in changed:
             row, state = chosen[index], picked[index]
             gained = self.trackers[row].collect(state)
             if any(gained):  # most moves score nothing
@@ -244,6 +248,9 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
         self._rewards = np.zeros(num_envs, dtype=np.float32)
         self._final: dict[int, State] = {}
         self._masks = np.zeros((num_envs, encoder.action_size), dtype=np.int8)
+        #: a finished game's mask, shared by every final observation (read-only)
+        self._no_moves = np.zeros(encoder.action_size, dtype=np.int8)
+        self._no_moves.flags.writeable = False
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -320,8 +327,7 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
         final_obs = np.full(self.num_envs, None, dtype=object)
         final_info = np.full(self.num_envs, None, dtype=object)
         for row, state, vector in zip(rows, states, vectors, strict=True):
-            no_moves = np.zeros(encoder.action_size, dtype=np.int8)
-            final_obs[row] = {"observation": vector, "action_mask": no_moves}
+            final_obs[row] = {"observation": vector, "action_mask": self._no_moves}
             final_info[row] = {"scores": state.scores(), "winners": state.result().winners}
         return {
             "final_obs": final_obs,

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import cast
 
@@ -193,9 +194,11 @@ class HanafudaEncoder(BaseEncoder):
         out = np.empty((rows, self.observation_size), dtype=np.float32)
         if not rows:
             return out
-        # a set's 64-bit word as little-endian bytes, so that bit k of the card set is
-        # bit k of the bytes unpacked in little bit order
-        words = np.frombuffer(memoryview(card_sets), dtype=np.int64).astype("<u8")
+        # each set's machine word as little-endian bytes (a copy only on big-endian
+        # machines), so that bit k of the set is bit k of its bytes in little bit order
+        words = np.frombuffer(memoryview(card_sets), dtype=np.int64)
+        if sys.byteorder != "little":
+            words = words.astype("<i8")
         bits = np.unpackbits(words.view(np.uint8).reshape(rows, -1), axis=1, bitorder="little")
         cards = CARD_SETS * NUM_CARDS
         out[:, :cards] = bits.reshape(rows, CARD_SETS, 64)[:, :, :NUM_CARDS].reshape(rows, -1)
