@@ -119,12 +119,13 @@ def test_a_vector_step_plays_the_seat_to_move_and_deals_again_when_a_game_ends()
         state.apply(seat, encoder.decode(state, seat, int(actions[row])))
         assert state.view(None) == games.states[row].view(None)
     ended = 0
+    assert games.moves == 3
     for _ in range(200):
         step = games.step(policy(*games.observe()))
         ended += len(step.ended)
         for row, state in step.ended:
             assert state.is_over and step.finished[row] and not games.states[row].is_over
-    assert ended > 0
+    assert ended > 0 and games.moves == 3 + 200 * 3
 
 
 def test_an_illegal_number_is_refused_and_a_race_is_sent_elsewhere() -> None:
