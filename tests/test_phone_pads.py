@@ -267,8 +267,22 @@ def test_server_errors_are_said_in_the_page_language(
     path.write_text("not a game")
     page.goto(f"{url}/verify")
     expect(page.locator("#explain-where")).not_to_be_empty()  # the page is ready
+    # the file picker is the page's own button, in the page's language
+    expect(page.locator(".upload-button")).to_have_text("Wybierz plik…")
+    expect(page.locator("#upload-name")).to_have_text("Nie wybrano pliku")
     page.set_input_files("#upload", str(path))
     expect(page.locator("#verdict")).to_contain_text("ten plik to nie JSON")
+    expect(page.locator("#upload-name")).to_have_text("notes.txt")
+    page.select_option("#lang", "ru")
+    expect(page.locator(".upload-button")).to_have_text("Выбрать файл…")
+    expect(page.locator("#upload-name")).to_have_text("notes.txt")
+    assert overflow(page) == 0
+    page.focus("#lang")  # the keyboard reaches the input hidden behind the button
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "upload":
+            break
+    assert page.evaluate("document.activeElement.id") == "upload"
 
 
 def test_a_wrong_invite_key_offers_watching(server: tuple[str, Any], browser: Browser) -> None:

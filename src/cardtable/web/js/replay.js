@@ -46,6 +46,9 @@ function render() {
   translatePage();
   $("explain-where").textContent = t("replay.explain_where", { button: t("table.download") });
   if (!tableId) $("title").textContent = t("replay.upload");
+  // the browser's own file input would name its button in the browser's language
+  const chosen = $("upload").files[0];
+  $("upload-name").textContent = chosen ? chosen.name : t("replay.no_file");
   if (!data) {
     if (lastVerdict) showVerdict(lastVerdict);
     return;
@@ -120,6 +123,7 @@ function setupControls(players) {
 
 async function upload(event) {
   const file = event.target.files[0];
+  $("upload-name").textContent = file ? file.name : t("replay.no_file");
   if (!file) return;
   let record;
   let verdict;
