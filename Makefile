@@ -71,6 +71,7 @@ bench: $(STAMP) system-deps compiled
 	$(PY) benchmarks/bench_ismcts.py
 	$(PY) benchmarks/bench_arena.py
 	$(PY) benchmarks/ismcts_scaling.py
+	$(PY) benchmarks/inference.py --positions 1000
 	$(PY) benchmarks/bench_web.py --seats 200 1000 --duration 45
 	$(PY) benchmarks/bench_server_limits.py --spectators 0 250 1000 --moves 30 --hint-seats 12 --flood-seconds 10
 

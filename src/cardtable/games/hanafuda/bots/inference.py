@@ -1,0 +1,175 @@
+"""Reading the other hands from what their owners played (the first step of the issue
+"Stronger bots: past the plateau of determinized search").
+
+A determinized search deals the unseen cards as if every hand were equally likely. A
+player reads more: an opponent who laid a card on the table while a crane lay there
+unclaimed probably holds no pine. This module weighs a candidate hand by how likely
+the opponent's hand plays of this round were with it, under a model of their play: the
+strategist's values (:mod:`.strategist`) turned into probabilities by a softmax
+(``temperature`` in the strategist's units; a capture is worth 1000 more than any
+discard there, so "they could have captured and did not" weighs most).
+
+Everything read is public: the table and piles before each play are rewound from the
+round's capture log, which every seat saw; the candidate hands come from
+``state.determinize``. Games whose captures take from piles (Hana-awase 88's steals) and
+koi-koi's secret-draw turn variant are not read (uniform weights).
+
+>>> import cardtable
+>>> from cardtable.core.rng import Rng
+>>> state = cardtable.load("koi-koi", rounds=1).new_state(seed=4)
+>>> for _ in range(6):
+...     seat = min(state.to_move)
+...     state.apply(seat, state.legal_actions(seat)[0])
+>>> reader = HandReader(state, state.current)
+>>> len(reader.plays) > 0
+True
+>>> 0.0 < reader.likelihood(state.hands) <= 1.0  # the true hands are possible
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardtable.core.rng import RandomSource
+from cardtable.games.hanafuda.actions import Play
+from cardtable.games.hanafuda.bots.strategist import StrategistAgent, chosen_capture
+from cardtable.games.hanafuda.fishing import FishingState, Source, unpacked_event
+
+#: the softmax temperature, in the strategist's units (card values; a yaku point is 10 in
+#: koi-koi): fitted on strategist games (benchmarks/inference.py)
+TEMPERATURE = 8.0
+#: the least probability a play gets: players err, and a model that rules a hand out
+#: on one surprising play would bet everything on itself
+FLOOR = 0.02
+
+
+@dataclass(frozen=True)
+class HandPlay:
+    """One of another seat's hand plays this round, on the table and piles it met."""
+
+    seat: int
+    card: int
+    captured: int  # what it took (0: it joined the table)
+    table: int  # the table before the play
+    piles: tuple[int, ...]  # every pile before the play
+    later: int  # the seat's hand cards played from here on (this one included)
+    kept_later: int  # cards the seat kept from the stock after this play (koi-koi §6.3)
+
+    def hand(self, hand_now: int) -> int:
+        """The seat's hand at this play, for its hand now."""
+        return (hand_now | self.later) & ~self.kept_later
+
+
+def hand_plays(state: FishingState, viewer: int) -> list[HandPlay]:
+    """The other seats' hand plays of this round, oldest first, each with the table and
+    piles before it, rewound from the public capture log (empty where that cannot be
+    read: steals, secret draws)."""
+    if state.custom_captures or getattr(state, "turn_variant", "") == "draw_then_two_hand_plays":
+        return []
+    table, piles = state.table, list(state.piles)
+    later = [0] * state.n
+    kept = [0] * state.n
+    plays: list[HandPlay] = []
+    for event in reversed([unpacked_event(number) for number in state.capture_log]):
+        if event.source is Source.STOCK_KEPT:  # the card went to the hand, not the table
+            kept[event.seat] |= 1 << event.card
+            continue
+        if event.captured:
+            table |= event.captured
+            piles[event.seat] &= ~(event.captured | 1 << event.card)
+        else:
+            table &= ~(1 << event.card)
+        if event.source is Source.HAND:
+            later[event.seat] |= 1 << event.card
+            if event.seat != viewer:
+                plays.append(
+                    HandPlay(
+                        event.seat,
+                        event.card,
+                        event.captured,
+                        table,
+                        tuple(piles),
+                        later[event.seat],
+                        kept[event.seat],
+                    )
+                )
+    plays.reverse()
+    return plays
+
+
+class HandReader:
+    """The likelihood of candidate hands given the other seats' plays this round, for
+    ``viewer`` (who reads only what it saw)."""
+
+    def __init__(self, state: FishingState, viewer: int, temperature: float = TEMPERATURE) -> None:
+        self.plays = hand_plays(state, viewer)
+        self.temperature = temperature
+        self.model = StrategistAgent(seed=0)
+        # a scratch state the past positions are written into (the hidden cards in it
+        # are never read: each play's hand is set from the candidate)
+        self.scratch = state.clone()
+
+    def likelihood(self, hands: Sequence[int]) -> float:
+        """How likely the plays of this round were if the hands now were ``hands``."""
+        total = 1.0
+        for play in self.plays:
+            total *= self.play_probability(play, play.hand(hands[play.seat]))
+        return total
+
+    def play_probability(self, play: HandPlay, hand: int) -> float:
+        """The model's probability that a seat holding ``hand`` made ``play``."""
+        past = self.scratch
+        past.table = play.table
+        past.piles = list(play.piles)
+        past.hands[play.seat] = hand
+        values: list[float] = []
+        chosen = -1
+        for card in _cards(hand):
+            for option in _capture_choices(past, play.seat, card):
+                action = Play(card, option)
+                if card == play.card and _same_capture(past, play, option):
+                    chosen = len(values)
+                values.append(self.model.value(past, play.seat, action))
+        if chosen < 0:
+            return FLOOR  # not a play this hand could make as recorded
+        top = max(values)
+        weights = [math.exp((value - top) / self.temperature) for value in values]
+        return max(weights[chosen] / sum(weights), FLOOR)
+
+    def weighted_sample(
+        self, state: FishingState, viewer: int, rng: RandomSource, candidates: int
+    ) -> FishingState:
+        """One of ``candidates`` determinizations, drawn by its likelihood."""
+        samples = [state.determinize(viewer, rng) for _ in range(candidates)]
+        if not self.plays:
+            return samples[0]
+        weights = [self.likelihood(sample.hands) for sample in samples]
+        point = rng.getrandbits(53) / (1 << 53) * sum(weights)
+        for sample, weight in zip(samples, weights, strict=True):
+            point -= weight
+            if point < 0:
+                return sample
+        return samples[-1]
+
+
+def _cards(mask: int) -> list[int]:
+    return [card for card in range(48) if mask >> card & 1]
+
+
+def _capture_choices(state: FishingState, seat: int, card: int) -> list[int | None]:
+    """The ``take`` of each play of ``card``: the table card chosen where two match."""
+    options = state.capture_options(seat, card)
+    if len(options) < 2:
+        return [None]
+    return [_lowest(option) for option in options]
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _same_capture(state: FishingState, play: HandPlay, take: int | None) -> bool:
+    return chosen_capture(state, play.seat, play.card, take) == play.captured
