@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import cardtable
 from cardtable.agents import make_agent
 from cardtable.core.rng import Rng
-from cardtable.games.hanafuda.bots.inference import HandReader
+from cardtable.games.hanafuda.bots.inference import HandReader, hand_plays
 from cardtable.games.hanafuda.deck import FULL_DECK, count_cards
 from cardtable.games.hanafuda.fishing import FishingState
 from common import save_figures
@@ -58,7 +58,7 @@ def positions(count: int, opponent: str, candidates: int, seed: int) -> list[Pos
         while not state.is_over and len(found) < count:
             seat = min(state.to_move)
             assert isinstance(state, FishingState)
-            if seat == 0 and state.phase == "play" and HandReader(state, 0).plays:
+            if seat == 0 and state.phase == "play" and hand_plays(state, 0):
                 samples = [state.determinize(0, rng) for _ in range(candidates)]
                 found.append(Position(state.clone(), samples))
             state.apply(seat, bots[seat].choose(state, seat))

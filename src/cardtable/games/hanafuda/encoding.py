@@ -111,7 +111,7 @@ class HanafudaEncoder(BaseEncoder):
 
     SEATS = SEATS_SHOWN
     action_size = ACTION_NUMBERS
-    observation_size = NUM_CARDS * (3 + SEATS) + SEATS * 6 + 4 + 4
+    observation_size = CARD_SETS * NUM_CARDS + TAIL_SIZE  # the card bits, then the tail
     LAYOUT = (
         ("hand", NUM_CARDS, 0.0, 1.0, "the viewer's hand, one value per card (deck order)"),
         ("table", NUM_CARDS, 0.0, 1.0, "the cards on the table"),

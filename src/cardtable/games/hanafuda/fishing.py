@@ -884,6 +884,11 @@ class FishingState(KeepsRounds):
         elsewhere = sum(pile for other, pile in enumerate(self.piles) if other != seat)
         return [p.to_json() for p in rows.progress(self.piles[seat], elsewhere)]
 
+    def draws_unseen_into_hands(self) -> bool:
+        """Whether cards join hands unseen during a round (koi-koi's secret-draw turns):
+        then a hand's past cannot be read from the cards it played."""
+        return False
+
     def known_in_hands(self) -> list[int]:
         """Cards everyone knows are in each hand (shown for teyaku, kept from the stock)."""
         return [hand & shown for hand, shown in zip(self.hands, self.revealed, strict=True)]

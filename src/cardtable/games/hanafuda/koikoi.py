@@ -347,6 +347,9 @@ class KoiKoiState(FishingState):
         return super().match_finished()
 
     # -- views --------------------------------------------------------------------------
+    def draws_unseen_into_hands(self) -> bool:
+        return self.turn_variant == "draw_then_two_hand_plays"
+
     def koikoi_calls(self, seat: int) -> int:
         return self.calls[seat]
 

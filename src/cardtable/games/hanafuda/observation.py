@@ -30,13 +30,13 @@ from cardtable.games.hanafuda.fishing import SEATS_SHOWN, FishingState, Phase
 CARD_SETS: Final = 3 + SEATS_SHOWN
 #: per-seat blocks: hand sizes, scores, koi-koi calls, yaku totals, pile values
 PER_SEAT_BLOCKS: Final = 5
-PHASES: Final = len(Phase)
+PHASE_COUNT: Final = len(Phase)
 #: numbers after the per-seat blocks: dealer, phase, stock, round, rounds, to move, players
 SINGLES: Final = 7
 NUMBERS: Final = CARD_SETS + PER_SEAT_BLOCKS * SEATS_SHOWN + SINGLES
 #: the tail's floats: per-seat blocks, dealer and phase one-hot, stock, round, to move,
 #: players
-TAIL_SIZE: Final = PER_SEAT_BLOCKS * SEATS_SHOWN + SEATS_SHOWN + PHASES + 4
+TAIL_SIZE: Final = PER_SEAT_BLOCKS * SEATS_SHOWN + SEATS_SHOWN + PHASE_COUNT + 4
 #: what the stock count is divided by (the most a stock holds after a two-player deal)
 STOCK_SCALE: Final = 24.0
 
@@ -60,7 +60,7 @@ def numbers_into(numbers: vec[i64], rows: int, scales: list[float]) -> tuple[vec
         dealer, phase = numbers[start], numbers[start + 1]
         for place in range(SEATS_SHOWN):
             tail = append(tail, 1.0 if place == dealer else 0.0)
-        for number in range(PHASES):
+        for number in range(PHASE_COUNT):
             tail = append(tail, 1.0 if number == phase else 0.0)
         tail = append(tail, float(numbers[start + 2]) / STOCK_SCALE)
         tail = append(tail, float(numbers[start + 3]) / max(float(numbers[start + 4]), 1.0))

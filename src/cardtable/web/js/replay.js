@@ -42,13 +42,17 @@ function seatName(n) {
   return data?.record.table?.seats?.[n]?.name ?? `#${n + 1}`;
 }
 
+// the browser's own file input would name the file (or its absence) in the browser's language
+function showChosenFile() {
+  const chosen = $("upload").files[0];
+  $("upload-name").textContent = chosen ? chosen.name : t("replay.no_file");
+}
+
 function render() {
   translatePage();
   $("explain-where").textContent = t("replay.explain_where", { button: t("table.download") });
   if (!tableId) $("title").textContent = t("replay.upload");
-  // the browser's own file input would name its button in the browser's language
-  const chosen = $("upload").files[0];
-  $("upload-name").textContent = chosen ? chosen.name : t("replay.no_file");
+  showChosenFile();
   if (!data) {
     if (lastVerdict) showVerdict(lastVerdict);
     return;
@@ -123,7 +127,7 @@ function setupControls(players) {
 
 async function upload(event) {
   const file = event.target.files[0];
-  $("upload-name").textContent = file ? file.name : t("replay.no_file");
+  showChosenFile();
   if (!file) return;
   let record;
   let verdict;

@@ -34,8 +34,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardtable.core.rng import RandomSource
-from cardtable.games.hanafuda.actions import Play
+from cardtable.games.hanafuda.actions import plays_of
 from cardtable.games.hanafuda.bots.strategist import StrategistAgent, chosen_capture
+from cardtable.games.hanafuda.deck import card_list
 from cardtable.games.hanafuda.fishing import FishingState, Source, unpacked_event
 
 #: the softmax temperature, in the strategist's units (card values; a yaku point is 10 in
@@ -67,7 +68,7 @@ def hand_plays(state: FishingState, viewer: int) -> list[HandPlay]:
     """The other seats' hand plays of this round, oldest first, each with the table and
     piles before it, rewound from the public capture log (empty where that cannot be
     read: steals, secret draws)."""
-    if state.custom_captures or getattr(state, "turn_variant", "") == "draw_then_two_hand_plays":
+    if state.custom_captures or state.draws_unseen_into_hands():
         return []
     table, piles = state.table, list(state.piles)
     later = [0] * state.n
@@ -127,10 +128,9 @@ class HandReader:
         past.hands[play.seat] = hand
         values: list[float] = []
         chosen = -1
-        for card in _cards(hand):
-            for option in _capture_choices(past, play.seat, card):
-                action = Play(card, option)
-                if card == play.card and _same_capture(past, play, option):
+        for card in card_list(hand):
+            for action in plays_of(card, past.capture_options(play.seat, card)):
+                if card == play.card and _same_capture(past, play, action.take):
                     chosen = len(values)
                 values.append(self.model.value(past, play.seat, action))
         if chosen < 0:
@@ -153,22 +153,6 @@ class HandReader:
             if point < 0:
                 return sample
         return samples[-1]
-
-
-def _cards(mask: int) -> list[int]:
-    return [card for card in range(48) if mask >> card & 1]
-
-
-def _capture_choices(state: FishingState, seat: int, card: int) -> list[int | None]:
-    """The ``take`` of each play of ``card``: the table card chosen where two match."""
-    options = state.capture_options(seat, card)
-    if len(options) < 2:
-        return [None]
-    return [_lowest(option) for option in options]
-
-
-def _lowest(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
 
 
 def _same_capture(state: FishingState, play: HandPlay, take: int | None) -> bool:
