@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Protocol, cast
 
 from cardtable.agents.base import Agent, Shortlisting, actions_for, make_agent, register_agent
 from cardtable.core.actions import Action
@@ -49,6 +50,17 @@ EXPLORATION = 0.7
 ROOT_WIDTH = 8
 #: margins are scaled by the RMS round margin seen so far; this many playouts make it settle
 MARGIN_MEMORY = 4096
+
+
+class Dealer(Protocol):
+    """Deals the hidden cards for one searching seat at one position: a belief about them
+    (``sample`` must read nothing that seat cannot see)."""
+
+    def sample(self, rng: Rng) -> State: ...
+
+
+#: makes the dealer for (position, searching seat); None: deal uniformly
+Belief = Callable[[State, int], Dealer | None]
 
 
 @dataclass
@@ -97,10 +109,12 @@ class ISMCTSAgent:
         seconds: float | None = None,
         rollout: Agent | None = None,
         seed: int | None = None,
+        belief: Belief | None = None,
     ) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout
+        self.belief = belief
         self.rng = Rng(0 if seed is None else seed)
         self.margin_square = 0.0  # mean square of the playouts' round margins
         self.margins_seen = 0
@@ -127,10 +141,15 @@ class ISMCTSAgent:
         planned = state.rounds_planned
         rounds_left = 0 if planned is None or until is None else max(planned - until - 1, 0)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        dealer = None if self.belief is None else self.belief(state, seat)
         for iteration in range(self.iterations):
-            if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
+            # checked every iteration: one costs far more than a look at the clock
+            if deadline is not None and iteration and time.perf_counter() > deadline:
                 break
-            sample = state.determinize(seat, self.rng)
+            if dealer is None:
+                sample = state.determinize(seat, self.rng)
+            else:
+                sample = dealer.sample(self.rng)
             if until is not None:
                 sample.end_at_round()
             self._iterate(root, sample, seat, until, rounds_left, legal)
@@ -247,10 +266,22 @@ LEVELS = {
 }
 
 
-def _hard(game_id: str, seed: int | None) -> Agent:
-    iterations = spec_of(game_id).info.search_iterations
-    rollout = make_agent("greedy", game_id, seed)
-    return ISMCTSAgent(iterations=iterations, seed=seed, rollout=rollout)
+def search_level(
+    game_id: str,
+    seed: int | None,
+    rollout: str = "greedy",
+    belief: Belief | None = None,
+    seconds: float | None = None,
+) -> ISMCTSAgent:
+    """A level's search: the game's budget (and at most ``seconds`` a move), playouts by
+    its ``rollout`` bot, hidden cards dealt by ``belief`` (uniformly without one)."""
+    return ISMCTSAgent(
+        iterations=spec_of(game_id).info.search_iterations,
+        seconds=seconds,
+        seed=seed,
+        rollout=make_agent(rollout, game_id, seed),
+        belief=belief,
+    )
 
 
 register_agent(
@@ -260,4 +291,4 @@ register_agent(
 )
 register_agent("easy", LEVELS["easy"], lambda g, seed: EpsilonGreedy(g, 0.5, seed))
 register_agent("medium", LEVELS["medium"], lambda g, seed: make_agent("greedy", g, seed))
-register_agent("hard", LEVELS["hard"], _hard)
+register_agent("hard", LEVELS["hard"], search_level)
