@@ -5,6 +5,7 @@ determinization on games the strategist plays."""
 from __future__ import annotations
 
 import math
+import statistics
 
 import pytest
 from hypothesis import given, settings
@@ -13,9 +14,17 @@ from hypothesis import strategies as st
 import cardtable
 from cardtable.agents import make_agent
 from cardtable.core.rng import Rng
-from cardtable.games.hanafuda.actions import Play
-from cardtable.games.hanafuda.bots.inference import HandReader, hand_plays
-from cardtable.games.hanafuda.fishing import FishingState
+from cardtable.games.hanafuda.actions import Play, plays_of
+from cardtable.games.hanafuda.bots.inference import (
+    FLOOR,
+    TEMPERATURE,
+    HandPlay,
+    HandReader,
+    hand_plays,
+)
+from cardtable.games.hanafuda.bots.strategist import StrategistAgent, chosen_capture
+from cardtable.games.hanafuda.deck import card_list
+from cardtable.games.hanafuda.fishing import FishingState, Source, unpacked_event
 
 
 def fishing(state: cardtable.State) -> FishingState:
@@ -25,7 +34,7 @@ def fishing(state: cardtable.State) -> FishingState:
 
 @settings(max_examples=40, deadline=None)
 @given(
-    game_id=st.sampled_from(["koi-koi", "bakappana", "hana-awase"]),
+    game_id=st.sampled_from(["koi-koi", "bakappana", "hana-awase", "hana-awase-88"]),
     seed=st.integers(0, 10**6),
     stop=st.integers(1, 40),
 )
@@ -69,13 +78,82 @@ def test_the_reader_reads_only_what_its_seat_saw(seed: int) -> None:
     assert [real.likelihood(h) for h in candidates] == [other.likelihood(h) for h in candidates]
 
 
-def test_a_game_with_steals_is_not_read() -> None:
-    state = fishing(cardtable.load("hana-awase-88", rounds=1).new_state(seed=3))
-    for _ in range(12):
+def softmax_probability(state: FishingState, play: HandPlay, hand: int) -> float:
+    """The model's probability of ``play`` from ``hand``, computed the long way: every
+    play of the hand valued by the strategist, a softmax, the floor."""
+    past = state.clone()
+    past.table, past.piles = play.table, list(play.piles)
+    past.hands[play.seat] = hand
+    model = StrategistAgent(seed=0)
+    values, chosen = [], None
+    for card in card_list(hand):
+        for action in plays_of(card, past.capture_options(play.seat, card)):
+            captured = chosen_capture(past, play.seat, card, action.take)
+            if card == play.card and captured == play.captured:
+                chosen = len(values)
+            values.append(model.value(past, play.seat, action))
+    if chosen is None:
+        return FLOOR
+    top = max(values)
+    weights = [math.exp((v - top) / TEMPERATURE) for v in values]
+    return max(weights[chosen] / sum(weights), FLOOR)
+
+
+@settings(max_examples=25, deadline=None)
+@given(game_id=st.sampled_from(["koi-koi", "hana-awase"]), seed=st.integers(0, 10**6))
+def test_remembered_card_weights_give_the_whole_softmax(game_id: str, seed: int) -> None:
+    state = fishing(cardtable.load(game_id, rounds=1).new_state(seed=seed))
+    bots = [make_agent("strategist", game_id, seed=seed + s) for s in range(state.n)]
+    for _ in range(4 * state.n):
+        if state.is_over:  # a round can end early (koi-koi's yaku)
+            return
         seat = min(state.to_move)
-        state.apply(seat, state.legal_actions(seat)[0])
-    assert hand_plays(state, state.current) == []
-    assert HandReader(state, state.current).likelihood(state.hands) == 1.0
+        state.apply(seat, bots[seat].choose(state, seat))
+    viewer = state.current
+    reader = HandReader(state, viewer)
+    rng = Rng(seed)
+    for hands in [state.hands] + [state.determinize(viewer, rng).hands for _ in range(6)]:
+        for play in reader.plays:
+            hand = play.hand(hands[play.seat])
+            expected = softmax_probability(state, play, hand)
+            assert reader.play_probability(play, hand) == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_dealer_prefers_hands_that_explain_the_plays() -> None:
+    state = fishing(cardtable.load("koi-koi", rounds=1).new_state(seed=21))
+    bots = [make_agent("strategist", "koi-koi", seed=s) for s in (1, 2)]
+    for _ in range(8):
+        seat = min(state.to_move)
+        state.apply(seat, bots[seat].choose(state, seat))
+    viewer = state.current
+    reader = HandReader(state, viewer)
+    rng = Rng(4)
+    dealt = [reader.sample(rng) for _ in range(300)]
+    uniform = [state.determinize(viewer, rng) for _ in range(300)]
+    assert all(d.view(viewer) == state.view(viewer) for d in dealt)  # consistent deals
+    mean = statistics.fmean
+    dealt_weight = mean(reader.likelihood(d.hands) for d in dealt)
+    assert dealt_weight > 1.5 * mean(reader.likelihood(u.hands) for u in uniform)
+
+
+def test_steals_go_back_to_the_piles_they_came_from() -> None:
+    game = cardtable.load("hana-awase-88", rounds=1)
+    for seed in range(40):  # deals until one where a hand play steals
+        state = fishing(game.new_state(seed=seed))
+        bots = [make_agent("strategist", "hana-awase-88", seed=s) for s in range(3)]
+        while not state.is_over and not state.steals:
+            seat = min(state.to_move)
+            before = (seat, state.table, tuple(state.piles))
+            state.apply(seat, bots[seat].choose(state, seat))
+        if state.steals and unpacked_event(state.capture_log[-1]).source is Source.HAND:
+            break
+    else:
+        pytest.fail("no hand play stole in 40 deals")
+    seat, table, piles = before
+    viewer = (seat + 1) % 3
+    last = hand_plays(state, viewer)[-1]
+    assert (last.seat, last.table, last.piles) == (seat, table, piles)
+    assert any(piles[owner] & cards for _, owner, cards in state.steals)
 
 
 def test_the_true_hand_is_likelier_than_a_uniform_guess_against_the_strategist() -> None:
