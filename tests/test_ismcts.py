@@ -11,11 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardtable
-from cardtable.agents import agent_names, make_agent
+from cardtable.agents import agent_names, bot_levels, make_agent
 from cardtable.agents.ismcts import ISMCTSAgent, match_rewards
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
+from cardtable.games.hanafuda.bots import read_hands
 
 GAMES = [("bakappana", 3), ("koi-koi", 2), ("hana-awase-88", 3), ("ohanami", 3)]
 
@@ -44,6 +45,33 @@ def test_poisoned_hidden_cards_change_no_decision(game_id: str, players: int) ->
         real = ISMCTSAgent(iterations=60, seed=seed).choose(state, seat)
         fake = ISMCTSAgent(iterations=60, seed=seed).choose(poisoned, seat)
         assert real == fake
+
+
+def expert_with_budget(game_id: str, seed: int, iterations: int) -> ISMCTSAgent:
+    """The expert level as players get it, with a test's budget and no clock."""
+    expert = make_agent("expert", game_id, seed)
+    assert isinstance(expert, ISMCTSAgent)
+    expert.iterations, expert.seconds = iterations, None
+    return expert
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players"),
+    [("koi-koi", 2), ("hana-awase", 3), ("bakappana", 2), ("hana-awase-88", 3), ("ohanami", 2)],
+)
+def test_the_expert_reads_no_hidden_card(game_id: str, players: int) -> None:
+    read = 0
+    budget = 20 if game_id == "ohanami" else 60
+    for seed in range(6 if game_id != "ohanami" else 3):
+        state = midgame(game_id, players, seed, moves=6 + seed)
+        seat = min(state.to_move)
+        poisoned = state.determinize(seat, Rng(1000 + seed))
+        assert poisoned.view(seat) == state.view(seat)
+        if game_id != "ohanami":  # the other seats' plays were read
+            read += read_hands(state, seat) is not None
+        real = expert_with_budget(game_id, seed, budget).choose(state, seat)
+        assert real == expert_with_budget(game_id, seed, budget).choose(poisoned, seat)
+    assert read >= 4 or game_id == "ohanami"
 
 
 def test_decisions_are_legal_and_reproducible() -> None:
@@ -82,9 +110,12 @@ def test_levels_exist_for_every_game(game_id: str) -> None:
     assert {"easy", "medium", "hard", "ismcts", "random", "greedy"} <= set(agent_names(game_id))
     state = midgame(game_id, 2 if game_id != "hana-awase-88" else 3, 0, moves=1)
     seat = min(state.to_move)
-    for level in ("easy", "medium", "hard"):
+    for level in bot_levels(game_id):
         action = make_agent(f"bot:{level}", game_id, 1).choose(state, seat)
         assert state.illegal_reason(seat, action) is None
+    # the top level: every card game's search, not 7 słów (whose best word needs none)
+    assert ("expert" in bot_levels(game_id)) == (game_id != "siedem-slow")
+    assert bot_levels(game_id)[-1] == ("hard" if game_id == "siedem-slow" else "expert")
 
 
 @pytest.mark.parametrize(

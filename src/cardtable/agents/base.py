@@ -112,7 +112,7 @@ def bots_of(game_id: str) -> dict[str, BotSpec]:
 
 #: the bot levels a player picks from, weakest first; every other bot is "advanced" (a
 #: technical bot for comparisons and testing: random, greedy, ismcts, strategist...)
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def bot_levels(game_id: str) -> list[str]:

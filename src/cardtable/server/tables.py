@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from cardtable.agents import make_agent
+from cardtable.agents import bot_levels, make_agent
 from cardtable.agents.base import Agent, Thinking
 from cardtable.agents.hints import hint
 from cardtable.core.actions import Action
@@ -216,6 +216,7 @@ class LiveTable:
             "family": spec_of(row.game).family,
             "preset": row.preset,
             "options": self.game.options.model_dump(mode="json"),
+            "bot_levels": bot_levels(row.game),  # what "fill the seats" offers
             "seats": [
                 {
                     "kind": s.kind,

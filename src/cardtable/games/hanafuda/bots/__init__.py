@@ -2,11 +2,28 @@
 takes the most valuable capture, the ``strategist`` (also the ``medium`` level) plans yaku,
 denies the opponent's and calls koi-koi by risk."""
 
-from cardtable.agents.base import BotSpec
+from cardtable.agents.base import Agent, BotSpec
+from cardtable.agents.ismcts import Dealer, search_level
+from cardtable.core.state import State
 from cardtable.games.hanafuda.bots.greedy import GreedyAgent
+from cardtable.games.hanafuda.bots.inference import HandReader
 from cardtable.games.hanafuda.bots.strategist import StrategistAgent
+from cardtable.games.hanafuda.fishing import FishingState
 
 STRATEGIST = "rule-based: values, yaku proximity, denial, safe discards, koi-koi by risk"
+
+
+def read_hands(state: State, seat: int) -> Dealer | None:
+    """The hand reader as a search's dealer, where there are plays to read."""
+    assert isinstance(state, FishingState)
+    reader = HandReader(state, seat)
+    return reader if reader.plays else None
+
+
+def expert(game_id: str, seed: int | None) -> Agent:
+    """ISMCTS as ``hard``, dealing the hidden cards by what the others played."""
+    return search_level(game_id, seed, belief=read_hands)
+
 
 BOTS = {
     "greedy": BotSpec(
@@ -17,6 +34,11 @@ BOTS = {
     "medium": BotSpec(
         "the strategist: yaku proximity, denial, safe discards, koi-koi by risk",
         lambda game_id, seed: StrategistAgent(seed),
+    ),
+    "expert": BotSpec(
+        "ISMCTS as hard, dealing the hidden cards by what the others played "
+        "(determinizations weighed by the strategist's reading of their plays)",
+        expert,
     ),
 }
 

@@ -49,7 +49,7 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
   if (invites.length) parts.push(h("ul", { class: "invites" }, invites.map((invite) => inviteRow(invite, seatName, t))));
   if (credentials) {
     const level = h("select", { id: "fill-level", "aria-label": t("wait.fill_level") },
-      ["easy", "medium", "hard"].map((bot) => new Option(t(`bot.${bot}`), bot, false, bot === "medium")));
+      (table.bot_levels || ["easy", "medium", "hard"]).map((bot) => new Option(t(`bot.${bot}`), bot, false, bot === "medium")));
     const fill = h("button", { id: "fill-bots", type: "button" }, t("wait.fill"));
     fill.addEventListener("click", async () => {
       const names = Object.fromEntries(open.map((n) => [n, t("lobby.bot_name", { name: t(`bot.${level.value}`).toLocaleLowerCase() })]));
