@@ -2,10 +2,10 @@
 
 The browser's "Your record" places a player on this ladder (POST /api/rating rates the
 player's games against the bots with the bots' ratings held fixed). Each game plays its
-levels in neighbouring pairs (hard-medium, medium-easy), DEALS mirrored
+levels in neighbouring pairs (expert-hard, hard-medium, medium-easy), DEALS mirrored
 deals a pairing (every deal from every seat), one round a game; Hana-awase 88 plays its
-three levels together at one table. The ratings are written, with how they were made, to
-src/cardtable/arena/ladder.json (shipped in the package).
+levels three at a table (expert-hard-medium, hard-medium-easy). The ratings are written,
+with how they were made, to src/cardtable/arena/ladder.json (shipped in the package).
 
     make ladder                                # DEALS=8 JOBS=2, about ten minutes on 2 cores
     .venv/bin/python benchmarks/ladder.py --deals 8 --jobs 2 [GAME ...]
@@ -25,24 +25,32 @@ from cardtable.arena.ladder import LADDER_PATH
 #: game -> (arena options, the groups of levels that meet, deals for each group as a share
 #: of --deals: Ohanami's hard bot thinks about 17 s a game, so it plays fewer)
 PLAN: dict[str, tuple[dict[str, Any], list[tuple[str, ...]], float]] = {
-    "koi-koi": ({"rounds": 1}, [("hard", "medium"), ("medium", "easy")], 1.0),
+    "koi-koi": ({"rounds": 1}, [("expert", "hard"), ("hard", "medium"), ("medium", "easy")], 1.0),
     "bakappana": (
         {"rounds": 1, "players": 2},
-        [("hard", "medium"), ("medium", "easy")],
+        [("expert", "hard"), ("hard", "medium"), ("medium", "easy")],
         1.0,
     ),
     "hana-awase": (
         {"rounds": 1, "players": 2},
-        [("hard", "medium"), ("medium", "easy")],
+        [("expert", "hard"), ("hard", "medium"), ("medium", "easy")],
         1.0,
     ),
-    "hana-awase-88": ({"rounds": 1}, [("hard", "medium", "easy")], 0.5),
+    "hana-awase-88": (
+        {"rounds": 1},
+        [("expert", "hard", "medium"), ("hard", "medium", "easy")],
+        0.5,
+    ),
     "siedem-slow": (
         {"players": 2},
         [("hard", "medium"), ("medium", "easy")],
         1.0,
     ),
-    "ohanami": ({"players": 2}, [("hard", "medium"), ("medium", "easy")], 0.25),
+    "ohanami": (
+        {"players": 2},
+        [("expert", "hard"), ("hard", "medium"), ("medium", "easy")],
+        0.25,
+    ),
 }
 
 

@@ -5,7 +5,11 @@
 # 3-player round robin of three bots; 7 słów pairs its word bots by level. Koi-koi's hard
 # also plays greedy in 6-round matches (the issue's yardstick). Results and plots go to
 # benchmarks/results/levels/, and the head-to-head table of every run is printed at the end
-# (benchmarks/tally_levels.py). Long: about four hours on 2 cores.
+# (benchmarks/tally_levels.py). The top level, expert, plays hard (greedy in Bakappana,
+# where no honest bot gains more: docs/bots.md) as the issue "Stronger bots" asks: koi-koi
+# in single rounds and 12-round matches, Hana-awase in 6-round matches, Hana-awase 88 as a
+# trio with greedy. Long: about four hours on 2 cores without the expert runs, as long
+# again with them (EXPERT=0 leaves them out).
 #
 #     make levels            (or DEALS=50 JOBS=2 benchmarks/levels.sh koi-koi)
 set -euo pipefail
@@ -15,6 +19,14 @@ OUT=${OUT:-benchmarks/results/levels}
 ARENA=${ARENA:-.venv/bin/cardtable arena}
 PYTHON=${PYTHON:-.venv/bin/python}
 GAMES=${*:-koi-koi bakappana hana-awase hana-awase-88 ohanami siedem-slow}
+EXPERT=${EXPERT:-1}
+
+expert() {  # game, rival, name, extra arena options...: the top level against a rival
+  local game=$1 rival=$2 name=$3
+  shift 3
+  [ "$EXPERT" = 1 ] || return 0
+  $ARENA "$game" --bots "expert,$rival" --games "$DEALS" --jobs "$JOBS" "$@" --out "$OUT/$name"
+}
 
 levels() {  # game, extra arena options...: hard against greedy and medium, then down the levels
   local game=$1
@@ -35,10 +47,26 @@ for game in $GAMES; do
       levels koi-koi --rule rounds=1
       $ARENA koi-koi --rule rounds=6 --bots hard,greedy --games "$DEALS" --jobs "$JOBS" \
         --out "$OUT/koi-koi-6-rounds-hard-greedy"
+      expert koi-koi hard koi-koi-expert-hard --rule rounds=1
+      expert koi-koi hard koi-koi-12-rounds-expert-hard --rule rounds=12
       ;;
-    bakappana | hana-awase) levels "$game" --players 2 --rule rounds=1 ;;
-    ohanami) levels ohanami --players 2 ;;
+    bakappana)
+      levels bakappana --players 2 --rule rounds=1
+      expert bakappana greedy bakappana-expert-greedy --players 2 --rule rounds=1
+      ;;
+    hana-awase)
+      levels hana-awase --players 2 --rule rounds=1
+      expert hana-awase hard hana-awase-6-rounds-expert-hard --players 2 --rule rounds=6
+      ;;
+    ohanami)
+      levels ohanami --players 2
+      expert ohanami hard ohanami-expert-hard --players 2
+      ;;
     hana-awase-88)
+      if [ "$EXPERT" = 1 ]; then
+        $ARENA hana-awase-88 --bots expert,hard,greedy --games $((DEALS * 2 / 3)) \
+          --jobs "$JOBS" --rule rounds=1 --out "$OUT/hana-awase-88-expert-hard-greedy"
+      fi
       for trio in hard,medium,greedy medium,easy,random; do
         $ARENA hana-awase-88 --bots "$trio" --games $((DEALS * 2 / 3)) --jobs "$JOBS" \
           --rule rounds=1 --out "$OUT/hana-awase-88-${trio//,/-}"

@@ -17,7 +17,7 @@ from cardtable.arena import GameOutcome, head_to_head, read_outcomes
 
 REFERENCE = Path(__file__).parent / "reference" / "levels"
 #: the stronger bot of a pairing is named first
-STRENGTH_ORDER = ["hard", "medium", "greedy", "easy", "random"]
+STRENGTH_ORDER = ["expert", "hard", "medium", "greedy", "easy", "random"]
 
 
 def journals(folders: list[Path]) -> list[Path]:

@@ -18,7 +18,7 @@ def test_names_and_errors() -> None:
     assert make_agent("bot:greedy", "bakappana").name == "greedy"
     with pytest.raises(
         OptionError,
-        match="unknown bot 'smart' for bakappana; valid bots: easy, greedy, hard, ismcts, medium",
+        match="unknown bot 'smart' for bakappana; valid bots: easy, expert, greedy, hard, ismcts",
     ):
         make_agent("smart", "bakappana")
 

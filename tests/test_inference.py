@@ -100,7 +100,10 @@ def softmax_probability(state: FishingState, play: HandPlay, hand: int) -> float
 
 
 @settings(max_examples=25, deadline=None)
-@given(game_id=st.sampled_from(["koi-koi", "hana-awase"]), seed=st.integers(0, 10**6))
+@given(
+    game_id=st.sampled_from(["koi-koi", "hana-awase", "hana-awase-88", "bakappana"]),
+    seed=st.integers(0, 10**6),
+)
 def test_remembered_card_weights_give_the_whole_softmax(game_id: str, seed: int) -> None:
     state = fishing(cardtable.load(game_id, rounds=1).new_state(seed=seed))
     bots = [make_agent("strategist", game_id, seed=seed + s) for s in range(state.n)]

@@ -73,4 +73,4 @@ def test_the_strategist_beats_greedy_over_mirrored_games() -> None:
     assert pair.games == 120
     low, _ = pair.interval()
     _, margin_low, _ = pair.margin()
-    assert low > 0.5 and margin_low > 0  # measured: 66 % ahead, +7.4 a game over 400
+    assert low > 0.5 and margin_low > 0  # measured: 63 % ahead, +7.5 a game over 400

@@ -47,9 +47,10 @@ def test_the_form_speaks_to_players(server: tuple[str, Any], browser: Browser) -
     expect(seat.locator("optgroup")).to_have_attribute("label", "Boty zaawansowane")
     seat.select_option("bot:hard")
     expect(page.locator(".seat-help")).not_to_be_empty()
-    seat.select_option("bot:expert")  # koi-koi's top level says it reads your hand
-    expect(page.locator(".seat-help")).to_contain_text("czyta twoją rękę")
-    expect(seat.locator("option:checked")).to_have_text("Bot: Mistrz")
+    seat.select_option("bot:expert")  # koi-koi's top level says it guesses your cards
+    expect(page.locator(".seat-help")).to_contain_text("odgaduje twoje karty")
+    expect(seat.locator("option:checked")).to_have_text("Bot: Ekspert")
+    seat.select_option("bot:medium")  # the seat menu remembers: the table below has medium
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "lobby-pl-390")
     # another game is remembered by the browser
@@ -116,7 +117,7 @@ def test_the_creator_fills_the_empty_seats_with_bots(
     # the game's own levels, the top one too, in the page's language
     levels = host.locator("#fill-level option")
     assert levels.evaluate_all("os => os.map(o => o.value)") == ["easy", "medium", "hard", "expert"]
-    expect(levels.last).to_have_text("Mistrz")
+    expect(levels.last).to_have_text("Ekspert")
     host.select_option("#fill-level", "easy")
     host.click("#fill-bots")
     host.wait_for_selector("#waiting-room[hidden]", state="attached")

@@ -26,6 +26,7 @@ from cardtable.core.state import Agent, State
 
 #: Agent is core's interface (a terminal seat holds one too); this layer hands it out
 __all__ = [
+    "EXPERT_SECONDS",
     "LEVELS",
     "Agent",
     "AgentFactory",
@@ -113,6 +114,9 @@ def bots_of(game_id: str) -> dict[str, BotSpec]:
 #: the bot levels a player picks from, weakest first; every other bot is "advanced" (a
 #: technical bot for comparisons and testing: random, greedy, ismcts, strategist...)
 LEVELS = ("easy", "medium", "hard", "expert")
+#: the ``expert`` level's time limit a move (its budget in iterations is the game's; the
+#: limit holds where its playouts or its dealing make that slow: Ohanami, Hana-awase 88)
+EXPERT_SECONDS = 0.95
 
 
 def bot_levels(game_id: str) -> list[str]:

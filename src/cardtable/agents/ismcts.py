@@ -2,9 +2,12 @@
 
 The bot never looks at what its seat cannot see: every iteration starts from
 ``state.determinize(seat, rng)``, a full state in which all hidden cards are resampled,
-so the real hands and stock are thrown away before the search reads anything. One tree
-is shared by all determinizations; a child's UCB uses how often it was *available*,
-since an action legal in one determinization may not be in another.
+so the real hands and stock are thrown away before the search reads anything. A
+``belief`` may deal instead (the ``expert`` level's hand reader draws likely hands more
+often): its dealer must read only what the seat sees too, and return a fresh state at
+every call (the search plays it out). One tree is shared by all determinizations; a
+child's UCB uses how often it was *available*, since an action legal in one
+determinization may not be in another.
 
 A playout runs to the end of the current round with the rollout bot — to the end of
 the game when rounds build on each other (Ohanami's stages: a card placed now scores in

@@ -11,7 +11,7 @@ worth most one by one.
 
 from __future__ import annotations
 
-from cardtable.agents.base import BotSpec, actions_for, best_by_value
+from cardtable.agents.base import EXPERT_SECONDS, BotSpec, actions_for, best_by_value
 from cardtable.agents.ismcts import search_level
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
@@ -44,9 +44,6 @@ PINK_PACE_CAP = 0.6
 PINK_FOLLOW_THROUGH = 0.4
 #: how much of what the passed cards give their receiver counts against a keep
 DENIAL = 0.25
-#: the expert's time limit a move: its playouts run to the end of the game, so its budget
-#: of iterations takes longer than that early in the game
-EXPERT_SECONDS = 0.95
 
 
 def placement_cost(rows: tuple[Row, ...], card: int, target: Target) -> float:
@@ -66,6 +63,11 @@ def placement_value(rows: tuple[Row, ...], card: int, target: Target, worth: flo
 
 def grown_pink(pink: int, card: int, target: Target) -> int:
     return pink + (target != "discard" and COLOUR_OF[card] == "pink")
+
+
+def keeps_made(state: OhanamiState) -> int:
+    """Cards a seat has kept before this pick, since the start of the game."""
+    return HAND * (state.stage - 1) + 2 * (state.pick - 1)
 
 
 def keeps_left(state: OhanamiState) -> int:
@@ -193,15 +195,13 @@ class OhanamiStrategist(OhanamiGreedy):
             return 0.0
         # the pinks still to come if the seat keeps collecting at its pace so far (a
         # newcomer to pink is not assumed to take many)
-        kept = HAND * (state.stage - 1) + 2 * (state.pick - 1)
-        pace = min(max((pink_held + 1) / (kept + 2), PINK_PACE_FLOOR), PINK_PACE_CAP)
+        pace = (pink_held + 1) / (keeps_made(state) + 2)
+        pace = min(max(pace, PINK_PACE_FLOOR), PINK_PACE_CAP)
         expected = pink_held + 1 + PINK_FOLLOW_THROUGH * pace * keeps_left(state)
         return min(expected, float(PINK_CAP))
 
     def keep_value(self, state: OhanamiState, seat: int, keep: Keep) -> float:
         value = super().keep_value(state, seat, keep)
-        if state.pick == PICKS:
-            return value  # nothing is passed after the last pick
         # what the receiver would keep of the passed cards: its best two by its own values
         # of the whole hand (the same for every keep of this hand, so worked out once)
         ranked = self._receiver_ranking(state, seat)

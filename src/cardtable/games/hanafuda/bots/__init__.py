@@ -2,7 +2,7 @@
 takes the most valuable capture, the ``strategist`` (also the ``medium`` level) plans yaku,
 denies the opponent's and calls koi-koi by risk."""
 
-from cardtable.agents.base import Agent, BotSpec
+from cardtable.agents.base import EXPERT_SECONDS, Agent, BotSpec
 from cardtable.agents.ismcts import Dealer, search_level
 from cardtable.core.state import State
 from cardtable.games.hanafuda.bots.greedy import GreedyAgent
@@ -22,7 +22,7 @@ def read_hands(state: State, seat: int) -> Dealer | None:
 
 def expert(game_id: str, seed: int | None) -> Agent:
     """ISMCTS as ``hard``, dealing the hidden cards by what the others played."""
-    return search_level(game_id, seed, belief=read_hands)
+    return search_level(game_id, seed, belief=read_hands, seconds=EXPERT_SECONDS)
 
 
 BOTS = {

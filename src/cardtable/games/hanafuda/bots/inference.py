@@ -33,7 +33,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardtable.core.rng import RandomSource
+from cardtable.core.rng import RandomSource, Rng
 from cardtable.games.hanafuda.actions import plays_of
 from cardtable.games.hanafuda.bots.strategist import StrategistAgent, chosen_capture
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF, card_list
@@ -134,9 +134,10 @@ class HandReader:
         self.temperature = temperature
         self.candidates = candidates
         self.model = StrategistAgent(seed=0)
-        # a scratch state the past positions are written into (the hidden cards in it
-        # are never read: each play's hand is set from the candidate)
-        self.scratch = state.clone()
+        # a scratch state the past positions are written into: a determinization, so that
+        # not even its unused hands are the real ones (each play's hand is set from the
+        # candidate)
+        self.scratch = state.determinize(viewer, Rng(0))
         # (play index, card, the hand's cards of its month) -> the card's softmax weights,
         # the chosen play's apart: (all its plays, the recorded play or 0)
         self.weights: dict[tuple[int, int, int], tuple[float, float]] = {}
@@ -149,7 +150,8 @@ class HandReader:
         return total
 
     def play_probability(self, play: HandPlay, hand: int) -> float:
-        """The model's probability that a seat holding ``hand`` made ``play``."""
+        """The model's probability that a seat holding ``hand`` made ``play`` (one of
+        :attr:`plays`; another raises ValueError)."""
         return self._probability(self.plays.index(play), play, hand)
 
     def sample(self, rng: RandomSource) -> FishingState:
@@ -178,15 +180,16 @@ class HandReader:
         return max(chosen / total, FLOOR)  # chosen 0: not a play this hand could make
 
     def _card_weights(self, play: HandPlay, card: int, hand: int) -> tuple[float, float]:
-        """The unnormalised softmax weight of every play of ``card`` from ``hand`` at
-        ``play``'s position, and of the recorded play among them (0 if none)."""
+        """The summed unnormalised softmax weight of the plays of ``card`` from ``hand`` at
+        ``play``'s position, and the weight of the recorded play among them (0 if none)."""
         past = self.scratch
         past.table = play.table
         past.piles = list(play.piles)
         past.hands[play.seat] = hand
         total = chosen = 0.0
         for action in plays_of(card, past.capture_options(play.seat, card)):
-            # centred on a capture's base value; exp is safe for values within ±5 000
+            # centred on a capture's base value and clamped: the softmax is exact for values
+            # within 1000 ± 5 600, far wider than the strategist's
             exponent = (self.model.value(past, play.seat, action) - 1000.0) / self.temperature
             weight = math.exp(min(max(exponent, -700.0), 700.0))
             total += weight
