@@ -50,7 +50,7 @@ def test_the_form_speaks_to_players(server: tuple[str, Any], browser: Browser) -
     seat.select_option("bot:expert")  # koi-koi's top level says it guesses your cards
     expect(page.locator(".seat-help")).to_contain_text("odgaduje twoje karty")
     expect(seat.locator("option:checked")).to_have_text("Bot: Ekspert")
-    seat.select_option("bot:medium")  # the seat menu remembers: the table below has medium
+    seat.select_option("bot:hard")  # the seat menu remembers: the table below has hard
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "lobby-pl-390")
     # another game is remembered by the browser
