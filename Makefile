@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # PostgreSQL for the crash test on PostgreSQL.
 APT_PACKAGES ?= wpolish wamerican chromium postgresql
 
-.PHONY: run test compiled bench bench-compiled bench-compare levels ladder lint format docs system-deps clean help
+.PHONY: run test compiled bench bench-compiled bench-compare levels ladder train lint format docs system-deps clean help
 
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
@@ -19,6 +19,7 @@ help:
 	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, as ratios"
 	@echo "make levels  the bot levels against each other, every game (about four hours)"
 	@echo "make ladder  calibrate the bot ladder of 'Your record' (src/cardtable/arena/ladder.json, ~10 min)"
+	@echo "make train  self-play and train koi-koi's learned evaluator into the package (~15 min on 2 cores)"
 	@echo "make compiled  rebuild the compiled engine after a change to its sources"
 	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
 	@echo "make docs    regenerate the option and yaku tables of docs/ from the code"
@@ -26,7 +27,7 @@ help:
 $(STAMP): pyproject.toml hatch_build.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,ray,rl,web,openspiel]'
+	$(PY) -m pip install --quiet -e '.[dev,ray,rl,web,openspiel,train]'
 	@touch $(STAMP)
 
 system-deps:
@@ -89,6 +90,23 @@ LADDER_DEALS ?= 8
 LADDER_JOBS ?= 2
 ladder: $(STAMP)
 	$(PY) benchmarks/ladder.py --deals $(LADDER_DEALS) --jobs $(LADDER_JOBS)
+
+# The learned evaluator of koi-koi (docs/bots.md): two stages, both seeded. First the
+# rule-based bots' self-play, then expert iteration: the search's own games, from the first
+# stage's weights. Writes the package's weights and the run's logs and curves; the
+# self-play is kept in .cache/training (a second run trains again without playing).
+TRAINED := benchmarks/reference/training
+SELFPLAY := .cache/training
+train: $(STAMP) compiled
+	$(VENV)/bin/cardtable train koi-koi --rounds 40000 --bots strategist,greedy --epsilon 0.1 \
+	  --epochs 6 --jobs 2 --threads 2 --seed 1 --data $(SELFPLAY)/koi-koi-stage1.npz \
+	  --out $(SELFPLAY)/koi-koi-stage1-weights.npz \
+	  --log $(TRAINED)/koi-koi-stage1.json --curves $(TRAINED)/koi-koi-stage1.png
+	$(VENV)/bin/cardtable train koi-koi --rounds 3000 --bots hard --iterations 1000 \
+	  --epsilon 0.05 --epochs 4 --learning-rate 3e-4 --jobs 2 --threads 2 --seed 21 \
+	  --data $(SELFPLAY)/koi-koi-stage2.npz --start $(SELFPLAY)/koi-koi-stage1-weights.npz \
+	  --out src/cardtable/games/hanafuda/bots/weights/koi-koi.npz \
+	  --log $(TRAINED)/koi-koi-stage2.json --curves $(TRAINED)/koi-koi-stage2.png
 
 docs: $(STAMP)
 	$(VENV)/bin/cardtable docs

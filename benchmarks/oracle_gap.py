@@ -35,7 +35,7 @@ from cardtable.agents.ismcts import ISMCTSAgent
 from cardtable.core.game import spec_of
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
-from common import save_figures
+from common import revealed_copy, save_figures
 
 
 class Revealed:
@@ -50,14 +50,8 @@ class Revealed:
         return getattr(self._state, name)
 
     def determinize(self, seat: int, rng: Rng) -> State:
-        state = self._state
-        copy = state.clone()
-        if not self._stock:
-            rest = list(state.stock[state.stock_pos :])
-            rng.shuffle(rest)
-            copy.stock = state.stock[: state.stock_pos] + tuple(rest)
-        copy.rng = Rng.from_state(rng.getrandbits(64))
-        return copy  # type: ignore[no-any-return]
+        copy: State = revealed_copy(self._state, self._stock, rng)
+        return copy
 
 
 class OracleAgent:

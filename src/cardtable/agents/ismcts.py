@@ -66,6 +66,16 @@ class Dealer(Protocol):
 Belief = Callable[[State, int], Dealer | None]
 
 
+class LeafValue(Protocol):
+    """Judges a leaf without playing it out (a learned evaluator): each seat's reward,
+    read from the searching ``seat``'s view only."""
+
+    @property
+    def typical_margin(self) -> float: ...
+
+    def rewards(self, state: State, seat: int, scale: float, rounds_left: int) -> list[float]: ...
+
+
 @dataclass
 class Node:
     """A tree node: the action that led here and the seat that took it."""
@@ -113,8 +123,13 @@ class ISMCTSAgent:
         rollout: Agent | None = None,
         seed: int | None = None,
         belief: Belief | None = None,
+        leaf: LeafValue | None = None,
+        leaf_share: float = 1.0,
     ) -> None:
         self.iterations = iterations
+        #: a leaf's reward is this share of the leaf value's, the rest the playout's
+        self.leaf = leaf
+        self.leaf_share = leaf_share if leaf is not None else 0.0
         self.seconds = seconds
         self.rollout = rollout
         self.belief = belief
@@ -196,8 +211,20 @@ class ISMCTSAgent:
             state.advance(mover, child.action)
             path.append(child)
             node = child
-        self._playout(state, until)
-        rewards = match_rewards(state.scores(), self._margin_scale(state, until), rounds_left)
+        learned: list[float] | None = None
+        if self.leaf is not None and _going(state, until):
+            scale = math.sqrt(self.margin_square) or self.leaf.typical_margin
+            learned = self.leaf.rewards(state, seat, scale, rounds_left)
+        if learned is not None and self.leaf_share >= 1.0:
+            rewards = learned
+        else:
+            self._playout(state, until)
+            scale = self._margin_scale(state, until)
+            rewards = match_rewards(state.scores(), scale, rounds_left)
+            if learned is not None:
+                share = self.leaf_share
+                pairs = zip(rewards, learned, strict=True)
+                rewards = [(1 - share) * r + share * v for r, v in pairs]
         for child in path:
             child.visits += 1
             child.reward += rewards[child.seat]
@@ -275,15 +302,21 @@ def search_level(
     rollout: str = "greedy",
     belief: Belief | None = None,
     seconds: float | None = None,
+    leaf: LeafValue | None = None,
+    leaf_share: float = 1.0,
+    iterations: int | None = None,
 ) -> ISMCTSAgent:
-    """A level's search: the game's budget (and at most ``seconds`` a move), playouts by
-    its ``rollout`` bot, hidden cards dealt by ``belief`` (uniformly without one)."""
+    """A level's search: the game's budget (``iterations`` when given; at most
+    ``seconds`` a move), playouts by its ``rollout`` bot, hidden cards dealt by
+    ``belief`` (uniformly without one), leaves judged ``leaf_share`` by ``leaf``."""
     return ISMCTSAgent(
-        iterations=spec_of(game_id).info.search_iterations,
+        iterations=iterations or spec_of(game_id).info.search_iterations,
         seconds=seconds,
         seed=seed,
         rollout=make_agent(rollout, game_id, seed),
         belief=belief,
+        leaf=leaf,
+        leaf_share=leaf_share,
     )
 
 

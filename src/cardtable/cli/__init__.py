@@ -231,6 +231,56 @@ def arena(
 
 
 @app.command()
+def train(
+    game: Annotated[str, typer.Argument(help="Game id: koi-koi.")] = "koi-koi",
+    rounds: Annotated[int, typer.Option(help="Rounds of self-play to learn from.")] = 40_000,
+    bots: Annotated[
+        str, typer.Option(help="The self-play bots, comma separated (drawn per seat).")
+    ] = "strategist,greedy",
+    epsilon: Annotated[float, typer.Option(help="Share of random moves in self-play.")] = 0.1,
+    iterations: Annotated[
+        int | None, typer.Option(help="Search bots' iterations a move (default: the game's).")
+    ] = None,
+    start: Annotated[
+        Path | None, typer.Option(help="Go on from these weights (expert iteration).")
+    ] = None,
+    epochs: Annotated[int, typer.Option(help="Passes over the positions.")] = 6,
+    hidden: Annotated[int, typer.Option(help="Units in each hidden layer.")] = 256,
+    learning_rate: Annotated[
+        float, typer.Option(help="Peak learning rate (one-cycle schedule).")
+    ] = 1e-3,
+    seed: Annotated[int, typer.Option(help="Seed of the self-play and the training.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Processes playing the self-play rounds.")] = 1,
+    threads: Annotated[int, typer.Option(help="PyTorch threads while training.")] = 1,
+    out: Annotated[Path, typer.Option(help="Where to write the weights (.npz).")] = Path(
+        "koi-koi.npz"
+    ),
+    data: Annotated[
+        Path | None,
+        typer.Option(help="Keep the self-play here (.npz); a file made before is read instead."),
+    ] = None,
+    log: Annotated[Path | None, typer.Option(help="Write the run's figures here (JSON).")] = None,
+    curves: Annotated[Path | None, typer.Option(help="Plot the training curves here.")] = None,
+) -> None:
+    """Train the learned evaluator (needs PyTorch: pip install 'cardtable[train]')."""
+    from cardtable.cli.train import run_training  # noqa: PLC0415 - loads PyTorch
+
+    try:
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        if not names:
+            raise OptionError("--bots names at least one bot")
+        if rounds < 1 or epochs < 1:
+            raise OptionError("--rounds and --epochs are at least 1")
+        run_training(
+            game, rounds=rounds, bots=names, epsilon=epsilon, seed=seed, jobs=jobs,
+            epochs=epochs, hidden=hidden, threads=threads, out=out, log=log, curves=curves,
+            iterations=iterations, start=start, data=data, learning_rate=learning_rate,
+        )  # fmt: skip
+    except (CardtableError, ImportError, ValueError, OSError) as error:
+        raise fail(error) from None
+
+
+@app.command()
 def docs() -> None:
     """Regenerate the option, preset and yaku tables of the game pages from the code."""
     from cardtable.cli.docs import write_all  # noqa: PLC0415 - a maintainer command

@@ -2,8 +2,12 @@
 takes the most valuable capture, the ``strategist`` (also the ``medium`` level) plans yaku,
 denies the opponent's and calls koi-koi by risk."""
 
+from importlib import resources
+from pathlib import Path
+
 from cardtable.agents.base import EXPERT_SECONDS, Agent, BotSpec
 from cardtable.agents.ismcts import Dealer, search_level
+from cardtable.agents.network import Network, read_network
 from cardtable.core.state import State
 from cardtable.games.hanafuda.bots.greedy import GreedyAgent
 from cardtable.games.hanafuda.bots.inference import HandReader
@@ -11,6 +15,11 @@ from cardtable.games.hanafuda.bots.strategist import StrategistAgent
 from cardtable.games.hanafuda.fishing import FishingState
 
 STRATEGIST = "rule-based: values, yaku proximity, denial, safe discards, koi-koi by risk"
+
+
+def trained_network(game_id: str) -> Network | None:
+    """The learned evaluator this package ships for ``game_id`` (``make train``)."""
+    return read_network(Path(str(resources.files(__name__) / "weights" / f"{game_id}.npz")))
 
 
 def read_hands(state: State, seat: int) -> Dealer | None:
