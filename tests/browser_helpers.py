@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from cardtable.server.settings import Settings
 
@@ -44,9 +44,21 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+#: the contexts the running test opened: closed when it ends (tests/conftest.py), since a
+#: page left open keeps its table's clocks, animations and socket busy for the whole module
+OPEN_CONTEXTS: list[BrowserContext] = []
+
+
+def close_open_pages() -> None:
+    """Close every page the test opened (its contexts)."""
+    while OPEN_CONTEXTS:
+        OPEN_CONTEXTS.pop().close()
+
+
 def new_page(browser: Browser, locale: str = "en-GB", **size: int) -> Page:
     viewport = {"width": size.get("width", 1280), "height": size.get("height", 860)}
     context = browser.new_context(locale=locale, viewport=viewport)
+    OPEN_CONTEXTS.append(context)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -1,8 +1,10 @@
 """Shared test settings: hypothesis profiles (CI runs the full counts too)."""
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -21,3 +23,13 @@ os.environ.setdefault(
 # The toy game registers itself when imported: only tests/test_house.py's fixture may do
 # that (and forgets it after), so --doctest-modules must not import it for the others.
 collect_ignore = ["toy_fishing"]
+
+
+@pytest.fixture(autouse=True)
+def _close_the_tests_pages() -> Iterator[None]:
+    """A browser test's pages close when it ends (tests/browser_helpers.py): pages left open
+    keep their live tables busy and slowed every later test of their module."""
+    yield
+    from tests.browser_helpers import close_open_pages
+
+    close_open_pages()
