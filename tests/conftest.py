@@ -1,6 +1,7 @@
 """Shared test settings: hypothesis profiles (CI runs the full counts too)."""
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +31,6 @@ def _close_the_tests_pages() -> Iterator[None]:
     """A browser test's pages close when it ends (tests/browser_helpers.py): pages left open
     keep their live tables busy and slowed every later test of their module."""
     yield
-    from tests.browser_helpers import close_open_pages
-
-    close_open_pages()
+    helpers = sys.modules.get("tests.browser_helpers")  # loaded only by browser tests
+    if helpers is not None:
+        helpers.close_open_pages()

@@ -129,7 +129,7 @@ class ISMCTSAgent:
         self.iterations = iterations
         #: a leaf's reward is this share of the leaf value's, the rest the playout's
         self.leaf = leaf
-        self.leaf_share = leaf_share if leaf is not None else 0.0
+        self.leaf_share = leaf_share
         self.seconds = seconds
         self.rollout = rollout
         self.belief = belief

@@ -14,10 +14,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.agents.network import Network, binary_prefix, context_mask
+from cardtable.agents.network import Network, binary_prefix, context_mask, network_input
 from cardtable.core.encoding import BaseEncoder
 from cardtable.core.state import State
-from cardtable.rl.encoding import observe
 
 
 def two_seat_rewards(
@@ -50,8 +49,7 @@ class LearnedLeaf:
 
     def rewards(self, state: State, seat: int, scale: float, rounds_left: int) -> list[float]:
         """Both seats' expected rewards at ``state``, judged from ``seat``'s view."""
-        row = observe(self.encoder, state, seat)
-        row[self.context] = 0.0
+        row = network_input(self.encoder, state, seat, self.context)
         chances = self.network.margin_chances(row, self.bits)
         totals = state.scores()
         already = totals[seat] - totals[1 - seat]

@@ -6,8 +6,8 @@ Its input is a seat's RL observation (the game's encoder) with the match context
 score, so single-round training data serves a 12-round match). Two ReLU layers feed two
 heads: the **margin head**, a distribution over the seat's round margin (its round score
 less the other seat's, clipped to ``-limit … limit``), from which a search reads any
-reward it likes; and the **policy head**, logits over the game's action numbers (a
-softmax over the legal ones is the net's move preference).
+reward it likes; and the **policy head**, logits over the game's action numbers (trained
+on the moves played; no bot reads it yet).
 
 ``cardtable.training`` trains it (PyTorch, an optional extra) and writes the file this
 module reads; a test checks both compute the same numbers.
@@ -24,6 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable.core.encoding import BaseEncoder
+from cardtable.core.state import State
+from cardtable.rl.encoding import observe
 
 #: observation features that describe the match rather than the round: zeroed on input
 CONTEXT_FEATURES = ("scores", "round")
@@ -39,6 +41,16 @@ def context_mask(encoder: BaseEncoder) -> npt.NDArray[np.bool_]:
         if name in CONTEXT_FEATURES:
             mask[feature.slice] = True
     return mask
+
+
+def network_input(
+    encoder: BaseEncoder, state: State, seat: int, context: npt.NDArray[np.bool_]
+) -> Floats:
+    """``seat``'s observation as the network reads it: ``context`` (:func:`context_mask`)
+    zeroed. Self-play rows and the search's leaves are both made here."""
+    row = observe(encoder, state, seat)
+    row[context] = 0.0
+    return row
 
 
 def binary_prefix(encoder: BaseEncoder) -> int:
@@ -100,11 +112,6 @@ class Network:
         hidden = np.maximum(hidden @ weight + bias, 0.0)
         weight, bias = self.weights["margin"]
         return softmax((hidden @ weight + bias).astype(np.float64))
-
-    def policy(self, row: Floats, legal: list[int]) -> npt.NDArray[np.float64]:
-        """The net's preference among the ``legal`` action numbers at one position."""
-        logits = self.forward(row[None, :])[1][0].astype(np.float64)
-        return softmax(logits[legal])
 
     def save(self, path: Path) -> None:
         arrays: dict[str, Any] = {}

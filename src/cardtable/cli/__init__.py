@@ -252,9 +252,9 @@ def train(
     seed: Annotated[int, typer.Option(help="Seed of the self-play and the training.")] = 1,
     jobs: Annotated[int, typer.Option(help="Processes playing the self-play rounds.")] = 1,
     threads: Annotated[int, typer.Option(help="PyTorch threads while training.")] = 1,
-    out: Annotated[Path, typer.Option(help="Where to write the weights (.npz).")] = Path(
-        "koi-koi.npz"
-    ),
+    out: Annotated[
+        Path | None, typer.Option(help="Where to write the weights (default: GAME.npz).")
+    ] = None,
     data: Annotated[
         Path | None,
         typer.Option(help="Keep the self-play here (.npz); a file made before is read instead."),
@@ -273,7 +273,8 @@ def train(
             raise OptionError("--rounds and --epochs are at least 1")
         run_training(
             game, rounds=rounds, bots=names, epsilon=epsilon, seed=seed, jobs=jobs,
-            epochs=epochs, hidden=hidden, threads=threads, out=out, log=log, curves=curves,
+            epochs=epochs, hidden=hidden, threads=threads, out=out or Path(f"{game}.npz"),
+            log=log, curves=curves,
             iterations=iterations, start=start, data=data, learning_rate=learning_rate,
         )  # fmt: skip
     except (CardtableError, ImportError, ValueError, OSError) as error:

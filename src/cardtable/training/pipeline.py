@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -66,20 +67,13 @@ def generate(
     play = partial(_chunk, game, tuple(bots), epsilon, seed, iterations)
     parts: list[Samples] = []
     done = 0
-    if jobs <= 1:
-        results: Any = map(play, chunks)
-        for part, (_, size) in zip(results, chunks, strict=True):
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
+        played = map(play, chunks) if pool is None else pool.map(play, chunks)
+        for (_, size), part in zip(chunks, played, strict=True):
             parts.append(part)
             done += size
             if progress is not None:
                 progress(done)
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part, (_, size) in zip(pool.map(play, chunks), chunks, strict=True):
-                parts.append(part)
-                done += size
-                if progress is not None:
-                    progress(done)
     return Samples.joined(parts)
 
 

@@ -27,11 +27,11 @@ import numpy.typing as npt
 
 from cardtable.agents.base import make_agent
 from cardtable.agents.ismcts import ISMCTSAgent
-from cardtable.agents.network import binary_prefix, context_mask
+from cardtable.agents.network import binary_prefix, context_mask, network_input
 from cardtable.core.encoding import BaseEncoder
 from cardtable.core.game import load
 from cardtable.core.rng import Rng
-from cardtable.rl.encoding import encoder_for, observe
+from cardtable.rl.encoding import encoder_for
 
 #: called with the number of rounds played so far
 Progress = Callable[[int], None]
@@ -134,6 +134,7 @@ def play_rounds(
     searching bots (``hard``), when not the game's own."""
     game = load(game_id, rounds=1)
     encoder = encoder_for(game)
+    context = context_mask(encoder)
     rng = Rng(seed)
     agents = {name: make_agent(name, game_id, seed) for name in sorted(set(bots))}
     for agent in agents.values():
@@ -160,7 +161,7 @@ def play_rounds(
                 action = seats[mover].choose(state, mover)
                 played = encoder.index_of(state, mover, action)
             for seat in (mover, 1 - mover):
-                observations.append(observe(encoder, state, seat))
+                observations.append(network_input(encoder, state, seat, context))
                 mask = np.zeros(encoder.action_size, dtype=bool)
                 if seat == mover:
                     mask[legal_numbers] = True
@@ -183,7 +184,6 @@ def _packed(
     margins: list[int],
 ) -> Samples:
     stacked = np.stack(observations).astype(np.float32)
-    stacked[:, context_mask(encoder)] = 0.0
     cards = binary_prefix(encoder)
     if not np.isin(stacked[:, :cards], (0.0, 1.0)).all():
         raise ValueError("the observation's card sets are not bits")
