@@ -78,10 +78,17 @@ def test_self_play_shows_no_hidden_card() -> None:
         assert (observe(encoder, state, seat) == observe(encoder, poisoned, seat)).all()
 
 
-def test_data_does_not_depend_on_the_processes() -> None:
-    one = generate("koi-koi", 12, ("greedy",), 0.2, seed=4, jobs=1)
-    two = generate("koi-koi", 12, ("greedy",), 0.2, seed=4, jobs=2)
-    assert (one.cards == two.cards).all() and (one.margins == two.margins).all()
+def test_data_does_not_depend_on_the_processes_or_machines() -> None:
+    heard: list[int] = []
+    one = generate("koi-koi", 12, ("greedy",), 0.2, seed=4, jobs=1, chunk=5)
+    two = generate("koi-koi", 12, ("greedy",), 0.2, seed=4, jobs=2, chunk=5, progress=heard.append)
+    assert sorted(heard) == heard and heard[-1] == 12 and len(heard) == 3  # chunks of 5, 5, 2
+    on_ray = generate("koi-koi", 12, ("greedy",), 0.2, seed=4, jobs=2, chunk=5, backend="ray")
+    for other in (two, on_ray):
+        assert (one.cards == other.cards).all() and (one.margins == other.margins).all()
+        assert (one.actions == other.actions).all()
+    other_seed = generate("koi-koi", 12, ("greedy",), 0.2, seed=5, chunk=5)
+    assert other_seed.margins.tolist() != one.margins.tolist()
 
 
 def test_numpy_inference_computes_what_torch_trained(samples: Samples, tmp_path: Path) -> None:
@@ -211,6 +218,8 @@ def test_the_train_command_writes_weights_log_and_curves(tmp_path: Path) -> None
     assert curves.read_bytes().startswith(b"\x89PNG")
     wrong = CliRunner().invoke(app, ["train", "koi-koi", "--bots", "nobody", "--out", str(out)])
     assert wrong.exit_code == 2 and "unknown bot" in wrong.output
+    cluster = CliRunner().invoke(app, ["train", "koi-koi", "--backend", "dask", "--out", str(out)])
+    assert cluster.exit_code == 2 and "local or ray, not 'dask'" in cluster.output
 
 
 def test_the_train_command_keeps_its_self_play_and_goes_on_from_weights(tmp_path: Path) -> None:

@@ -20,7 +20,6 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import Any, Literal
 import cardtable
 from cardtable.agents import make_agent
 from cardtable.core.errors import OptionError
+from cardtable.core.workers import Backend, run_tasks
 
 Mode = Literal["round-robin", "gauntlet"]
 
@@ -162,7 +162,7 @@ def run(
     *,
     workers: int = 1,
     on_done: Callable[[GameOutcome], None] | None = None,
-    backend: Literal["local", "ray"] = "local",
+    backend: Backend = "local",
     address: str | None = None,
 ) -> list[GameOutcome]:
     """Play every job and return the outcomes in job order.
@@ -171,57 +171,13 @@ def run(
     same :func:`play_job` to a Ray cluster (``address`` joins one; without it a local
     cluster of ``workers`` CPUs starts). Outcomes do not depend on the backend.
     """
-    if backend == "ray":
-        return _run_on_ray(jobs, workers, address, on_done)
-    outcomes: list[GameOutcome] = []
-    if workers <= 1:
-        for job in jobs:
-            outcome = play_job(job)
-            outcomes.append(outcome)
-            if on_done:
-                on_done(outcome)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            # small chunks: fast games share a trip to the worker, and a journal of slow
-            # ones (search bots) is never far behind
-            chunk = max(1, min(8, len(jobs) // (workers * 8)))
-            for outcome in pool.map(play_job, jobs, chunksize=chunk):
-                outcomes.append(outcome)
-                if on_done:
-                    on_done(outcome)
-    return sorted(outcomes, key=lambda o: o.index)
-
-
-def _run_on_ray(
-    jobs: Sequence[GameJob],
-    workers: int,
-    address: str | None,
-    on_done: Callable[[GameOutcome], None] | None,
-) -> list[GameOutcome]:
-    try:
-        import ray  # noqa: PLC0415 - optional: pip install 'cardtable[ray]'
-    except ImportError:
-        raise OptionError("--backend ray needs Ray: pip install 'cardtable[ray]'") from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        if address is not None:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
-    try:
-        task = ray.remote(play_job)
-        pending = [task.remote(job) for job in jobs]
-        outcomes: list[GameOutcome] = []
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for outcome in ray.get(done):
-                outcomes.append(outcome)
-                if on_done:
-                    on_done(outcome)
-    finally:
-        if started_here:
-            ray.shutdown()
-    return sorted(outcomes, key=lambda o: o.index)
+    # small chunks: fast games share a trip to the worker, and a journal of slow ones
+    # (search bots) is never far behind
+    chunk = max(1, min(8, len(jobs) // (max(1, workers) * 8)))
+    return run_tasks(
+        play_job, jobs, workers=workers, backend=backend, address=address, chunksize=chunk,
+        on_done=None if on_done is None else lambda _, outcome: on_done(outcome),
+    )  # fmt: skip
 
 
 # -- statistics --------------------------------------------------------------------------

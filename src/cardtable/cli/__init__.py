@@ -25,6 +25,7 @@ from cardtable.core.game import Capability, spec_of
 from cardtable.core.options import parse_rules
 from cardtable.core.record import GameRecord
 from cardtable.core.terminal import Command, TerminalFrontEnd, console
+from cardtable.core.workers import backend_named
 from cardtable.learn import has_lesson
 from cardtable.locales import message
 
@@ -219,8 +220,7 @@ def arena(
             options = {**base, **options}
         if mode not in ("round-robin", "gauntlet"):
             raise OptionError(f"--mode is round-robin or gauntlet, not {mode!r}")
-        if backend not in ("local", "ray"):
-            raise OptionError(f"--backend is local or ray, not {backend!r}")
+        backend_named(backend)  # an unknown backend fails before any game is dealt
         names = [b.strip().removeprefix("bot:") for b in bots.split(",") if b.strip()]
         run_arena(
             game, names, games=games, mode=mode, players=players, options=options,
@@ -250,7 +250,13 @@ def train(
         float, typer.Option(help="Peak learning rate (one-cycle schedule).")
     ] = 1e-3,
     seed: Annotated[int, typer.Option(help="Seed of the self-play and the training.")] = 1,
-    jobs: Annotated[int, typer.Option(help="Processes playing the self-play rounds.")] = 1,
+    jobs: Annotated[
+        int, typer.Option(help="Processes playing the self-play rounds (CPUs of a local Ray).")
+    ] = 1,
+    backend: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster to join (with --backend ray).")
+    ] = None,
     threads: Annotated[int, typer.Option(help="PyTorch threads while training.")] = 1,
     out: Annotated[
         Path | None, typer.Option(help="Where to write the weights (default: GAME.npz).")
@@ -276,6 +282,7 @@ def train(
             epochs=epochs, hidden=hidden, threads=threads, out=out or Path(f"{game}.npz"),
             log=log, curves=curves,
             iterations=iterations, start=start, data=data, learning_rate=learning_rate,
+            backend=backend_named(backend), address=address,
         )  # fmt: skip
     except (CardtableError, ImportError, ValueError, OSError) as error:
         raise fail(error) from None

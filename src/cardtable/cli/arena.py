@@ -26,6 +26,7 @@ from cardtable.arena.tournament import (
 )
 from cardtable.core.errors import OptionError
 from cardtable.core.terminal import console
+from cardtable.core.workers import backend_named
 
 #: every finished game, written as it finishes: ``--resume`` goes on from it
 JOURNAL = "games.jsonl"
@@ -85,7 +86,7 @@ def run_arena(
             todo,
             workers=workers,
             on_done=on_done,
-            backend=cast(Literal["local", "ray"], backend),
+            backend=backend_named(backend),
             address=address,
         )
     outcomes.sort(key=lambda o: o.index)

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cardtable.agents.network import Network
 from cardtable.core.errors import OptionError
 from cardtable.core.terminal import console
+from cardtable.core.workers import Backend
 from cardtable.training.pipeline import generate, plot_curves
 from cardtable.training.selfplay import Samples
 
@@ -36,6 +37,8 @@ def run_training(
     start: Path | None = None,
     data: Path | None = None,
     learning_rate: float = 1e-3,
+    backend: Backend = "local",
+    address: str | None = None,
 ) -> None:
     from cardtable.training.train import Epoch, Settings, train  # noqa: PLC0415 - PyTorch
 
@@ -68,7 +71,7 @@ def run_training(
             samples = generate(
                 game, rounds, bots, epsilon, seed, jobs,
                 progress=lambda done: progress.update(task, completed=done),
-                iterations=iterations,
+                iterations=iterations, backend=backend, address=address,
             )  # fmt: skip
             samples.recipe = recipe
             samples.seconds = time.perf_counter() - started

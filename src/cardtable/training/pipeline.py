@@ -1,21 +1,21 @@
-"""A whole training run: self-play on every core, training, the weights and the curves.
+"""A whole training run: self-play on every core or a Ray cluster, training, the weights
+and the curves.
 
 Self-play is cut into chunks of :data:`CHUNK` rounds, each seeded from the run's seed and
-its number, so a run's data does not depend on how many processes played it.
+its number, so a run's data does not depend on how many processes (or machines) played it.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from cardtable.agents.base import make_agent
 from cardtable.agents.ismcts import ISMCTSAgent
+from cardtable.core.workers import Backend, run_tasks
 from cardtable.training.selfplay import Samples, play_rounds
 
 #: rounds of self-play a process plays in one go: rule-based bots, search bots
@@ -57,23 +57,26 @@ def generate(
     progress: Callable[[int], None] | None = None,
     iterations: int | None = None,
     chunk: int | None = None,
+    backend: Backend = "local",
+    address: str | None = None,
 ) -> Samples:
-    """``rounds`` rounds of self-play (see :func:`.selfplay.play_rounds`) on ``jobs``
-    processes, ``chunk`` rounds to a task; ``progress`` hears how many rounds are done;
+    """``rounds`` rounds of self-play (see :func:`.selfplay.play_rounds`), ``chunk`` rounds
+    to a task, on ``jobs`` processes or on a Ray cluster (``backend``, ``address``: see
+    :func:`cardtable.core.workers.run_tasks`); ``progress`` hears how many rounds are done;
     ``iterations``: the searching bots' budget, when not the game's own."""
     chunk = chunk or chunk_for(game, bots)
     starts = range(0, rounds, chunk)
     chunks = [(n, min(chunk, rounds - start)) for n, start in enumerate(starts)]
-    play = partial(_chunk, game, tuple(bots), epsilon, seed, iterations)
-    parts: list[Samples] = []
     done = 0
-    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
-        played = map(play, chunks) if pool is None else pool.map(play, chunks)
-        for (_, size), part in zip(chunks, played, strict=True):
-            parts.append(part)
-            done += size
-            if progress is not None:
-                progress(done)
+
+    def count(chunk: tuple[int, int], _: Samples) -> None:
+        nonlocal done
+        done += chunk[1]
+        if progress is not None:
+            progress(done)
+
+    play = partial(_chunk, game, tuple(bots), epsilon, seed, iterations)
+    parts = run_tasks(play, chunks, workers=jobs, backend=backend, address=address, on_done=count)
     return Samples.joined(parts)
 
 
