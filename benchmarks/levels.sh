@@ -7,9 +7,10 @@
 # benchmarks/results/levels/, and the head-to-head table of every run is printed at the end
 # (benchmarks/tally_levels.py). The top level, expert, plays hard (greedy in Bakappana,
 # where no honest bot gains more: docs/bots.md) as the issue "Stronger bots" asks: koi-koi
-# in single rounds and 12-round matches, Hana-awase in 6-round matches, Hana-awase 88 as a
-# trio with greedy. Long: about four hours on 2 cores without the expert runs, as long
-# again with them (EXPERT=0 leaves them out).
+# in single rounds and 12-round matches, Hana-awase in single rounds and 6-round matches,
+# Hana-awase 88 as a trio with greedy. Long: about four hours on 2 cores without the expert
+# runs, about twelve more with them (the 12- and 6-round matches most; EXPERT=0 leaves
+# them out).
 #
 #     make levels            (or DEALS=50 JOBS=2 benchmarks/levels.sh koi-koi)
 set -euo pipefail
@@ -56,6 +57,7 @@ for game in $GAMES; do
       ;;
     hana-awase)
       levels hana-awase --players 2 --rule rounds=1
+      expert hana-awase hard hana-awase-expert-hard --players 2 --rule rounds=1
       expert hana-awase hard hana-awase-6-rounds-expert-hard --players 2 --rule rounds=6
       ;;
     ohanami)

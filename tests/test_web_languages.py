@@ -38,9 +38,12 @@ def english_only() -> set[str]:
 
 
 def english_on(page: Any) -> set[str]:
-    # the language switch names each language in its own words, as it should
+    # the language switch names each language in its own words, as it should; code (the
+    # deal's hash) is no language, and a hex digest may spell "add" or "bad"
     text = page.evaluate(
-        "document.body.innerText.replace(document.querySelector('#lang')?.innerText ?? '', '')"
+        "(() => { let text = document.body.innerText;"
+        " for (const e of document.querySelectorAll('#lang, code'))"
+        " text = text.replace(e.innerText, ''); return text; })()"
     )
     return words([text]) & english_only()
 

@@ -18,9 +18,7 @@ def slow_square(number: int) -> int:
 def test_results_come_in_the_items_order_and_each_is_heard(workers: int) -> None:
     heard: dict[int, int] = {}
     items = list(range(10))
-    results = run_tasks(
-        slow_square, items, workers=workers, chunksize=2, on_done=heard.__setitem__
-    )
+    results = run_tasks(slow_square, items, workers=workers, chunksize=2, on_done=heard.__setitem__)
     assert results == [n * n for n in items]
     assert heard == dict(zip(items, results, strict=True))
 
