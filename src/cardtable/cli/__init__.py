@@ -220,11 +220,11 @@ def arena(
             options = {**base, **options}
         if mode not in ("round-robin", "gauntlet"):
             raise OptionError(f"--mode is round-robin or gauntlet, not {mode!r}")
-        backend_named(backend)  # an unknown backend fails before any game is dealt
         names = [b.strip().removeprefix("bot:") for b in bots.split(",") if b.strip()]
         run_arena(
             game, names, games=games, mode=mode, players=players, options=options,
-            seed=seed, workers=jobs, out=out, backend=backend, address=address, resume=resume,
+            seed=seed, workers=jobs, out=out, backend=backend_named(backend), address=address,
+            resume=resume,
         )  # fmt: skip
     except CardtableError as error:
         raise fail(error) from None

@@ -26,7 +26,7 @@ from cardtable.arena.tournament import (
 )
 from cardtable.core.errors import OptionError
 from cardtable.core.terminal import console
-from cardtable.core.workers import backend_named
+from cardtable.core.workers import Backend
 
 #: every finished game, written as it finishes: ``--resume`` goes on from it
 JOURNAL = "games.jsonl"
@@ -43,7 +43,7 @@ def run_arena(
     seed: int,
     workers: int,
     out: Path,
-    backend: str = "local",
+    backend: Backend = "local",
     address: str | None = None,
     resume: bool = False,
 ) -> None:
@@ -86,7 +86,7 @@ def run_arena(
             todo,
             workers=workers,
             on_done=on_done,
-            backend=backend_named(backend),
+            backend=backend,
             address=address,
         )
     outcomes.sort(key=lambda o: o.index)

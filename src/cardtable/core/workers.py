@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from typing import Any, Literal, TypeVar
 
 from cardtable.core.errors import OptionError
@@ -48,17 +49,12 @@ def run_tasks(
     """
     if backend == "ray":
         return _run_on_ray(function, items, workers, address, on_done)
-    if workers <= 1:
-        results = []
-        for item in items:
-            result = function(item)
-            results.append(result)
-            if on_done is not None:
-                on_done(item, result)
-        return results
     results = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for item, result in zip(items, pool.map(function, items, chunksize=chunksize), strict=True):
+    with ProcessPoolExecutor(max_workers=workers) if workers > 1 else nullcontext() as pool:
+        done = (
+            map(function, items) if pool is None else pool.map(function, items, chunksize=chunksize)
+        )
+        for item, result in zip(items, done, strict=True):
             results.append(result)
             if on_done is not None:
                 on_done(item, result)

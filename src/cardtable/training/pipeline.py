@@ -69,9 +69,9 @@ def generate(
     chunks = [(n, min(chunk, rounds - start)) for n, start in enumerate(starts)]
     done = 0
 
-    def count(chunk: tuple[int, int], _: Samples) -> None:
+    def count(part: tuple[int, int], _: Samples) -> None:
         nonlocal done
-        done += chunk[1]
+        done += part[1]
         if progress is not None:
             progress(done)
 
