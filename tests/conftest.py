@@ -2,6 +2,7 @@
 
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,3 +35,21 @@ def _close_the_tests_pages() -> Iterator[None]:
     helpers = sys.modules.get("tests.browser_helpers")  # loaded only by browser tests
     if helpers is not None:
         helpers.close_open_pages()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The games' slow first-use work (7 słów's dictionary index: ~30 s the first time,
+    longer on a busy machine) done once before the test workers start: otherwise the
+    first test of each worker to open a 7 słów table builds it, and a browser test
+    waiting for its board ran out of time on a fresh CI checkout."""
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller did it
+        return
+    import cardtable  # noqa: F401 - registers the games
+    from cardtable.core.game import preparations
+
+    for game_id, prepare in preparations():
+        started = time.monotonic()
+        made = prepare()
+        took = time.monotonic() - started
+        if took > 1:
+            print(f"prepared {game_id} in {took:.0f} s: {'; '.join(made)}", file=sys.stderr)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 import json
+import logging
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,6 +73,29 @@ def test_the_server_plays_it_over_http_and_websocket(toy: str, tmp_path: Path) -
                     socket.send_text(json.dumps(message))
         record = client.get(f"/api/tables/{table['id']}/record").json()
         assert record["game"] == toy and len(record["log"]) == 6
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_the_server_prepares_it_as_it_starts(
+    toy: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    fails: bool,
+) -> None:  # fmt: skip
+    """A game's PREPARE work runs in the background when the server starts; a game whose
+    preparation fails is logged and the server serves all the same."""
+    from tests.toy_fishing import game
+
+    monkeypatch.setattr(game, "PREPARE_FAILS", fails)
+    game.PREPARED.clear()
+    caplog.set_level(logging.INFO, logger="cardtable.server")
+    expected = "toy-fishing: preparing failed" if fails else "toy-fishing ready: nothing slow"
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)) as client:
+        deadline = time.monotonic() + 10
+        while expected not in caplog.text and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert expected in caplog.text
+        assert ([] if fails else ["prepared"]) == game.PREPARED
+        response = client.post("/api/tables", json={"game": toy, "seats": ["human", "human"]})
+        assert response.status_code == 201, response.text
 
 
 def test_the_rl_environments_run_it(toy: str) -> None:

@@ -3,13 +3,16 @@ the cached index, reasons for refusals, and the solver over 4 million words."""
 
 from __future__ import annotations
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from cardtable.core.errors import OptionError
-from cardtable.games.siedem_slow import Area, load_dictionary, score_word, solve
-from cardtable.games.siedem_slow.dictionary import index_dir, resolve_source
+from cardtable.games.siedem_slow import Area, dictionary, load_dictionary, score_word, solve
+from cardtable.games.siedem_slow.dictionary import build_index, index_dir, resolve_source
 
 RULEBOOK_WORDS = [
     "wyselekcjonowany",
@@ -61,3 +64,35 @@ def test_english_list_and_a_word_list_file(tmp_path: Path) -> None:
         load_dictionary(str(tmp_path / "missing.txt"), "pl")
     with pytest.raises(OptionError, match="no dictionary language"):
         load_dictionary("default", "de")
+
+
+def test_two_threads_asking_for_a_new_list_wait_for_one_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server prepares the dictionaries in the background while a first table may
+    ask for one: the second caller waits for the build the first started."""
+    monkeypatch.setenv("CARDTABLE_CACHE_DIR", str(tmp_path / "cache"))
+    own = tmp_path / "words.txt"
+    own.write_text("kot\ndom\nlas\n", encoding="utf-8")
+    builds: list[Path] = []
+    started = threading.Event()
+
+    def slow_build(path: Path, language: str, folder: Path, progress: object = None) -> None:
+        builds.append(folder)
+        started.set()
+        time.sleep(0.3)  # the second thread arrives while this build runs
+        build_index(path, language, folder)
+
+    monkeypatch.setattr(dictionary, "build_index", slow_build)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(load_dictionary, str(own), "pl")
+        assert started.wait(5)
+        second = pool.submit(load_dictionary, str(own), "pl")
+        assert first.result() is second.result()
+    assert len(builds) == 1 and len(first.result()) == 3
+
+
+def test_prepare_loads_each_installed_language() -> None:
+    made = dictionary.prepare()
+    assert [line.split()[0] for line in made] == ["pl", "en"]  # make test installs both
+    assert load_dictionary("default", "pl") is load_dictionary("default", "pl")

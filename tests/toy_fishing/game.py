@@ -174,6 +174,19 @@ class ToyState(KeepsRounds):
         return MatchResult(self.game.id, self.is_over, tuple(self.totals), tuple(self.results))
 
 
+#: what the toy's PREPARE capability did (tests/test_house.py), and whether it fails
+PREPARED: list[str] = []
+PREPARE_FAILS = False
+
+
+def prepare() -> list[str]:
+    """The toy's slow first-use work: none, only counted."""
+    if PREPARE_FAILS:
+        raise OSError("the toy's cache is not writable")
+    PREPARED.append("prepared")
+    return ["nothing slow"]
+
+
 SPEC = register(
     GameSpec(
         id="toy-fishing",
@@ -189,6 +202,7 @@ SPEC = register(
             Capability.BOTS: "tests.toy_fishing.bots:BOTS",
             Capability.ENCODER: "tests.toy_fishing.encoding:ToyEncoder",
             Capability.TERMINAL: "tests.toy_fishing.terminal:FRONT_END",
+            Capability.PREPARE: "tests.toy_fishing.game:prepare",
         },
     )
 )

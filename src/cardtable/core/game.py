@@ -84,7 +84,11 @@ class Capability(StrEnum):
     markdown ``make docs`` fills in) and ``SECTIONS`` (game id -> score-line rule prefix ->
     the heading of the game's page that explains it);
     ``LESSON``: the guided first game, a ``Lesson`` (``cardtable.learn``): its deal, every
-    scripted move and the coach's lines.
+    scripted move and the coach's lines;
+    ``PREPARE``: ``prepare() -> list[str]``, the game's slow first-use work done ahead of
+    time, saying what it made (7 słów: its dictionaries' indexes, ~30 s on a fresh
+    install); the server runs it in the background as it starts, so the first table
+    does not wait, and the test run once before its workers start.
     """
 
     BOTS = "bots"
@@ -98,6 +102,7 @@ class Capability(StrEnum):
     REVIEW = "review"
     DOCS = "docs"
     LESSON = "lesson"
+    PREPARE = "prepare"
 
 
 @dataclass(frozen=True)
@@ -210,6 +215,16 @@ def unregister(game_id: str) -> None:
 def game_ids() -> list[str]:
     """Ids of every registered game, in registration order."""
     return list(_REGISTRY)
+
+
+def preparations() -> list[tuple[str, Callable[[], list[str]]]]:
+    """The games' ``PREPARE`` work (see :class:`Capability`): each game's id and its
+    function, for the server and the test run to call ahead of the first table."""
+    return [
+        (spec.id, spec.capability(Capability.PREPARE))
+        for spec in _REGISTRY.values()
+        if spec.has(Capability.PREPARE)
+    ]
 
 
 def spec_of(game_id: str) -> GameSpec:

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import threading
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -33,7 +34,7 @@ from pydantic import BaseModel, Field
 from cardtable.agents import advanced_agents, agent_names, bot_levels, describe_agents
 from cardtable.companion import pad_of, scorer
 from cardtable.core.errors import CardtableError
-from cardtable.core.game import Capability, game_ids, load, spec_of
+from cardtable.core.game import Capability, game_ids, load, preparations, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.core.web import WebClient
 from cardtable.learn import LESSON_PRESET, ScriptedBot, lesson_of
@@ -60,6 +61,19 @@ from cardtable.server.store import StorageUnavailable, Store
 from cardtable.server.tables import Hub, LiveTable, TableRequest
 
 log = logging.getLogger("cardtable.server")
+
+
+def prepare_games() -> None:
+    """Each game's slow first-use work (7 słów's dictionary index), done while the server
+    already serves; a table that needs it meanwhile waits for the same work."""
+    for game_id, prepare in preparations():
+        try:
+            made = prepare()
+        except Exception:  # that game's first table will say what is wrong; the rest serve
+            log.exception("%s: preparing failed", game_id)
+        else:
+            log.info("%s ready: %s", game_id, "; ".join(made) or "nothing to prepare")
+
 
 WEB_ROOT = Path(str(resources.files("cardtable") / "web"))
 
@@ -179,6 +193,8 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         # and collect the young generation less often (many small frames, few cycles)
         gc.freeze()
         gc.set_threshold(20_000, 20, 100)
+        # a daemon thread: a server stopped while a dictionary builds does not wait for it
+        threading.Thread(target=prepare_games, name="prepare-games", daemon=True).start()
         chores = [
             asyncio.create_task(hub.sweep(), name="sweep"),
             asyncio.create_task(watch_storage(store, hub.settings), name="storage"),

@@ -25,6 +25,7 @@ import bisect
 import hashlib
 import json
 import os
+import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -394,6 +395,9 @@ def open_index(folder: Path, language: str) -> Dictionary:
 
 
 _LOADED: dict[tuple[str, str], Dictionary] = {}
+# one load at a time: the server's warm-up and a first table's state, in two threads,
+# wait for the same build instead of making it twice
+_LOADING = threading.Lock()
 
 
 def load_dictionary(
@@ -405,9 +409,23 @@ def load_dictionary(
         raise OptionError(f"no dictionary language {language!r}; valid: {', '.join(DECKS)}")
     path = resolve_source(source, language)
     key = (str(path.resolve()), language)
-    if key not in _LOADED:
-        folder = index_dir(path, language)
-        if not (folder / "meta.json").exists():
-            build_index(path, language, folder, progress)
-        _LOADED[key] = open_index(folder, language)
-    return _LOADED[key]
+    loaded = _LOADED.get(key)
+    if loaded is not None:
+        return loaded
+    with _LOADING:
+        if key not in _LOADED:
+            folder = index_dir(path, language)
+            if not (folder / "meta.json").exists():
+                build_index(path, language, folder, progress)
+            _LOADED[key] = open_index(folder, language)
+        return _LOADED[key]
+
+
+def prepare() -> list[str]:
+    """Every language's system dictionary that is installed, loaded (its index built into
+    the cache the first time, about 30 s for Polish): the ``PREPARE`` capability."""
+    return [
+        f"{language} dictionary, {len(load_dictionary('default', language)):,} words"
+        for language in DECKS
+        if Path(SYSTEM_LISTS[language]).exists()
+    ]

@@ -99,6 +99,7 @@ SPEC = register(
             Capability.FRAME: "cardtable.games.siedem_slow.frames:frame_extras",
             Capability.REVIEW: "cardtable.games.siedem_slow.frames:review_words",
             Capability.WEB: "cardtable.games.siedem_slow.web:CLIENT",
+            Capability.PREPARE: "cardtable.games.siedem_slow.dictionary:prepare",
         },
     )
 )
