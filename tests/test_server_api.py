@@ -16,6 +16,7 @@ import cardtable
 from cardtable.games.hanafuda.deck import CODES
 from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment, digest_of, verify
+from cardtable.server.seat_names import seat_labels
 
 from .server_helpers import FAST, seat_keys
 from .socket_play import Frame, next_reply, next_state, play_game, play_seat
@@ -196,7 +197,9 @@ def test_illegal_and_out_of_turn_actions_change_nothing(client: TestClient) -> N
 
 
 def test_bots_play_server_side_and_rematch_keeps_the_seats(client: TestClient) -> None:
-    created = create(client, game="koi-koi", seats=["human", "bot:random"], options={"rounds": 3})
+    created = create(
+        client, game="koi-koi", seats=["human", "bot:random"], options={"rounds": 3}, names=["Ann"]
+    )
     table_id, key = created["id"], created["key"]
     rng = random.Random(5)
     with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={key}") as ws:
@@ -207,9 +210,33 @@ def test_bots_play_server_side_and_rematch_keeps_the_seats(client: TestClient) -
     assert new["id"] != table_id
     assert client.get(f"/api/tables/{table_id}").json()["rematch_id"] == new["id"]
     with client.websocket_connect(f"/ws/tables/{new['id']}?seat=0&key={key}") as ws:
-        assert next_state(ws, 0)["table"]["seats"][1]["kind"] == "bot:random"
+        seats = next_state(ws, 0)["table"]["seats"]
+    assert [(s["kind"], s["name"], s["chosen"]) for s in seats] == [
+        ("human", "Ann", True), ("bot:random", "Bot (random)", False)
+    ]  # the bot is still called in each reader's language  # fmt: skip
     wrong = client.post(f"/api/tables/{table_id}/rematch", json={"seat": 0, "key": "nope"})
     assert wrong.status_code == 403
+
+
+def test_unnamed_seats_are_called_in_each_readers_language(client: TestClient) -> None:
+    """A seat nobody named carries its kind, not the creator's words: each page and the
+    coach call it in their own language; a chosen name is everyone's."""
+    created = create(
+        client, game="bakappana", seats=["human", "human", "bot:hard", "bot:hard"],
+        names=["Anna"], public=False,
+    )  # fmt: skip
+    table_id = created["id"]
+    seats = client.get(f"/api/tables/{table_id}").json()["seats"]
+    assert [(s["name"], s["chosen"]) for s in seats] == [
+        ("Anna", True), ("Player 2", False), ("Bot (hard)", False), ("Bot (hard) 2", False)
+    ]  # fmt: skip
+    tables = client.app.state.hub.tables  # type: ignore[attr-defined]
+    assert seat_labels(tables[table_id].seats, "ru") == [
+        "Anna", "Игрок 2", "Бот (сложный)", "Бот (сложный) 2"
+    ]  # fmt: skip
+    guest = {"seat": 1, "key": seat_keys(created)[1]}
+    renamed = client.post(f"/api/tables/{table_id}/name", json={**guest, "name": " Bot  (hard) "})
+    assert renamed.json()["name"] == "Bot (hard) 3"  # a chosen name is numbered apart too
 
 
 def test_pages_cards_and_locales_are_served(client: TestClient) -> None:

@@ -58,13 +58,20 @@ def test_the_form_speaks_to_players(server: tuple[str, Any], browser: Browser) -
     page.reload()
     page.wait_for_selector(".seat-kind")
     expect(page.locator("#game")).to_have_value("ohanami")
-    # an empty name becomes a name in the page's language; bots are named the same way
+    # an empty name is the seat's default, in each reader's language; bots alike
     page.select_option("#game", "koi-koi")
     page.click("#create")
     page.wait_for_selector("#board[data-version]")
     table_id = page.url.rsplit("/", 1)[-1]
-    names = [s.name for s in app.state.hub.tables[table_id].seats]
-    assert names == ["Gracz 1", "Bot (trudny)"], names  # the seat remembers its bot
+    expect(page.locator("#players .name")).to_have_text(["Gracz 1", "Bot (trudny)"])
+    seats = app.state.hub.tables[table_id].seats  # the seat remembers its bot
+    assert [(s.kind, s.name, s.chosen) for s in seats] == [
+        ("human", "Player 1", False), ("bot:hard", "Bot (hard)", False)
+    ]  # fmt: skip
+    # a Russian spectator reads the same seats in Russian
+    watcher = new_page(browser, locale="ru-RU", width=1366, height=768)
+    watcher.goto(f"{url}/t/{table_id}?watch=1")
+    expect(watcher.locator("#players .name")).to_have_text(["Игрок 1", "Бот (сложный)"])
 
 
 def test_a_friend_joins_through_the_waiting_room(server: tuple[str, Any], browser: Browser) -> None:
@@ -123,7 +130,10 @@ def test_the_creator_fills_the_empty_seats_with_bots(
     host.wait_for_selector("#waiting-room[hidden]", state="attached")
     table = app.state.hub.tables[host.url.rsplit("/", 1)[-1]]
     assert [s.kind for s in table.seats] == ["human", "bot:easy", "bot:easy"]
-    assert [s.name for s in table.seats][1:] == ["Bot (łatwy)", "Bot (łatwy) 2"]
+    expect(host.locator("#players .name")).to_have_text(["Gracz 1", "Bot (łatwy)", "Bot (łatwy) 2"])
+    assert [(s.name, s.chosen) for s in table.seats][1:] == [
+        ("Bot (easy)", False), ("Bot (easy) 2", False)
+    ]  # fmt: skip
     host.wait_for_function(
         "Number(document.querySelector('#board').dataset.version) > 0 "
         "|| document.querySelector('#board').dataset.mine === 'true'"

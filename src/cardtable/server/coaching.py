@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from cardtable.core.record import GameRecord
 from cardtable.core.state import State
 from cardtable.locales import LANGUAGES
 from cardtable.server.protocol import encode
+from cardtable.server.seat_names import Seat, seat_labels
 from cardtable.server.workers import HintsBusy
 
 if TYPE_CHECKING:
@@ -36,9 +38,10 @@ BUSY_WAIT = 0.5
 KEPT_REVIEWS = 1000
 
 
-def said(judged: Judgement, names: list[str]) -> JSON:
-    """A judgement in every language (the page picks the reader's, and switches)."""
-    texts = {lang: judged.to_json(lang, names) for lang in LANGUAGES}
+def said(judged: Judgement, seats: Sequence[Seat]) -> JSON:
+    """A judgement in every language, the seats called in each (the page picks the
+    reader's, and switches)."""
+    texts = {lang: judged.to_json(lang, seat_labels(seats, lang)) for lang in LANGUAGES}
     return {**texts["en"], "texts": {lang: t["better_text"] for lang, t in texts.items()},
             "played_texts": {lang: t["played_text"] for lang, t in texts.items()}}  # fmt: skip
 
@@ -78,7 +81,7 @@ class Coach:
             return
         if not judged.clearly_worse:
             return
-        note = {"type": "coach", "version": version, **said(judged, [s.name for s in table.seats])}
+        note = {"type": "coach", "version": version, **said(judged, table.seats)}
         self.notes[seat] = note
         text = encode(note)
         for listener in [one for one in table.listeners if one.seat == seat]:
@@ -158,10 +161,9 @@ class Reviews:
                         await asyncio.sleep(BUSY_WAIT)
                 judged.append((step.number, found))
                 job.done += 1
-            names = [s.name for s in table.seats]
             keep = set(worst(judged))
             job.moves = [
-                {"move": number, "seat": seat, **said(found, names)}
+                {"move": number, "seat": seat, **said(found, table.seats)}
                 for number, found in judged
                 if number in keep
             ]

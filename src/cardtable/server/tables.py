@@ -33,6 +33,7 @@ from cardtable.server.coaching import Coach, Reviews
 from cardtable.server.fairness import Commitment
 from cardtable.server.protocol import encode
 from cardtable.server.round_break import RoundBreak
+from cardtable.server.seat_names import chosen_name, default_name, distinct, seat_labels
 from cardtable.server.settings import Settings
 from cardtable.server.store import StorageUnavailable, Store, StoredMove, TableRow
 from cardtable.server.workers import HintsBusy, Workers
@@ -73,11 +74,15 @@ def new_table_id() -> str:
 @dataclass
 class SeatInfo:
     kind: str  # "human" or "bot:<name>"
+    #: the chosen name, or the English default; readers see :func:`seat_labels`
     name: str
     key_hash: str | None = None
     claimed: bool = False
     connected: int = 0
     coach: bool = False  # the coach speaks to this seat (a table setting, not a house rule)
+    #: a person chose the name: everyone reads it as it is; otherwise each reader reads
+    #: the seat's default name in their own language
+    chosen: bool = True
 
     @property
     def is_bot(self) -> bool:
@@ -85,13 +90,33 @@ class SeatInfo:
 
     def to_row(self) -> JSON:
         row = {"kind": self.kind, "name": self.name, "key": self.key_hash, "claimed": self.claimed}
+        row |= {"chosen": self.chosen}
         return {**row, "coach": True} if self.coach else row
 
     @classmethod
     def from_row(cls, data: Mapping[str, Any]) -> SeatInfo:
         info = cls(str(data["kind"]), str(data["name"]), data.get("key"), bool(data.get("claimed")))
         info.coach = bool(data.get("coach"))
+        # tables saved before names were per reader kept the creator's words: as chosen
+        info.chosen = bool(data.get("chosen", True))
         return info
+
+    def to_json(self) -> JSON:
+        """What a page needs to call the seat (:func:`seat_labels` in the browser)."""
+        return {"kind": self.kind, "name": self.name, "chosen": self.chosen}
+
+
+def named_seat(
+    kind: str, given: str, others: Sequence[SeatInfo], number: int | None = None
+) -> SeatInfo:
+    """Seat ``number`` (after ``others`` when None) of ``kind``: the name given, else its
+    default (kept in English; each reader reads the default in their own language)."""
+    taken = [s.name for s in others]
+    name = chosen_name(given)
+    if name:
+        return SeatInfo(kind, distinct(name, taken))
+    number = len(others) if number is None else number
+    return SeatInfo(kind, distinct(default_name(kind, number), taken), chosen=False)
 
 
 @dataclass(frozen=True)
@@ -124,20 +149,6 @@ def build_game(request: TableRequest) -> Game:
     return game
 
 
-def distinct(name: str, taken: Sequence[str]) -> str:
-    """``name``, numbered when another seat has it already (two medium bots: the log and
-    the result must tell them apart).
-
-    >>> distinct("Bot (medium)", ["Anna", "Bot (medium)"])
-    'Bot (medium) 2'
-    """
-    number, candidate = 1, name
-    while candidate in taken:
-        number += 1
-        candidate = f"{name} {number}"
-    return candidate
-
-
 def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
     seats: list[SeatInfo] = []
     for number, asked in enumerate(request.seats):
@@ -147,9 +158,8 @@ def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
             if not (request.preset == LESSON_PRESET and name == ScriptedBot.name):
                 make_agent(name, game_id)  # an unknown bot raises OptionError naming the valid ones
             kind = f"bot:{name}"
-        given = request.names[number].strip()[:24] if number < len(request.names) else ""
-        default = f"Bot ({kind[4:]})" if kind != "human" else f"Player {number + 1}"
-        seats.append(SeatInfo(kind, distinct(given or default, [s.name for s in seats])))
+        given = request.names[number] if number < len(request.names) else ""
+        seats.append(named_seat(kind, given, seats))
     if not any(s.kind == "human" for s in seats):
         raise OptionError(
             "a table needs at least one human seat (bots-only games: cardtable arena)"
@@ -219,8 +229,7 @@ class LiveTable:
             "bot_levels": bot_levels(row.game),  # what "fill the seats" offers
             "seats": [
                 {
-                    "kind": s.kind,
-                    "name": s.name,
+                    **s.to_json(),
                     "connected": s.connected > 0,
                     "claimed": s.claimed,
                     "coach": s.coach,
@@ -289,7 +298,7 @@ class LiveTable:
         }
         data["table"] = {
             "id": self.id,
-            "seats": [{"kind": s.kind, "name": s.name} for s in self.seats],
+            "seats": [s.to_json() for s in self.seats],
         }
         return data
 
@@ -339,24 +348,24 @@ class LiveTable:
 
     async def rename(self, seat: int, name: str) -> str:
         """The person at ``seat`` chose a name (numbered if another seat has it)."""
-        cleaned = " ".join(name.split())[:24]
+        cleaned = chosen_name(name)
         if not cleaned:
             raise TableError("a name needs at least one letter", "bad_name")
         others = [s.name for n, s in enumerate(self.seats) if n != seat]
         self.seats[seat].name = distinct(cleaned, others)
+        self.seats[seat].chosen = True
         self._save_seats()
         await self.broadcast()
         return self.seats[seat].name
 
     async def fill_with_bots(self, bot: str, names: Mapping[int, str]) -> list[int]:
-        """The seats still waiting for a person get bots (``names``: what to call each, in
-        the creator's language), and the game starts."""
+        """The seats still waiting for a person get bots (``names``: what to call each, if
+        not its default), and the game starts."""
         filled = self.waiting_for()
         for n in filled:
             agent = make_agent(bot, self.row.game, seed=(self.row.seed + 7919 * n) % 2**31)
-            taken = [s.name for m, s in enumerate(self.seats) if m != n]
-            name = distinct(names.get(n, "").strip()[:24] or f"Bot ({bot})", taken)
-            self.seats[n] = SeatInfo(f"bot:{bot}", name)
+            others = [s for m, s in enumerate(self.seats) if m != n]
+            self.seats[n] = named_seat(f"bot:{bot}", names.get(n, ""), others, number=n)
             self.agents[n] = agent
         if filled:
             self._save_seats()
@@ -533,8 +542,11 @@ class LiveTable:
             raise TableError("every hint worker is busy: ask again in a moment", "busy") from None
         finally:
             self.hinting.discard(seat)
-        names = [s.name for s in self.seats]
-        return {"type": "hint", "version": version, **found.to_json(lang, names)}
+        return {
+            "type": "hint",
+            "version": version,
+            **found.to_json(lang, seat_labels(self.seats, lang)),
+        }
 
     # -- the driver: bots and clocks -----------------------------------------------------
     def start(self) -> None:
@@ -806,7 +818,7 @@ class Hub:
             game=table.row.game,
             seats=tuple("human" if s.kind == "human" else s.kind for s in table.seats),
             options=table.game.options.model_dump(mode="json"),
-            names=tuple(s.name for s in table.seats),
+            names=tuple(s.name if s.chosen else "" for s in table.seats),
             public=table.row.public,
             move_seconds=table.row.move_seconds,
             preset=None,

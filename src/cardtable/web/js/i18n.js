@@ -30,6 +30,29 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
+/** A bot level's name in this language, as a seat is called ("trudny"). */
+export function botName(level) {
+  const words = t(`bot.${level}`);
+  return words === `bot.${level}` ? level : words.toLocaleLowerCase();
+}
+
+/** Each seat's name in this page's language: the name a person chose, else what sits
+ * there ("Gracz 2", "Bot (trudny)"), numbered apart like the server's seat_labels
+ * (server/seat_names.py), so a spectator reads the seats in their own language. */
+export function seatLabels(seats) {
+  const labels = [];
+  seats.forEach((seat, n) => {
+    let own = seat.name;
+    if (seat.chosen === false) {
+      own = seat.kind === "human" ? t("lobby.default_name", { n: n + 1 }) : t("lobby.bot_name", { name: botName(seat.kind.slice(4)) });
+    }
+    let label = own;
+    for (let k = 2; labels.includes(label); k += 1) label = `${own} ${k}`;
+    labels.push(label);
+  });
+  return labels;
+}
+
 /** A failed request in the page's language: a refused move by its message key and values
  * (seats by `seatName` where given), else by the server's error code where the catalogue
  * has it (error.CODE), no connection as such; otherwise the server's own words. */

@@ -1,7 +1,7 @@
 // The lobby: a table form rendered from each game's options JSON schema, and open tables.
 import { api, h } from "./api.js";
 import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
-import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { exportRecord, importRecord, loadRecord, tally } from "./record.js";
 
 let games = [];
@@ -104,12 +104,9 @@ async function createTable(event) {
   const seats = ["human", ...[...document.querySelectorAll(".seat-kind")].map((s) => s.value)];
   const name = $("name").value.trim();
   localStorage.setItem("cardtable.name", name);
-  // every seat gets a name in the page's language (an invited person may choose another)
-  const names = seats.map((kind, n) => {
-    if (n === 0 && name) return name;
-    if (kind === "human") return t("lobby.default_name", { n: n + 1 });
-    return t("lobby.bot_name", { name: botWords(currentGame(), kind.slice(4)).name.toLocaleLowerCase() });
-  });
+  // only the name typed: the other seats are called in each reader's own language
+  // ("Gracz 2", "Бот (сложный)"), and an invited person may choose their own
+  const names = name ? [name] : [];
   try {
     const created = await api("/api/tables", {
       method: "POST",
@@ -143,7 +140,7 @@ async function refreshTables() {
   list.replaceChildren();
   if (!tables.length) list.append(h("li", { class: "muted" }, t("lobby.none")));
   for (const table of tables) {
-    const who = table.seats.map((s) => s.name).join(", ");
+    const who = seatLabels(table.seats).join(", ");
     const actions = h("span", { class: "actions" });
     if (table.free_seats.length) {
       actions.append(
@@ -184,7 +181,7 @@ async function refreshMyGames() {
   $("my-games-panel").hidden = !found.length;
   $("my-games").replaceChildren(...found.map(({ entry, meta }) => {
     const finished = meta.status === "finished";
-    const who = meta.seats.map((s) => s.name).join(", ");
+    const who = seatLabels(meta.seats).join(", ");
     const when = new Date(meta.created_at * 1000).toLocaleString(document.documentElement.lang, { dateStyle: "short", timeStyle: "short" });
     const actions = finished
       ? [h("a", { class: "button", href: `/replay/${meta.id}` }, t("table.replay")),

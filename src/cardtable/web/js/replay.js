@@ -1,6 +1,6 @@
 // The replay viewer: step through a finished game and check its fair shuffle in the browser.
 import { api, cards, h } from "./api.js";
-import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
 import { Review } from "./replay/review.js";
 const $ = (id) => document.getElementById(id);
@@ -39,7 +39,7 @@ function showVerdict(verdict) {
 }
 
 function seatName(n) {
-  return data?.record.table?.seats?.[n]?.name ?? `#${n + 1}`;
+  return seatLabels(data?.record.table?.seats ?? [])[n] ?? `#${n + 1}`;
 }
 
 // the browser's own file input would name the file (or its absence) in the browser's language

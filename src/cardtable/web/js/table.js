@@ -1,6 +1,6 @@
 // A live table: one WebSocket, the server's view of this seat, a renderer per game family.
 import { api, cards, h } from "./api.js";
-import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
+import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
 import { setSound, soundOn, turnAlert } from "./table/alerts.js";
 import { labelsOn, nameOnHold, setLabels } from "./table/card-names.js";
@@ -154,7 +154,7 @@ function nextRound() {
 
 function seatName(n) {
   if (n === null || n === undefined || n < 0) return "";
-  return frame.table.seats[n]?.name ?? `#${n + 1}`;
+  return seatLabels(frame.table.seats)[n] ?? `#${n + 1}`;
 }
 
 function renderPlayers() {
@@ -167,7 +167,7 @@ function renderPlayers() {
       "li",
       { class: `player${moving ? " to-move" : ""}${n === frame.seat ? " me" : ""}`, "data-seat": n },
       h("span", { class: `dot ${seat.kind === "human" ? (seat.connected ? "on" : "off") : "bot"}`, title: seat.connected ? t("table.connected") : t("table.offline") }),
-      h("span", { class: "name" }, seat.name),
+      h("span", { class: "name" }, seatName(n)),
       view.dealer === n ? h("span", { class: "tag" }, t("table.dealer")) : "",
       h("span", { class: "score" }, (view.scores || [])[n] ?? 0),
     );
@@ -188,7 +188,7 @@ function renderOver() {
   $("commitment").textContent = table.commitment;
   $("reveal").textContent = table.reveal ? `${t("table.reveal")}: ${table.reveal.seed} (${t("table.salt")} ${table.reveal.salt})` : "";
   if (panel.hidden) return;
-  const winners = (table.winners || []).map((n) => table.seats[n].name);
+  const winners = (table.winners || []).map(seatName);
   panel.replaceChildren(
     h("h3", {}, t("table.over")),
     h("p", { class: "winner" }, t("table.winner", { names: winners.join(", ") })),
@@ -268,7 +268,7 @@ function markLessonTarget() {
 async function playEasyBot() {
   const { table } = frame;
   const seats = table.seats.map((_, n) => (n === frame.seat ? "human" : "bot:easy"));
-  const names = table.seats.map((seat, n) => (n === frame.seat ? seat.name : t("lobby.bot_name", { name: t("bot.easy").toLocaleLowerCase() })));
+  const names = table.seats.map((seat, n) => (n === frame.seat && seat.chosen !== false ? seat.name : ""));
   try {
     const created = await api("/api/tables", { method: "POST", body: { game: table.game, seats, names, public: false } });
     sessionStorage.setItem(`cardtable.created.${created.id}`, "1");

@@ -52,9 +52,8 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
       (table.bot_levels || ["easy", "medium", "hard"]).map((bot) => new Option(t(`bot.${bot}`), bot, false, bot === "medium")));
     const fill = h("button", { id: "fill-bots", type: "button" }, t("wait.fill"));
     fill.addEventListener("click", async () => {
-      const names = Object.fromEntries(open.map((n) => [n, t("lobby.bot_name", { name: t(`bot.${level.value}`).toLocaleLowerCase() })]));
-      try {
-        await api(`/api/tables/${table.id}/fill`, { method: "POST", body: { ...credentials, bot: level.value, names } });
+      try { // the bots are called in each reader's language ("Bot (trudny)"): no names sent
+        await api(`/api/tables/${table.id}/fill`, { method: "POST", body: { ...credentials, bot: level.value } });
       } catch (error) {
         toast(errorText(error));
       }
@@ -79,9 +78,8 @@ export function askName(panel, { table, credentials, t }) {
       event.preventDefault();
       const chosen = input.value.trim();
       localStorage.setItem("cardtable.name", chosen);
-      const name = chosen || t("lobby.default_name", { n: credentials.seat + 1 });
-      try {
-        await api(`/api/tables/${table.id}/name`, { method: "POST", body: { ...credentials, name } });
+      try { // no name typed: the seat keeps its default, "Player 2" in each reader's language
+        if (chosen) await api(`/api/tables/${table.id}/name`, { method: "POST", body: { ...credentials, name: chosen } });
         panel.hidden = true;
         resolve();
       } catch (failure) {

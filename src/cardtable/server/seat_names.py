@@ -1,0 +1,76 @@
+"""What each seat is called, in each reader's language.
+
+A name a person chose ("Anna") is the same for everyone. A seat nobody named is called
+by what sits there, in the reader's language: "Player 2" for an English page, "Gracz 2"
+for a Polish one, "Bot (hard)" / "Бот (сложный)". So a Russian spectator of a Polish
+host's table reads Russian names, and the coach and hints say them in the language they
+speak. The browser makes the same labels from the same messages (``seatLabels`` in
+``web/js/i18n.js``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from cardtable.locales import message
+
+#: the longest name a person may choose
+MAX_NAME = 24
+
+
+class Seat(Protocol):
+    kind: str  # "human" or "bot:<name>"
+    name: str
+    chosen: bool
+
+
+def distinct(name: str, taken: Sequence[str]) -> str:
+    """``name``, numbered when another seat has it already (two medium bots: the log and
+    the result must tell them apart).
+
+    >>> distinct("Bot (medium)", ["Anna", "Bot (medium)"])
+    'Bot (medium) 2'
+    """
+    number, candidate = 1, name
+    while candidate in taken:
+        number += 1
+        candidate = f"{name} {number}"
+    return candidate
+
+
+def default_name(kind: str, number: int, lang: str = "en") -> str:
+    """What an unnamed seat is called in ``lang`` (``number`` counts from 0).
+
+    >>> default_name("human", 1, "pl"), default_name("bot:hard", 0, "ru")
+    ('Gracz 2', 'Бот (сложный)')
+    """
+    if kind.startswith("bot:"):
+        level = kind.removeprefix("bot:")
+        words = message(f"bot.{level}", lang)
+        return message(
+            "lobby.bot_name", lang, name=level if words == f"bot.{level}" else words.lower()
+        )
+    return message("lobby.default_name", lang, n=number + 1)
+
+
+def seat_labels(seats: Sequence[Seat], lang: str = "en") -> list[str]:
+    """Every seat's label in ``lang``: its chosen name, else its default, numbered apart.
+
+    >>> from types import SimpleNamespace as S
+    >>> seats = [S(kind="human", name="Anna", chosen=True),
+    ...          S(kind="bot:hard", name="Bot (hard)", chosen=False),
+    ...          S(kind="bot:hard", name="Bot (hard) 2", chosen=False)]
+    >>> seat_labels(seats, "pl")
+    ['Anna', 'Bot (trudny)', 'Bot (trudny) 2']
+    """
+    labels: list[str] = []
+    for number, seat in enumerate(seats):
+        own = seat.name if seat.chosen else default_name(seat.kind, number, lang)
+        labels.append(distinct(own, labels))
+    return labels
+
+
+def chosen_name(text: str) -> str:
+    """A name as typed, spaces tidied and cut to :data:`MAX_NAME` ("" when none)."""
+    return " ".join(text.split())[:MAX_NAME]
