@@ -42,14 +42,19 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
+CHUNKS = 4
+
+
 @pytest.mark.slow
-def test_no_frame_ever_carries_another_seats_hidden_cards(client: TestClient) -> None:
-    """200 random full games over the sockets: every frame to every seat and spectator is
-    exactly the engine's view, which does not change when the cards that seat cannot see
-    are re-dealt (other hands, the stock order, words being written)."""
-    rng = random.Random(2026)
+@pytest.mark.parametrize("chunk", range(CHUNKS))  # in parts, so the two test workers share it
+def test_no_frame_ever_carries_another_seats_hidden_cards(client: TestClient, chunk: int) -> None:
+    """200 random full games over the sockets (50 a part): every frame to every seat and
+    spectator is exactly the engine's view, which does not change when the cards that
+    seat cannot see are re-dealt (other hands, the stock order, words being written)."""
+    rng = random.Random(2026 + chunk)
     finished = 0
-    for number in range(200):
+    part = 200 // CHUNKS
+    for number in range(chunk * part, (chunk + 1) * part):
         game, options, seats = GAMES[number % len(GAMES)]
         options = dict(options)
         if "players" not in options and game != "koi-koi":
@@ -58,7 +63,7 @@ def test_no_frame_ever_carries_another_seats_hidden_cards(client: TestClient) ->
             client, game, options, seats, rng, check=hidden_independent, spectate=number % 4 == 0
         )
         finished += 1
-    assert finished == 200
+    assert finished == part
 
 
 MESSAGE_TYPES = st.sampled_from(["action", "ping", "state", "hello", "", "ACTION", None, 1])

@@ -89,7 +89,7 @@ class RoundResult:
     (True, True)
     """
 
-    __slots__ = ("_explain", "_lines", "dealer", "number", "outcome", "scores")
+    __slots__ = ("_explain", "_lines", "_said", "dealer", "number", "outcome", "scores")
 
     def __init__(
         self,
@@ -105,6 +105,7 @@ class RoundResult:
         self.outcome = outcome
         self._lines = lines
         self._explain: Callable[[], RoundResult] | None = None
+        self._said: list[dict[str, Any]] | None = None
 
     def explained_later(self, explain: Callable[[], RoundResult]) -> RoundResult:
         """This result, with the lines of ``explain()`` made when they are first read
@@ -148,12 +149,16 @@ class RoundResult:
         return (RoundResult, self._fields())  # a pickled result carries its lines
 
     def to_json(self) -> dict[str, Any]:
+        # every frame to every seat carries the past rounds, each line said in every
+        # language: a round's lines never change, so they are said once
+        if self._said is None:
+            self._said = [line.to_json() for line in self.lines]
         return {
             "round": self.number,
             "dealer": self.dealer,
             "scores": list(self.scores),
             "outcome": self.outcome,
-            "lines": [line.to_json() for line in self.lines],
+            "lines": [dict(line) for line in self._said],
         }
 
 
