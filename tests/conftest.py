@@ -3,6 +3,7 @@
 import os
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,14 +43,18 @@ def pytest_configure(config: pytest.Config) -> None:
     longer on a busy machine) done once before the test workers start: otherwise the
     first test of each worker to open a 7 słów table builds it, and a browser test
     waiting for its board ran out of time on a fresh CI checkout."""
-    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller did it
-        return
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return  # a pytest-xdist worker (the controller did it), or nothing runs
     import cardtable  # noqa: F401 - registers the games
     from cardtable.core.game import preparations
 
     for game_id, prepare in preparations():
         started = time.monotonic()
-        made = prepare()
+        try:
+            made = prepare()
+        except Exception as failure:  # the tests that need it will say what is wrong
+            warnings.warn(f"preparing {game_id} failed: {failure}", stacklevel=1)
+            continue
         took = time.monotonic() - started
         if took > 1:
             print(f"prepared {game_id} in {took:.0f} s: {'; '.join(made)}", file=sys.stderr)

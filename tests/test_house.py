@@ -93,7 +93,7 @@ def test_the_server_prepares_it_as_it_starts(
         while expected not in caplog.text and time.monotonic() < deadline:
             time.sleep(0.05)
         assert expected in caplog.text
-        assert ([] if fails else ["prepared"]) == game.PREPARED
+        assert bool(game.PREPARED) is not fails
         response = client.post("/api/tables", json={"game": toy, "seats": ["human", "human"]})
         assert response.status_code == 201, response.text
 

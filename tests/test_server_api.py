@@ -17,6 +17,7 @@ from cardtable.games.hanafuda.deck import CODES
 from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment, digest_of, verify
 from cardtable.server.seat_names import seat_labels
+from cardtable.server.tables import SeatInfo
 
 from .server_helpers import FAST, seat_keys
 from .socket_play import Frame, next_reply, next_state, play_game, play_seat
@@ -221,9 +222,11 @@ def test_bots_play_server_side_and_rematch_keeps_the_seats(client: TestClient) -
 def test_unnamed_seats_are_called_in_each_readers_language(client: TestClient) -> None:
     """A seat nobody named carries its kind, not the creator's words: each page and the
     coach call it in their own language; a chosen name is everyone's."""
+    # defaults in the creator's language, as pages sent them before (a cached one may)
+    sent = ["Anna", "Gracz 2", "Bot (trudny)", "Бот (сложный) 2"]
     created = create(
         client, game="bakappana", seats=["human", "human", "bot:hard", "bot:hard"],
-        names=["Anna"], public=False,
+        names=sent, public=False,
     )  # fmt: skip
     table_id = created["id"]
     seats = client.get(f"/api/tables/{table_id}").json()["seats"]
@@ -237,6 +240,14 @@ def test_unnamed_seats_are_called_in_each_readers_language(client: TestClient) -
     guest = {"seat": 1, "key": seat_keys(created)[1]}
     renamed = client.post(f"/api/tables/{table_id}/name", json={**guest, "name": " Bot  (hard) "})
     assert renamed.json()["name"] == "Bot (hard) 3"  # a chosen name is numbered apart too
+    back = client.post(f"/api/tables/{table_id}/name", json={**guest, "name": "Игрок 2"})
+    assert back.json()["name"] == "Player 2" and not tables[table_id].seats[1].chosen
+    # a table saved before names were per reader: its defaults follow each reader again
+    saved = [{"kind": "human", "name": "Gracz 1", "key": None, "claimed": True},
+             {"kind": "bot:hard", "name": "Bot (trudny)", "key": None, "claimed": False},
+             {"kind": "human", "name": "Ola", "key": None, "claimed": True}]  # fmt: skip
+    seats = [SeatInfo.from_row(row, n) for n, row in enumerate(saved)]
+    assert seat_labels(seats, "ru") == ["Игрок 1", "Бот (сложный)", "Ola"]
 
 
 def test_pages_cards_and_locales_are_served(client: TestClient) -> None:

@@ -3,6 +3,9 @@ the cached index, reasons for refusals, and the solver over 4 million words."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -78,9 +81,10 @@ def test_two_threads_asking_for_a_new_list_wait_for_one_build(
     started = threading.Event()
 
     def slow_build(path: Path, language: str, folder: Path, progress: object = None) -> None:
-        builds.append(folder)
-        started.set()
-        time.sleep(0.3)  # the second thread arrives while this build runs
+        if path == own:  # (not a system list some other thread of this worker loads)
+            builds.append(folder)
+            started.set()
+            time.sleep(0.3)  # the second thread arrives while this build runs
         build_index(path, language, folder)
 
     monkeypatch.setattr(dictionary, "build_index", slow_build)
@@ -90,6 +94,27 @@ def test_two_threads_asking_for_a_new_list_wait_for_one_build(
         second = pool.submit(load_dictionary, str(own), "pl")
         assert first.result() is second.result()
     assert len(builds) == 1 and len(first.result()) == 3
+
+
+def test_a_list_is_built_aside_and_half_built_indexes_of_gone_processes_are_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server builds in a process of its own (the build's memory goes back when it
+    ends), and a build cleans up what a stopped server left half written."""
+    monkeypatch.setenv("CARDTABLE_CACHE_DIR", str(tmp_path / "cache"))
+    own = tmp_path / "words.txt"
+    own.write_text("kot\ndom\nlas\nKraków\n", encoding="utf-8")
+    folder = index_dir(own, "pl")
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    abandoned = folder.with_name(f"{folder.name}.tmp{gone}")
+    (abandoned / "half").mkdir(parents=True)
+    ours_running = folder.with_name(f"{folder.name}.tmp{os.getppid()}")
+    ours_running.mkdir()
+    words = load_dictionary(str(own), "pl", aside=True)
+    assert len(words) == 3 and words.problem("kraków") == "proper noun (Kraków)"
+    assert (folder / "meta.json").exists()
+    assert not abandoned.exists() and ours_running.exists()  # a live process's is left
 
 
 def test_prepare_loads_each_installed_language() -> None:

@@ -71,7 +71,9 @@ def test_the_form_speaks_to_players(server: tuple[str, Any], browser: Browser) -
     # a Russian spectator reads the same seats in Russian
     watcher = new_page(browser, locale="ru-RU", width=1366, height=768)
     watcher.goto(f"{url}/t/{table_id}?watch=1")
-    expect(watcher.locator("#players .name")).to_have_text(["Игрок 1", "Бот (сложный)"])
+    expect(watcher.locator("#players .name")).to_have_text(
+        ["Игрок 1", "Бот (сложный)"], timeout=15_000
+    )
 
 
 def test_a_friend_joins_through_the_waiting_room(server: tuple[str, Any], browser: Browser) -> None:

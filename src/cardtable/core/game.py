@@ -14,6 +14,7 @@ game, the way boardgame.io's server knows no particular game.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -218,13 +219,17 @@ def game_ids() -> list[str]:
 
 
 def preparations() -> list[tuple[str, Callable[[], list[str]]]]:
-    """The games' ``PREPARE`` work (see :class:`Capability`): each game's id and its
-    function, for the server and the test run to call ahead of the first table."""
+    """The games' ``PREPARE`` work (see :class:`Capability`): each game's id and a call
+    that imports and runs it, so a game whose work fails to import fails alone."""
     return [
-        (spec.id, spec.capability(Capability.PREPARE))
-        for spec in _REGISTRY.values()
+        (spec.id, functools.partial(_prepare, spec))
+        for spec in list(_REGISTRY.values())
         if spec.has(Capability.PREPARE)
     ]
+
+
+def _prepare(spec: GameSpec) -> list[str]:
+    return list(spec.capability(Capability.PREPARE)())
 
 
 def spec_of(game_id: str) -> GameSpec:

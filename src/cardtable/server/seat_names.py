@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from cardtable.locales import message
+from cardtable.locales import LANGUAGES, message
 
 #: the longest name a person may choose
 MAX_NAME = 24
@@ -52,6 +52,21 @@ def default_name(kind: str, number: int, lang: str = "en") -> str:
             "lobby.bot_name", lang, name=level if words == f"bot.{level}" else words.lower()
         )
     return message("lobby.default_name", lang, n=number + 1)
+
+
+def is_default(name: str, kind: str, number: int) -> bool:
+    """Whether ``name`` is seat ``number``'s default in some language, numbered apart or
+    not: what pages sent before names were per reader (a page cached from then still
+    may), and what tables saved then keep; such a name is read as not chosen.
+
+    >>> is_default("Gracz 2", "human", 1), is_default("Бот (сложный) 2", "bot:hard", 3)
+    (True, True)
+    >>> is_default("Gracz 2", "human", 0), is_default("Anna", "human", 0)
+    (False, False)
+    """
+    defaults = {default_name(kind, number, lang) for lang in LANGUAGES}
+    unnumbered = name.rsplit(" ", 1)[0] if name.rsplit(" ", 1)[-1].isdigit() else name
+    return name in defaults or unnumbered in defaults
 
 
 def seat_labels(seats: Sequence[Seat], lang: str = "en") -> list[str]:

@@ -33,7 +33,13 @@ from cardtable.server.coaching import Coach, Reviews
 from cardtable.server.fairness import Commitment
 from cardtable.server.protocol import encode
 from cardtable.server.round_break import RoundBreak
-from cardtable.server.seat_names import chosen_name, default_name, distinct, seat_labels
+from cardtable.server.seat_names import (
+    chosen_name,
+    default_name,
+    distinct,
+    is_default,
+    seat_labels,
+)
 from cardtable.server.settings import Settings
 from cardtable.server.store import StorageUnavailable, Store, StoredMove, TableRow
 from cardtable.server.workers import HintsBusy, Workers
@@ -94,11 +100,12 @@ class SeatInfo:
         return {**row, "coach": True} if self.coach else row
 
     @classmethod
-    def from_row(cls, data: Mapping[str, Any]) -> SeatInfo:
+    def from_row(cls, data: Mapping[str, Any], number: int) -> SeatInfo:
         info = cls(str(data["kind"]), str(data["name"]), data.get("key"), bool(data.get("claimed")))
         info.coach = bool(data.get("coach"))
-        # tables saved before names were per reader kept the creator's words: as chosen
-        info.chosen = bool(data.get("chosen", True))
+        # tables saved before names were per reader kept the creator's words: a default
+        # in any language is read as unchosen, so it follows each reader again
+        info.chosen = bool(data.get("chosen", not is_default(info.name, info.kind, number)))
         return info
 
     def to_json(self) -> JSON:
@@ -112,10 +119,10 @@ def named_seat(
     """Seat ``number`` (after ``others`` when None) of ``kind``: the name given, else its
     default (kept in English; each reader reads the default in their own language)."""
     taken = [s.name for s in others]
-    name = chosen_name(given)
-    if name:
-        return SeatInfo(kind, distinct(name, taken))
     number = len(others) if number is None else number
+    name = chosen_name(given)
+    if name and not is_default(name, kind, number):
+        return SeatInfo(kind, distinct(name, taken))
     return SeatInfo(kind, distinct(default_name(kind, number), taken), chosen=False)
 
 
@@ -186,7 +193,7 @@ class LiveTable:
         for move in moves:
             self.state.apply(move.seat, self.game.parse_action(move.action))
         self.version = len(moves)
-        self.seats = [SeatInfo.from_row(s) for s in row.seats]
+        self.seats = [SeatInfo.from_row(s, n) for n, s in enumerate(row.seats)]
         self.last_change = moves[-1].at if moves else row.created_at
         self.last_seen = time.time()  # when the last listener left (eviction counts from it)
         self.human_moved = any(m.seat >= 0 and not self.seats[m.seat].is_bot for m in moves)
@@ -351,9 +358,9 @@ class LiveTable:
         cleaned = chosen_name(name)
         if not cleaned:
             raise TableError("a name needs at least one letter", "bad_name")
-        others = [s.name for n, s in enumerate(self.seats) if n != seat]
-        self.seats[seat].name = distinct(cleaned, others)
-        self.seats[seat].chosen = True
+        others = [s for n, s in enumerate(self.seats) if n != seat]
+        named = named_seat(self.seats[seat].kind, cleaned, others, number=seat)
+        self.seats[seat].name, self.seats[seat].chosen = named.name, named.chosen
         self._save_seats()
         await self.broadcast()
         return self.seats[seat].name

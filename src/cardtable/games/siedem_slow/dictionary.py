@@ -24,10 +24,13 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import multiprocessing
 import os
+import shutil
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
@@ -362,6 +365,7 @@ def build_index(path: Path, language: str, folder: Path, progress: Progress | No
         filtered = split_entries(handle, language)
     arrays = _compile(filtered, language, progress)
     staging = folder.with_name(folder.name + f".tmp{os.getpid()}")
+    _remove_abandoned(folder)
     staging.mkdir(parents=True, exist_ok=True)
     for name in _ARRAYS:
         np.save(staging / f"{name}.npy", arrays[name])
@@ -394,17 +398,52 @@ def open_index(folder: Path, language: str) -> Dictionary:
     return dictionary
 
 
+def _remove_abandoned(folder: Path) -> None:
+    """Half-written indexes of ``folder`` whose process is gone (a server stopped while it
+    built one): each is hundreds of megabytes nothing else would remove."""
+    if not folder.parent.is_dir():
+        return
+    for staging in folder.parent.glob(f"{folder.name}.tmp*"):
+        pid = staging.name.rsplit(".tmp", 1)[-1]
+        if pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid)):
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # somebody else's process
+        return True
+    return True
+
+
+def _build_aside(path: Path, language: str, folder: Path) -> None:
+    """:func:`build_index` in a process of its own: the ~1 GB the Polish list takes while
+    it is filtered goes back to the system when it ends, not into a server's heap."""
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+        pool.submit(build_index, path, language, folder).result()
+
+
 _LOADED: dict[tuple[str, str], Dictionary] = {}
-# one load at a time: the server's warm-up and a first table's state, in two threads,
-# wait for the same build instead of making it twice
-_LOADING = threading.Lock()
+# one load of a list at a time: the server's warm-up and a first table's state, in two
+# threads, wait for the same build instead of making it twice; other lists go on
+_LOCKS: dict[tuple[str, str], threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
 
 
 def load_dictionary(
-    source: str = "default", language: str = "pl", progress: Progress | None = None
+    source: str = "default",
+    language: str = "pl",
+    progress: Progress | None = None,
+    *,
+    aside: bool = False,
 ) -> Dictionary:
     """The dictionary of a language (its system list) or of a word-list file, built into
-    the cache on first use (``progress`` hears how the build goes). Kept per process."""
+    the cache on first use (``progress`` hears how the build goes; ``aside``: built in a
+    process of its own, see :func:`_build_aside`). Kept per process."""
     if language not in DECKS:
         raise OptionError(f"no dictionary language {language!r}; valid: {', '.join(DECKS)}")
     path = resolve_source(source, language)
@@ -412,11 +451,16 @@ def load_dictionary(
     loaded = _LOADED.get(key)
     if loaded is not None:
         return loaded
-    with _LOADING:
+    with _LOCKS_GUARD:
+        lock = _LOCKS.setdefault(key, threading.Lock())
+    with lock:
         if key not in _LOADED:
             folder = index_dir(path, language)
             if not (folder / "meta.json").exists():
-                build_index(path, language, folder, progress)
+                if aside:
+                    _build_aside(path, language, folder)
+                else:
+                    build_index(path, language, folder, progress)
             _LOADED[key] = open_index(folder, language)
         return _LOADED[key]
 
@@ -425,7 +469,7 @@ def prepare() -> list[str]:
     """Every language's system dictionary that is installed, loaded (its index built into
     the cache the first time, about 30 s for Polish): the ``PREPARE`` capability."""
     return [
-        f"{language} dictionary, {len(load_dictionary('default', language)):,} words"
+        f"{language} dictionary, {len(load_dictionary('default', language, aside=True)):,} words"
         for language in DECKS
         if Path(SYSTEM_LISTS[language]).exists()
     ]

@@ -33,7 +33,7 @@ export function t(key, vars = {}) {
 /** A bot level's name in this language, as a seat is called ("trudny"). */
 export function botName(level) {
   const words = t(`bot.${level}`);
-  return words === `bot.${level}` ? level : words.toLocaleLowerCase();
+  return words === `bot.${level}` ? level : words.toLowerCase(); // as the server's str.lower
 }
 
 /** Each seat's name in this page's language: the name a person chose, else what sits

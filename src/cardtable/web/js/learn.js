@@ -28,7 +28,8 @@ async function main() {
     return;
   }
   try {
-    const name = localStorage.getItem("cardtable.name") || t("lobby.default_name", { n: 1 });
+    // no name typed: the learner's seat is "Player 1" in whichever language the page shows
+    const name = localStorage.getItem("cardtable.name") || "";
     const created = await api(`/api/learn/${game}`, { method: "POST", body: { names: [name, t("lesson.opponent"), t("lesson.opponent")] } });
     sessionStorage.setItem(`cardtable.created.${created.id}`, "1"); // this browser sits down at once
     localStorage.setItem(`cardtable.lesson.${game}`, created.id);

@@ -2,6 +2,7 @@
 // the strong bot's evaluation, each a button that shows the board at that move with the
 // better move marked. The server works it out (a job): the panel shows how far it got.
 import { api, h } from "../api.js";
+import { seatLabels } from "../i18n.js";
 import { noteText } from "../table/coach.js";
 
 const POLL_MS = 400;
@@ -76,7 +77,7 @@ export class Review {
       status.textContent = t("review.offer");
       return;
     }
-    const name = this.seats[this.seat]?.name ?? `#${this.seat + 1}`;
+    const name = seatLabels(this.seats)[this.seat] ?? `#${this.seat + 1}`;
     if (answer.status === "working") {
       progress.max = Math.max(answer.total, 1);
       progress.value = answer.done;
