@@ -195,3 +195,48 @@ def test_no_page_scrolls_sideways_on_a_phone(
     page.goto(f"{url}{path}")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+
+
+def test_the_create_button_is_busy_until_the_table_answers(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """A table can take a while (the first 7 słów table of a fresh install waits for its
+    dictionary): the button says so and makes no second table; a refusal gives it back."""
+    url, _app = server
+    page = new_page(browser, locale="pl-PL", width=390, height=844)
+    answers: list[Any] = []
+
+    def hold(route: Any) -> None:  # a new table is held unanswered; the list goes through
+        answers.append(route) if route.request.method == "POST" else route.continue_()
+
+    page.route("**/api/tables", hold)
+    page.goto(f"{url}/?game=siedem-slow")
+    page.wait_for_selector(".seat-kind")
+    page.click("#create")
+    expect(page.locator("#create")).to_be_disabled()
+    expect(page.locator("#create")).to_have_text("Przygotowuję stół…")
+    shot(page, "lobby-creating-pl-390")
+    page.locator("#create").click(force=True)  # a second click while it waits
+    page.wait_for_timeout(300)
+    assert len(answers) == 1
+    refusal = {"detail": {"code": "limit", "message": "too many tables"}}
+    answers[0].fulfill(status=429, content_type="application/json", body=json.dumps(refusal))
+    expect(page.locator("#form-error")).not_to_be_empty()
+    expect(page.locator("#create")).to_be_enabled()
+    expect(page.locator("#create")).to_have_text("Utwórz stół")
+
+
+def test_the_coach_option_says_what_this_game_shows(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """Beside the table the coach shows what the game's own renderer knows: yaku in the
+    hanafuda games, the garden's colours in Ohanami, the bonus boxes in 7 słów."""
+    url, _app = server
+    page = new_page(browser, locale="pl-PL", width=390, height=844)
+    page.goto(f"{url}/?game=koi-koi")
+    page.wait_for_selector(".seat-kind")
+    for game, words in (("koi-koi", "yaku"), ("ohanami", "ogrodu"), ("siedem-slow", "premii")):
+        page.select_option("#game", game)
+        expect(page.locator("#coach-help")).to_contain_text(words)
+    page.select_option("#lang", "ru")
+    expect(page.locator("#coach-help")).to_contain_text("бонусов")

@@ -67,6 +67,9 @@ function renderSeats() {
 function showCoachOption() {
   const bots = [...document.querySelectorAll(".seat-kind")].some((s) => s.value.startsWith("bot:"));
   $("coach-option").hidden = !bots;
+  // what the coach shows beside the table is the game family's (yaku, garden colours, bonus boxes)
+  const own = `coach.opt_in_help.${currentGame().family}`;
+  $("coach-help").textContent = t(own) === own ? t("coach.opt_in_help") : t(own);
 }
 
 function renderPresetHelp() {
@@ -107,6 +110,11 @@ async function createTable(event) {
   // only the name typed: the other seats are called in each reader's own language
   // ("Gracz 2", "Бот (сложный)"), and an invited person may choose their own
   const names = name ? [name] : [];
+  // the first 7 słów table after a fresh install waits for the dictionary: say so, and
+  // let a second click make no second table
+  const button = $("create");
+  button.disabled = true;
+  button.textContent = t("lobby.creating");
   try {
     const created = await api("/api/tables", {
       method: "POST",
@@ -126,6 +134,8 @@ async function createTable(event) {
     location.href = created.url;
   } catch (error) {
     $("form-error").textContent = errorText(error);
+    button.disabled = false;
+    button.textContent = t("lobby.create");
   }
 }
 
@@ -289,6 +299,12 @@ async function main() {
   $("preset").addEventListener("change", renderPresetHelp);
   $("name").value = localStorage.getItem("cardtable.name") || "";
   $("create-form").addEventListener("submit", createTable);
+  // back from the table the page may come from the browser's cache, its button still busy
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    $("create").disabled = false;
+    $("create").textContent = t("lobby.create");
+  });
   setupRecord();
   $("lang-slot").append(languageSwitch(translate));
   translate();
