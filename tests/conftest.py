@@ -46,15 +46,12 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or config.option.collectonly:
         return  # a pytest-xdist worker (the controller did it), or nothing runs
     import cardtable  # noqa: F401 - registers the games
-    from cardtable.core.game import preparations
+    from cardtable.core.game import prepare_games
 
-    for game_id, prepare in preparations():
-        started = time.monotonic()
-        try:
-            made = prepare()
-        except Exception as failure:  # the tests that need it will say what is wrong
-            warnings.warn(f"preparing {game_id} failed: {failure}", stacklevel=1)
-            continue
-        took = time.monotonic() - started
-        if took > 1:
+    started = time.monotonic()
+    for game_id, made in prepare_games():
+        if isinstance(made, Exception):  # the tests that need it will say what is wrong
+            warnings.warn(f"preparing {game_id} failed: {made}", stacklevel=1)
+        elif (took := time.monotonic() - started) > 1:
             print(f"prepared {game_id} in {took:.0f} s: {'; '.join(made)}", file=sys.stderr)
+        started = time.monotonic()

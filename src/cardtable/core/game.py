@@ -14,10 +14,9 @@ game, the way boardgame.io's server knows no particular game.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -218,18 +217,18 @@ def game_ids() -> list[str]:
     return list(_REGISTRY)
 
 
-def preparations() -> list[tuple[str, Callable[[], list[str]]]]:
-    """The games' ``PREPARE`` work (see :class:`Capability`): each game's id and a call
-    that imports and runs it, so a game whose work fails to import fails alone."""
-    return [
-        (spec.id, functools.partial(_prepare, spec))
-        for spec in list(_REGISTRY.values())
-        if spec.has(Capability.PREPARE)
-    ]
-
-
-def _prepare(spec: GameSpec) -> list[str]:
-    return list(spec.capability(Capability.PREPARE)())
+def prepare_games() -> Iterator[tuple[str, list[str] | Exception]]:
+    """Each game's ``PREPARE`` work (see :class:`Capability`) done in turn: its id, and
+    what it made or why it failed (a game whose work fails, or fails to import, fails
+    alone)."""
+    for spec in list(_REGISTRY.values()):
+        if not spec.has(Capability.PREPARE):
+            continue
+        try:
+            made: list[str] | Exception = list(spec.capability(Capability.PREPARE)())
+        except Exception as failure:  # the caller says it; the other games go on
+            made = failure
+        yield spec.id, made
 
 
 def spec_of(game_id: str) -> GameSpec:

@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field
 from cardtable.agents import advanced_agents, agent_names, bot_levels, describe_agents
 from cardtable.companion import pad_of, scorer
 from cardtable.core.errors import CardtableError
-from cardtable.core.game import Capability, game_ids, load, preparations, spec_of
+from cardtable.core.game import Capability, game_ids, load, prepare_games, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.core.web import WebClient
 from cardtable.learn import LESSON_PRESET, ScriptedBot, lesson_of
@@ -63,14 +63,12 @@ from cardtable.server.tables import Hub, LiveTable, TableRequest
 log = logging.getLogger("cardtable.server")
 
 
-def prepare_games() -> None:
+def prepare_in_background() -> None:
     """Each game's slow first-use work (7 słów's dictionary index), done while the server
     already serves; a table that needs it meanwhile waits for the same work."""
-    for game_id, prepare in preparations():
-        try:
-            made = prepare()
-        except Exception:  # that game's first table will say what is wrong; the rest serve
-            log.exception("%s: preparing failed", game_id)
+    for game_id, made in prepare_games():
+        if isinstance(made, Exception):  # that game's first table will say what is wrong
+            log.error("%s: preparing failed", game_id, exc_info=made)
         else:
             log.info("%s ready: %s", game_id, "; ".join(made) or "nothing to prepare")
 
@@ -194,7 +192,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         gc.freeze()
         gc.set_threshold(20_000, 20, 100)
         # a daemon thread: a server stopped while a dictionary builds does not wait for it
-        threading.Thread(target=prepare_games, name="prepare-games", daemon=True).start()
+        threading.Thread(target=prepare_in_background, name="prepare-games", daemon=True).start()
         chores = [
             asyncio.create_task(hub.sweep(), name="sweep"),
             asyncio.create_task(watch_storage(store, hub.settings), name="storage"),

@@ -95,8 +95,8 @@ class SeatInfo:
         return self.kind.startswith("bot:")
 
     def to_row(self) -> JSON:
-        row = {"kind": self.kind, "name": self.name, "key": self.key_hash, "claimed": self.claimed}
-        row |= {"chosen": self.chosen}
+        row = {"kind": self.kind, "name": self.name, "chosen": self.chosen}
+        row |= {"key": self.key_hash, "claimed": self.claimed}
         return {**row, "coach": True} if self.coach else row
 
     @classmethod

@@ -411,11 +411,11 @@ def _remove_abandoned(folder: Path) -> None:
 
 def _running(pid: int) -> bool:
     try:
-        os.kill(pid, 0)
+        os.kill(pid, 0)  # (PermissionError: somebody else's, so running)
     except ProcessLookupError:
         return False
-    except PermissionError:  # somebody else's process
-        return True
+    except PermissionError:
+        pass
     return True
 
 

@@ -112,9 +112,7 @@ async function createTable(event) {
   const names = name ? [name] : [];
   // the first 7 słów table after a fresh install waits for the dictionary: say so, and
   // let a second click make no second table
-  const button = $("create");
-  button.disabled = true;
-  button.textContent = t("lobby.creating");
+  showCreating(true);
   try {
     const created = await api("/api/tables", {
       method: "POST",
@@ -134,9 +132,13 @@ async function createTable(event) {
     location.href = created.url;
   } catch (error) {
     $("form-error").textContent = errorText(error);
-    button.disabled = false;
-    button.textContent = t("lobby.create");
+    showCreating(false);
   }
+}
+
+function showCreating(busy) {
+  $("create").disabled = busy;
+  $("create").textContent = t(busy ? "lobby.creating" : "lobby.create");
 }
 
 async function refreshTables() {
@@ -300,11 +302,7 @@ async function main() {
   $("name").value = localStorage.getItem("cardtable.name") || "";
   $("create-form").addEventListener("submit", createTable);
   // back from the table the page may come from the browser's cache, its button still busy
-  window.addEventListener("pageshow", (event) => {
-    if (!event.persisted) return;
-    $("create").disabled = false;
-    $("create").textContent = t("lobby.create");
-  });
+  window.addEventListener("pageshow", (event) => event.persisted && showCreating(false));
   setupRecord();
   $("lang-slot").append(languageSwitch(translate));
   translate();
