@@ -52,6 +52,10 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     """``reward``: ``"score"`` (default), ``"margin"``, ``"win-round"`` or ``"win-match"``.
     ``render("ansi")`` shows the view of the agent to act (``render_seat`` fixes a seat)."""
 
+    # on the class: checkers read the render modes before making an instance (each
+    # instance adds its name)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (as the base class)
+
     def __init__(
         self,
         game_id: str,
@@ -64,7 +68,7 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         super().__init__()
         self.game = cardtable.load(game_id, preset=preset, **options)
         self.metadata = {
-            "render_modes": ["ansi"],
+            **CardtableEnv.metadata,
             "is_parallelizable": False,
             "name": f"cardtable_{game_id.replace('-', '_')}_v0",
         }

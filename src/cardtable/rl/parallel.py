@@ -25,6 +25,8 @@ class CardtableParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc
     """Options as :class:`~cardtable.rl.aec.CardtableEnv` (it runs underneath: the same
     seeding, rewards, ``get_state``/``set_state``)."""
 
+    metadata: dict[str, Any] = {**CardtableEnv.metadata, "is_parallelizable": True}  # noqa: RUF012 (as the base class)
+
     def __init__(self, game_id: str, preset: str | None = None, **options: Any) -> None:
         self.aec = CardtableEnv(game_id, preset=preset, **options)
         self.metadata = {**self.aec.metadata, "is_parallelizable": True}

@@ -50,6 +50,9 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
     ``illegal_penalty`` and changes nothing; ``max_illegal`` of them in a row end the
     episode (truncated)."""
 
+    # on the class: Gymnasium's checker reads the render modes before making an instance
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (as the base class)
+
     def __init__(
         self,
         game_id: str,
@@ -68,7 +71,6 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
         self.illegal_penalty = illegal_penalty
         self.max_illegal = max_illegal
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["ansi"]}
         self.observation_space = observation_space(self.encoder)
         self.action_space = spaces.Discrete(self.encoder.action_size)  # type: ignore[assignment]
         self.state: State = self.game.new_state(seed=0)
@@ -134,7 +136,8 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
             if s != self.seat
         }
         self.set_state(self.game.new_state(seed=game_seed))
-        info: dict[str, Any] = {"seed": game_seed}
+        # never the game seed: it rebuilds the opponents' hands and the stock
+        info: dict[str, Any] = {}
         if self.state.is_over:
             info["over"] = True
         return self._observation(), info
