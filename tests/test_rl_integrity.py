@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+import cardtable
 from cardtable.rl import SingleAgentEnv, env, parallel_env
+from cardtable.rl.vector import CardtableVectorEnv
 
 
 @pytest.fixture(autouse=True)
@@ -52,6 +54,34 @@ def test_nothing_a_reset_hands_the_learner_rebuilds_the_hidden_cards(game_id: st
             infos.append(info)
     # the deals differ, so whatever the info says must not depend on them
     assert all(info == infos[0] for info in infos[1:]), infos
+
+
+# -- defect 2: every game the learner sits in is an episode of its own ---------------------
+@pytest.mark.parametrize("seat", [0, 1])
+def test_every_game_of_the_batch_env_is_an_episode_whose_return_is_its_score_change(
+    seat: int,
+) -> None:
+    """Random opponents in koi-koi now and then end a game (a yaku and shōbu) before the
+    learner's first move; that game is still an episode, paid what it cost the learner."""
+    envs = CardtableVectorEnv("koi-koi", num_envs=16, seat=seat, rounds=1)
+    start = cardtable.load("koi-koi", rounds=1).new_state(seed=0).scores()[seat]
+    observations, _ = envs.reset(seed=3)
+    earned = np.zeros(16)
+    rng = np.random.default_rng(0)
+    episodes = over_before_moving = 0
+    for _ in range(3000):
+        masks = observations["action_mask"]
+        assert masks.any(axis=1).all()  # a masked sampler always has something to pick
+        over_before_moving += int(masks.all(axis=1).sum())  # a finished game: any action
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        observations, rewards, terminated, _, infos = envs.step(actions)
+        earned += rewards
+        for row in np.flatnonzero(terminated):
+            score = infos["final_info"][row]["scores"][seat]
+            assert earned[row] == score - start, (row, episodes)
+            earned[row] = 0.0
+            episodes += 1
+    assert over_before_moving  # the case was met, and paid as an episode of its own
 
 
 # -- defect 6: render modes belong to the class ---------------------------------------------

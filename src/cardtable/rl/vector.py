@@ -28,6 +28,7 @@ seat each row acts for) and returns an action number per row.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -87,8 +88,8 @@ class VectorGames:
     """``size`` games of ``game_id`` stepped together (rows ``0 .. size-1``). Deals are
     seeded: ``seed`` starts a generator whose draws seed the games, so a run is the same
     on every machine. A game over as dealt (a koi-koi lucky hand) counts as ended at once
-    (:attr:`ended_at_deal`) and is dealt again. Games whose seats act at once in a race
-    (7 słów) need the AEC or parallel environment: a step refuses them."""
+    (:attr:`ended_at_deal`, with its row) and is dealt again. Games whose seats act at
+    once in a race (7 słów) need the AEC or parallel environment: a step refuses them."""
 
     def __init__(
         self,
@@ -106,13 +107,14 @@ class VectorGames:
         self.encoder = encoder_for(self.game)
         self.players = self.game.num_players
         self._seeds = np.random.default_rng(seed)
-        self.ended_at_deal: list[State] = []
+        #: games over as dealt, with their rows, until their reader clears the list
+        self.ended_at_deal: list[tuple[int, State]] = []
         #: actions played so far, in every row
         self.moves = 0
         self.states: list[State] = []
         self.trackers: list[Rewards] = []
-        for _ in range(size):
-            state = self._deal()
+        for row in range(size):
+            state = self._deal(row)
             self.states.append(state)
             self.trackers.append(Rewards(reward, state))
 
@@ -120,12 +122,12 @@ class VectorGames:
     def size(self) -> int:
         return len(self.states)
 
-    def _deal(self) -> State:
+    def _deal(self, row: int) -> State:
         while True:
             state = self.game.new_state(seed=int(self._seeds.integers(0, 2**62)))
             if not state.is_over:
                 return state
-            self.ended_at_deal.append(state)
+            self.ended_at_deal.append((row, state))
 
     def seats(self, rows: Sequence[int] | None = None) -> Seats:
         """The seat to move in each row (the lowest, where several may act)."""
@@ -167,7 +169,7 @@ class VectorGames:
             if state.is_over:
                 finished[row] = True
                 ended.append((row, state))
-                self.states[row] = self._deal()
+                self.states[row] = self._deal(row)
                 self.trackers[row].reset(self.states[row])
         return Step(rewards, finished, ended)
 
@@ -197,7 +199,7 @@ def rollout(
     scores: list[tuple[int, ...]] = []
     steps = 0
     while True:
-        scores += [state.scores() for state in vector.ended_at_deal]
+        scores += [state.scores() for _, state in vector.ended_at_deal]
         vector.ended_at_deal.clear()
         if len(scores) >= games:
             break
@@ -218,7 +220,13 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
     ``terminated`` is True, the observation is the next game's first and
     ``infos["final_obs"]`` holds the last one. Rewards follow ``reward``
     (:mod:`cardtable.rl.rewards`); what the opponents earn the learner before its first
-    move in a new game is paid with its next step."""
+    move in a new game is paid with its next step.
+
+    Every game the learner sits in is an episode of its own, its return what the game paid
+    the learner. A game over before the learner's first move (over as dealt, or ended by
+    the opponents' first moves) is handed out as the single-agent env does: its final
+    observation with every action allowed, and the next step, whatever its action, ends
+    that episode with the game's reward; the row's next game waits meanwhile."""
 
     def __init__(
         self,
@@ -247,6 +255,9 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
         self.carried = np.zeros(num_envs, dtype=np.float32)
         self._rewards = np.zeros(num_envs, dtype=np.float32)
         self._final: dict[int, State] = {}
+        #: per row, games over before the learner's first move (final state, return), in
+        #: the order they ended: each is handed out as an episode before the row goes on
+        self._held: list[deque[tuple[State, float]]] = [deque() for _ in range(num_envs)]
         self._masks = np.zeros((num_envs, encoder.action_size), dtype=np.int8)
         #: a finished game's mask, shared by every final observation (read-only)
         self._no_moves = np.zeros(encoder.action_size, dtype=np.int8)
@@ -265,20 +276,41 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
             **self.options,
         )
         self.carried[:] = 0.0
-        # the opponents' first moves are paid with the learner's first step
-        self._others_play(np.ones(self.num_envs, dtype=np.bool_))
+        self._held = [deque() for _ in range(self.num_envs)]
+        # every row starts a new game: the opponents' first moves are paid with the
+        # learner's first step
+        ended = np.ones(self.num_envs, dtype=np.bool_)
+        self._hold_dealt_over()
+        self._others_play(ended)
         return self._observations(), {}
 
     def _observations(self) -> dict[str, Any]:
-        observations, self._masks, _ = self.games.observe()
+        held = [row for row in range(self.num_envs) if self._held[row]]
+        if not held:
+            observations, self._masks, _ = self.games.observe()
+            return {"observation": observations, "action_mask": self._masks}
+        encoder = self.games.encoder
+        live = [row for row in range(self.num_envs) if not self._held[row]]
+        observations = np.zeros((self.num_envs, encoder.observation_size), dtype=np.float32)
+        self._masks = np.ones((self.num_envs, encoder.action_size), dtype=np.int8)
+        if live:
+            observations[live], self._masks[live], _ = self.games.observe(live)
+        # a held row shows its finished game from the learner's seat: the row's next game
+        # may be waiting for an opponent, whose view the learner must not get
+        finals = [self._held[row][0][0] for row in held]
+        observations[held] = clipped(
+            encoder, encoder.observe_states(finals, [self.seat] * len(held))
+        )
         return {"observation": observations, "action_mask": self._masks}
 
     def _others_play(self, ended: npt.NDArray[np.bool_]) -> None:
-        """Opponents move until the learner is to move in every game; their moves' rewards
-        go to the learner's current episode, or to the next where its game already ended."""
+        """Opponents move until the learner is to move in every game not held; their
+        moves' rewards go to the learner's current episode, or to the next where its game
+        already ended."""
         while True:
             seats = self.games.seats()
-            rows = np.flatnonzero(seats != self.seat)
+            waiting = np.fromiter((bool(h) for h in self._held), np.bool_, self.num_envs)
+            rows = np.flatnonzero((seats != self.seat) & ~waiting)
             if not len(rows):
                 return
             observations, masks, row_seats = self.games.observe(rows.tolist())
@@ -287,7 +319,8 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
 
     def _collect(self, step: Step, ended: npt.NDArray[np.bool_]) -> None:
         """The learner's rewards of a step: to this episode, or to the next one where its
-        game has already ended (``ended``, which this step's finished games join)."""
+        game has already ended (``ended``, which this step's finished games join). A game
+        that ends after the row's episode ended (the learner never moved in it) is held."""
         earned = step.rewards[:, self.seat]
         self._rewards += np.where(ended, 0.0, earned)
         self.carried += np.where(ended, earned, 0.0)
@@ -295,21 +328,39 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
             if not ended[row]:
                 ended[row] = True
                 self._final[row] = state
+            else:
+                self._held[row].append((state, float(self.carried[row])))
+                self.carried[row] = 0.0
+        self._hold_dealt_over()
+
+    def _hold_dealt_over(self) -> None:
+        """Games over as dealt are episodes too, paid as the single-agent env pays them
+        (what a tracker started on the dealt state collects)."""
+        for row, state in self.games.ended_at_deal:
+            paid = Rewards(self.reward, state).collect(state)[self.seat]
+            self._held[row].append((state, paid))
+        self.games.ended_at_deal.clear()
 
     def step(
         self, actions: Actions
     ) -> tuple[dict[str, Any], npt.NDArray[np.float32], Any, Any, dict[str, Any]]:
         actions = np.asarray(actions, dtype=np.int64)
+        self._rewards = self.carried.copy()
+        self.carried[:] = 0.0
+        self._final = {}
+        ended = np.zeros(self.num_envs, dtype=np.bool_)
+        held = np.fromiter((bool(h) for h in self._held), np.bool_, self.num_envs)
+        for row in np.flatnonzero(held).tolist():
+            # any action closes a held game's episode, with what that game paid
+            self._final[row], self._rewards[row] = self._held[row].popleft()
+            ended[row] = True
         inside = (actions >= 0) & (actions < self._masks.shape[1])
         legal = inside.copy()
         legal[inside] = self._masks[np.flatnonzero(inside), actions[inside]] == 1
-        self._rewards = self.carried.copy()
-        self.carried[:] = 0.0
-        self._rewards[~legal] += self.illegal_penalty
-        self._final = {}
-        ended = np.zeros(self.num_envs, dtype=np.bool_)
-        rows = np.flatnonzero(legal).tolist()
-        self._collect(self.games.step(actions[legal], rows), ended)
+        self._rewards[~legal & ~held] += self.illegal_penalty
+        playing = legal & ~held
+        rows = np.flatnonzero(playing).tolist()
+        self._collect(self.games.step(actions[playing], rows), ended)
         self._others_play(ended)
         infos: dict[str, Any] = {}
         if self._final:
