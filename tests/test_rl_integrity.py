@@ -84,6 +84,60 @@ def test_every_game_of_the_batch_env_is_an_episode_whose_return_is_its_score_cha
     assert over_before_moving  # the case was met, and paid as an episode of its own
 
 
+# -- defect 3: a snapshot holds the bots' randomness and a race's choices --------------------
+def learner_line(single: SingleAgentEnv, observation: dict[str, Any], moves: int) -> list[Any]:
+    """The same learner moves (a seeded draw among the legal ones) for ``moves`` steps:
+    what the learner sees and earns on the way."""
+    rng = np.random.default_rng(5)
+    seen: list[Any] = []
+    for _ in range(moves):
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, terminated, truncated, _ = single.step(action)
+        seen.append((observation["observation"].tobytes(), reward))
+        if terminated or truncated:
+            break
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("game_id", "bot"),
+    [("bakappana", "random"), ("koi-koi", "greedy"), ("koi-koi", "strategist"),
+     ("koi-koi", "easy"), ("ohanami", "greedy")],
+)  # fmt: skip
+def test_set_state_of_get_state_replays_the_same_bot_moves(game_id: str, bot: str) -> None:
+    options: dict[str, Any] = {"players": 3} if game_id == "ohanami" else {"rounds": 1}
+    single = SingleAgentEnv(game_id, opponents=bot, **options)
+    for seed in range(8):
+        observation, _ = single.reset(seed=seed)
+        saved = single.get_state()
+        first = learner_line(single, observation, 40)
+        single.set_state(saved)
+        assert learner_line(single, observation, 40) == first, seed
+
+
+def test_an_aec_snapshot_mid_race_keeps_the_choices_already_made() -> None:
+    aec = env("siedem-slow", players=3, deck="en", rounds=1)
+    rng = np.random.default_rng(4)
+    for seed in range(4):
+        aec.reset(seed=seed)
+        first = aec.agent_selection
+        aec.step(int(rng.choice(np.flatnonzero(aec.observe(first)["action_mask"]))))
+        saved = aec.get_state()
+        asked = aec.agent_selection
+        assert asked != first
+        ends = []
+        for _ in range(2):
+            aec.set_state(saved)
+            assert aec.agent_selection == asked  # the seat that already chose is not asked again
+            assert not aec.observe(first)["action_mask"].any()
+            choices = np.random.default_rng(seed)
+            while aec.agent_selection != first and not aec.terminations[aec.agent_selection]:
+                mask = aec.observe(aec.agent_selection)["action_mask"]
+                aec.step(int(choices.choice(np.flatnonzero(mask))))
+            ends.append(aec.get_state().view(None))
+        assert ends[0] == ends[1]  # the race drawn the same way
+
+
 # -- defect 6: render modes belong to the class ---------------------------------------------
 def test_render_modes_are_declared_on_the_classes() -> None:
     for kind in (SingleAgentEnv, type(env("koi-koi")), type(parallel_env("koi-koi"))):

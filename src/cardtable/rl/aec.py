@@ -17,6 +17,7 @@ engine state (a copy) for search.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,7 @@ import cardtable
 from cardtable.core.state import State
 from cardtable.rl.encoding import BaseEncoder, apply, encoder_for, observe
 from cardtable.rl.rewards import Rewards
+from cardtable.rl.snapshot import Snapshot, engine_state
 
 ObsDict = dict[str, Any]
 
@@ -118,15 +120,31 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.set_state(self.game.new_state(seed=game_seed))
 
-    def get_state(self) -> State:
-        """A copy of the engine state (search may change it freely)."""
-        return self.state_.clone()
+    def get_state(self) -> Snapshot:
+        """A snapshot: a copy of the engine state (search may change it freely), the
+        choices already made in a race and the race generator, the rewards not yet paid
+        (:mod:`cardtable.rl.snapshot`)."""
+        extras = {
+            "pending": dict(self.pending),
+            "race_seed": self.race_seed,
+            "race_rng": copy.deepcopy(self._race_rng),
+            "tracker": copy.deepcopy(self.tracker),
+        }
+        return Snapshot(self.state_.clone(), extras)
 
-    def set_state(self, state: State) -> None:
-        """Go on from a copy of ``state`` (rewards count from here)."""
-        self.state_ = state.clone()
+    def set_state(self, state: State | Snapshot) -> None:
+        """Go on from a copy of ``state``: a snapshot exactly where it was taken (a race's
+        choices already made stay made); a bare engine state with no choice pending and
+        rewards counted from it."""
+        self.state_ = engine_state(state).clone()
         self.pending = {}
         self.tracker.reset(self.state_)
+        if isinstance(state, Snapshot):
+            extras = state.extras
+            self.pending = dict(extras["pending"])
+            self.race_seed = extras["race_seed"]
+            self._race_rng = copy.deepcopy(extras["race_rng"])
+            self.tracker = copy.deepcopy(extras["tracker"])
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, self.state_.is_over)

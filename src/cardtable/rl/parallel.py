@@ -18,7 +18,9 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from cardtable.core.errors import IllegalAction
+from cardtable.core.state import State
 from cardtable.rl.aec import CardtableEnv, ObsDict, render_view
+from cardtable.rl.snapshot import Snapshot
 
 
 class CardtableParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
@@ -84,10 +86,10 @@ class CardtableParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def get_state(self) -> Any:
+    def get_state(self) -> Snapshot:
         return self.aec.get_state()
 
-    def set_state(self, state: Any) -> None:
+    def set_state(self, state: State | Snapshot) -> None:
         self.aec.set_state(state)
         self.agents = [] if self.aec.state_.is_over else self.possible_agents[:]
 

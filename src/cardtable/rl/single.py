@@ -22,6 +22,7 @@ moves earned the learner before its first move.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
@@ -38,6 +39,7 @@ from cardtable.core.state import Agent, State
 from cardtable.rl.aec import observation_space, render_view
 from cardtable.rl.encoding import BaseEncoder, apply, encoder_for, observe
 from cardtable.rl.rewards import Rewards
+from cardtable.rl.snapshot import Snapshot, engine_state, keep_bot
 
 ObsDict = dict[str, Any]
 Policy = Callable[[ObsDict], int]
@@ -142,16 +144,31 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
             info["over"] = True
         return self._observation(), info
 
-    def get_state(self) -> State:
-        """A copy of the engine state."""
-        return self.state.clone()
+    def get_state(self) -> Snapshot:
+        """A snapshot: a copy of the engine state, the bots as they are (their generators
+        too), the rewards not yet paid and the race generator (:mod:`cardtable.rl.snapshot`)."""
+        extras = {
+            "bots": {seat: keep_bot(bot) for seat, bot in self.bots.items()},
+            "tracker": copy.deepcopy(self.tracker),
+            "race_rng": copy.deepcopy(self.race_rng),
+            "illegal_in_a_row": self.illegal_in_a_row,
+        }
+        return Snapshot(self.state.clone(), extras)
 
-    def set_state(self, state: State) -> None:
-        """Go on from a copy of ``state``; the opponents play until the learner has a move
-        (what they earn the learner is paid by the next step)."""
-        self.state = state.clone()
+    def set_state(self, state: State | Snapshot) -> None:
+        """Go on from a copy of ``state``: a snapshot goes on exactly where it was taken;
+        from a bare engine state the bots go on as they are and rewards count from it. The
+        opponents play until the learner has a move (what they earn the learner is paid
+        by the next step)."""
+        self.state = engine_state(state).clone()
         self.tracker.reset(self.state)
         self.illegal_in_a_row = 0
+        if isinstance(state, Snapshot):
+            extras = state.extras
+            self.bots = {seat: restore() for seat, restore in extras["bots"].items()}
+            self.tracker = copy.deepcopy(extras["tracker"])
+            self.race_rng = copy.deepcopy(extras["race_rng"])
+            self.illegal_in_a_row = extras["illegal_in_a_row"]
         self._others_play()
 
     def step(self, action: int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
