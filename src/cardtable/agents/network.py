@@ -23,9 +23,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.core.encoding import BaseEncoder
+from cardtable.core.encoding import BaseEncoder, observe
 from cardtable.core.state import State
-from cardtable.rl.encoding import observe
 
 #: observation features that describe the match rather than the round: zeroed on input
 CONTEXT_FEATURES = ("scores", "round")

@@ -1,7 +1,10 @@
 """What a reinforcement-learning environment needs of a game: fixed-size observations
 from a seat's view and a numbered action space with a legal-action mask. Each game's
 encoder lives in its package (the ``ENCODER`` capability of its spec) and builds on
-:class:`BaseEncoder`; ``cardtable.rl`` is the machinery around it.
+:class:`BaseEncoder`; ``cardtable.rl`` is the machinery around it. The functions at the
+end (:func:`encoder_for`, :func:`observe`...) live here, not in the RL layer, because the
+bots read observations too (the learned evaluator, ``agents.network``) and a bot must play
+without the ``rl`` extra.
 
 An observation is built from the seat's view and nothing else, so it cannot leak a card
 the seat may not see (a test compares observations across determinizations). Actions are
@@ -20,6 +23,7 @@ import numpy.typing as npt
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import IllegalAction
+from cardtable.core.game import Capability, Game
 from cardtable.core.state import State
 
 Vector = npt.NDArray[np.float32]
@@ -126,7 +130,7 @@ class BaseEncoder(ABC):
 
     def play_numbers(self, states: Sequence[State], numbers: Sequence[int]) -> list[int]:
         """Each state's seat to move (the lowest, where several may act) plays its action
-        number, as :func:`cardtable.rl.encoding.apply` plays one (an illegal number raises
+        number, as :func:`apply` plays one (an illegal number raises
         IllegalAction, after the rows before it have moved); the rows whose scores may have
         changed (every row, unless an engine can tell: a fishing game's change only when
         a round ends)."""
@@ -223,3 +227,50 @@ def one_hot(index: int, size: int) -> Vector:
     if 0 <= index < size:
         out[index] = 1.0
     return out
+
+
+def encoder_for(game: Game) -> BaseEncoder:
+    """A fresh encoder of the game (IllegalAction when the game has none).
+
+    >>> import cardtable
+    >>> encoder = encoder_for(cardtable.load("koi-koi"))
+    >>> state = cardtable.load("koi-koi").new_state(seed=1)
+    >>> seat = min(state.to_move)
+    >>> observe(encoder, state, seat).shape == (encoder.observation_size,)
+    True
+    """
+    make = game.spec.optional(Capability.ENCODER)
+    if make is None:
+        raise IllegalAction(f"no RL encoding for {game.id} yet")
+    encoder: BaseEncoder = make()
+    return encoder
+
+
+def observe(encoder: BaseEncoder, state: State, seat: int) -> Vector:
+    """The observation of ``seat``: built from its view only, clipped to the ranges its
+    layout declares (``encoder.features()``)."""
+    return clipped(encoder, encoder.observe_state(state, seat))
+
+
+def clipped(encoder: BaseEncoder, vectors: Vector) -> Vector:
+    """Observations (one per row) clipped, in place, to the ranges of their layout."""
+    low, high = encoder.bounds()
+    np.minimum(vectors, high, out=vectors)  # two ufuncs: cheaper than np.clip here
+    return np.maximum(vectors, low, out=vectors)
+
+
+def layout_table(encoder: BaseEncoder) -> str:
+    """The observation layout as a Markdown table (docs/rl.md holds one per family)."""
+    lines = ["| feature | slice | size | range | meaning |", "|---|---|---|---|---|"]
+    for feature in encoder.features().values():
+        where = f"{feature.slice.start}:{feature.slice.stop}"
+        span = f"{feature.low:g} … {feature.high:g}"
+        lines.append(f"| `{feature.name}` | {where} | {feature.size} | {span} | {feature.doc} |")
+    return "\n".join(lines)
+
+
+def apply(encoder: BaseEncoder, state: State, seat: int, index: int) -> None:
+    """Play action number ``index`` for ``seat`` (an illegal number raises IllegalAction)."""
+    action = encoder.named(state, seat, index)
+    state.apply(seat, action)
+    encoder.after(state, seat, action)

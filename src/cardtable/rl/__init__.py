@@ -15,7 +15,14 @@ True
 >>> observation, info = single.reset(seed=1)
 """
 
-import gymnasium as gym
+try:
+    import gymnasium as gym
+    import pettingzoo  # noqa: F401 - the environments below are built on it
+except ModuleNotFoundError as missing:  # a plain `pip install cardtable` plays, without these
+    raise ModuleNotFoundError(
+        f"cardtable.rl needs the rl extra (pip install 'cardtable[rl]'): {missing}",
+        name=missing.name,
+    ) from missing
 
 import cardtable
 from cardtable.core.game import Capability

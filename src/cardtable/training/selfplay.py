@@ -28,10 +28,9 @@ import numpy.typing as npt
 from cardtable.agents.base import make_agent
 from cardtable.agents.ismcts import ISMCTSAgent
 from cardtable.agents.network import binary_prefix, context_mask, network_input
-from cardtable.core.encoding import BaseEncoder
+from cardtable.core.encoding import BaseEncoder, encoder_for
 from cardtable.core.game import load
 from cardtable.core.rng import Rng
-from cardtable.rl.encoding import encoder_for
 
 #: called with the number of rounds played so far
 Progress = Callable[[int], None]
