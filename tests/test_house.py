@@ -12,6 +12,7 @@ import ast
 import json
 import logging
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -150,20 +151,106 @@ def test_a_game_without_a_lesson_says_so(toy: str, tmp_path: Path, lang: str) ->
         assert "no guided first game" in answer.json()["detail"]["message"]
 
 
+# The layers of the package, lowest first (docs/house.md, "Layers"): a module imports its
+# own package and packages of lower layers only, never one beside it or above it. "cardtable"
+# is the package's root: the registry and the public API (cardtable.load), beside the games.
+LAYERS: tuple[frozenset[str], ...] = tuple(
+    frozenset(layer.split())
+    for layer in (
+        "locales compiled",
+        "core",
+        "agents",
+        "games cardtable",
+        "rl arena learn training companion",
+        "server",
+        "cli",
+        "__main__",
+    )
+)
+# The registry imports the games to register them, and a game may use the public API.
+REGISTRY = {("cardtable", "games"), ("games", "cardtable")}
+
+
 def imported_modules(path: Path) -> list[str]:
+    """Every module ``path`` imports, wherever the import stands (in a function, under
+    TYPE_CHECKING); ``from cardtable import rl`` counts as ``cardtable.rl``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module == "cardtable" and not node.level:
+            names += [f"cardtable.{alias.name}" for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.append(node.module)
     return names
 
 
+def package_of(module: str) -> str:
+    """The top-level part of the package a module belongs to ("cardtable": the root)."""
+    parts = module.split(".")
+    top = parts[1] if len(parts) > 1 else "cardtable"
+    return top if top in {name for layer in LAYERS for name in layer} else "cardtable"
+
+
+def layer_of(package: str) -> int:
+    return next(rank for rank, layer in enumerate(LAYERS) if package in layer)
+
+
+def layer_offences(relative: str, modules: list[str]) -> list[str]:
+    """The imports of the source file at ``relative`` (to the package's root) that go
+    sideways or up the layers."""
+    top = relative.split("/", maxsplit=1)[0].removesuffix(".py")
+    package = "cardtable" if top == "__init__" else top
+    offences = []
+    for module in modules:
+        if module != "cardtable" and not module.startswith("cardtable."):
+            continue
+        other = package_of(module)
+        if other == package or (package, other) in REGISTRY:
+            continue
+        if layer_of(other) >= layer_of(package):
+            offences.append(f"{relative} imports {module}")
+    return offences
+
+
+def test_layers_import_only_downward() -> None:
+    """No package imports one of its own layer or a higher one: the bots play without the
+    RL layer's gymnasium, the CLI's play without the server's FastAPI."""
+    offenders = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        relative = path.relative_to(SOURCE).as_posix()
+        offenders += layer_offences(relative, imported_modules(path))
+    assert offenders == []
+
+
+def test_every_package_has_a_layer() -> None:
+    declared = {name for layer in LAYERS for name in layer}
+    found = {path.relative_to(SOURCE).parts[0].removesuffix(".py") for path in SOURCE.rglob("*.py")}
+    assert found - {"__init__"} <= declared
+
+
+@pytest.mark.parametrize(
+    ("relative", "module", "offends"),
+    [
+        ("agents/network.py", "cardtable.rl.encoding", True),  # issue 36: bots needed gymnasium
+        ("agents/network.py", "cardtable.core.encoding", False),
+        ("core/game.py", "cardtable.agents", True),
+        ("games/koikoi.py", "cardtable.server.app", True),
+        ("arena/plot.py", "cardtable.rl", True),  # beside it: arena and rl are one layer
+        ("cli/play.py", "cardtable.server.app", False),
+        ("games/hanafuda/lesson_search.py", "cardtable", False),
+        ("agents/base.py", "cardtable", True),  # the root loads every game
+        ("__init__.py", "cardtable.games", False),
+    ],
+)
+def test_the_layer_check_finds_an_upward_import(relative: str, module: str, offends: bool) -> None:
+    assert bool(layer_offences(relative, [module])) is offends
+
+
 def test_no_layer_imports_a_game() -> None:
     """Outside games/, only the registry (cardtable/__init__ importing cardtable.games)
-    names the games package; a game module imports no server, CLI or RL layer."""
+    names the games package."""
     offenders = []
     for path in sorted(SOURCE.rglob("*.py")):
         relative = path.relative_to(SOURCE).as_posix()
@@ -172,12 +259,23 @@ def test_no_layer_imports_a_game() -> None:
             registry = relative == "__init__.py" and module == "cardtable.games"
             if not in_games and module.startswith("cardtable.games") and not registry:
                 offenders.append(f"{relative} imports {module}")
-            layers = (
-                "cardtable.server", "cardtable.cli", "cardtable.rl", "cardtable.arena",
-                "cardtable.learn",
-            )  # fmt: skip
-            if in_games and module.startswith(layers):
-                offenders.append(f"{relative} imports {module}")
-            if relative.startswith("core/") and module.startswith("cardtable.agents"):
-                offenders.append(f"{relative} imports {module}")
     assert offenders == []
+
+
+def test_the_docs_name_real_capabilities_and_every_package() -> None:
+    """docs/house.md's capability column names members of Capability only, and the
+    README's layout table has a row for every package of the source tree."""
+    from cardtable.core.game import Capability
+
+    house = (SOURCE / "docs" / "house.md").read_text(encoding="utf-8")
+    table = house.split("## What a game package holds", 1)[1].split("\n\n")[1]
+    named = {
+        name
+        for row in table.splitlines()[2:]
+        for name in re.findall(r"`([A-Z_]+)`", row.rsplit("|", 2)[1])
+    }
+    assert named and named <= {member.name for member in Capability}
+    readme = (SOURCE.parent.parent / "README.md").read_text(encoding="utf-8")
+    layout = readme.split("## Layout", 1)[1]
+    packages = {path.parent.name for path in SOURCE.glob("*/__init__.py")}
+    assert {p for p in packages if f"`src/cardtable/{p}/" not in layout} == set()
