@@ -10,8 +10,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from pettingzoo.test import parallel_seed_test
 
 import cardtable
+from cardtable.core.errors import IllegalAction
 from cardtable.rl import SingleAgentEnv, env, parallel_env
 from cardtable.rl.vector import CardtableVectorEnv
 
@@ -136,6 +138,49 @@ def test_an_aec_snapshot_mid_race_keeps_the_choices_already_made() -> None:
                 aec.step(int(choices.choice(np.flatnonzero(mask))))
             ends.append(aec.get_state().view(None))
         assert ends[0] == ends[1]  # the race drawn the same way
+
+
+# -- defect 4: PettingZoo classic's convention for illegal actions, as an option ----------
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("bakappana", {"players": 3, "rounds": 1}),
+    ("koi-koi", {"rounds": 1}),
+    ("hana-awase", {"players": 2, "rounds": 1}),
+    ("hana-awase-88", {"rounds": 1}),
+    ("ohanami", {"players": 3}),
+    ("siedem-slow", {"players": 3, "deck": "en", "rounds": 3}),
+]
+IDS = [game for game, _ in GAMES]
+
+
+@pytest.mark.parametrize(("game_id", "options"), GAMES, ids=IDS)
+def test_parallel_seed_test_passes_with_illegal_actions_ending_the_game(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    # the test samples actions without the mask: its first illegal one ends the game
+    parallel_seed_test(lambda: parallel_env(game_id, illegal="terminate", **options), 100)
+    with pytest.raises(IllegalAction):  # the default still refuses
+        parallel_seed_test(lambda: parallel_env(game_id, **options), 50)
+
+
+@pytest.mark.parametrize("kind", ["aec", "parallel"])
+def test_an_illegal_action_ends_the_game_with_a_penalty_to_its_player_only(kind: str) -> None:
+    made = (env if kind == "aec" else parallel_env)(
+        "koi-koi", rounds=1, illegal="terminate", illegal_reward=-3.0
+    )
+    if kind == "aec":
+        made.reset(seed=2)
+        agent = made.agent_selection
+        illegal = int(np.flatnonzero(made.observe(agent)["action_mask"] == 0)[0])
+        made.step(illegal)
+        rewards, terminations, infos = made.rewards, made.terminations, made.infos
+    else:
+        observations, _ = made.reset(seed=2)
+        agent = next(a for a, o in observations.items() if o["action_mask"].any())
+        illegal = int(np.flatnonzero(observations[agent]["action_mask"] == 0)[0])
+        _, rewards, terminations, _, infos = made.step(dict.fromkeys(made.agents, illegal))
+        assert made.agents == []
+    assert rewards == {a: (-3.0 if a == agent else 0.0) for a in ("player_0", "player_1")}
+    assert all(terminations.values()) and "illegal" in infos[agent]
 
 
 # -- defect 6: render modes belong to the class ---------------------------------------------

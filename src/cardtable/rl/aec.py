@@ -25,12 +25,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import cardtable
+from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.state import State
 from cardtable.rl.encoding import BaseEncoder, apply, encoder_for, observe
 from cardtable.rl.rewards import Rewards
 from cardtable.rl.snapshot import Snapshot, engine_state
 
 ObsDict = dict[str, Any]
+#: what an illegal action number does: raise IllegalAction (changing nothing), or end the
+#: game with ``illegal_reward`` to its player (PettingZoo classic's convention)
+ILLEGAL_MODES = ("raise", "terminate")
 
 
 def observation_space(encoder: BaseEncoder) -> spaces.Dict:
@@ -52,6 +56,10 @@ def render_view(state: State, seat: int | None) -> str:
 
 class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     """``reward``: ``"score"`` (default), ``"margin"``, ``"win-round"`` or ``"win-match"``.
+    ``illegal``: ``"raise"`` (default: an illegal action number raises IllegalAction and
+    changes nothing) or ``"terminate"`` (PettingZoo classic's convention: the game ends,
+    its player is paid ``illegal_reward``, the others 0; samplers that ignore the mask,
+    such as PettingZoo's ``parallel_seed_test``, then play whole episodes).
     ``render("ansi")`` shows the view of the agent to act (``render_seat`` fixes a seat)."""
 
     # on the class: checkers read the render modes before making an instance (each
@@ -65,9 +73,15 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         render_mode: str | None = None,
         reward: str = "score",
         render_seat: int | None = None,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
         super().__init__()
+        if illegal not in ILLEGAL_MODES:
+            raise OptionError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, not {illegal!r}")
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
         self.game = cardtable.load(game_id, preset=preset, **options)
         self.metadata = {
             **CardtableEnv.metadata,
@@ -178,14 +192,14 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             raise ValueError(f"{agent} is to move: give an action number")
         seat = self.seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
-        if self.pending or self.encoder.simultaneous(self.state_):
-            self.encoder.decode(self.state_, seat, int(action))  # refuses an illegal number
-            self.pending[seat] = int(action)
-            if not self._waiting():
-                choices, self.pending = self.pending, {}
-                self.encoder.resolve(self.state_, choices, self.race_rng)
-        else:
-            apply(self.encoder, self.state_, seat, int(action))
+        try:
+            self._play(seat, int(action))
+        except IllegalAction as error:
+            if self.illegal == "raise":
+                raise
+            self.end_on_illegal(agent, error)
+            self._accumulate_rewards()
+            return
         paid = self.tracker.collect(self.state_)
         self.rewards = {a: paid[self.seat_of[a]] for a in self.agents}
         if self.state_.is_over:
@@ -198,6 +212,25 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                 }
         self.agent_selection = self._next_agent()
         self._accumulate_rewards()
+
+    def _play(self, seat: int, action: int) -> None:
+        """Play ``seat``'s action number (an illegal one raises IllegalAction, changing
+        nothing); in a race, collect it and resolve the race when the last seat chose."""
+        if self.pending or self.encoder.simultaneous(self.state_):
+            self.encoder.decode(self.state_, seat, action)  # refuses an illegal number
+            self.pending[seat] = action
+            if not self._waiting():
+                choices, self.pending = self.pending, {}
+                self.encoder.resolve(self.state_, choices, self.race_rng)
+        else:
+            apply(self.encoder, self.state_, seat, action)
+
+    def end_on_illegal(self, agent: str, error: IllegalAction) -> None:
+        """PettingZoo classic's convention (``illegal="terminate"``): the game ends, the
+        agent that played the illegal action is paid ``illegal_reward``, the others 0."""
+        self.rewards = {a: self.illegal_reward if a == agent else 0.0 for a in self.agents}
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = {"illegal": str(error)}
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -22,6 +22,15 @@ from cardtable.core.state import State
 from cardtable.rl.aec import CardtableEnv, ObsDict, render_view
 from cardtable.rl.snapshot import Snapshot
 
+#: observations, rewards, terminations, truncations and infos of one step, by agent
+ParallelStep = tuple[
+    dict[str, ObsDict],
+    dict[str, float],
+    dict[str, bool],
+    dict[str, bool],
+    dict[str, dict[str, Any]],
+]
+
 
 class CardtableParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
     """Options as :class:`~cardtable.rl.aec.CardtableEnv` (it runs underneath: the same
@@ -52,15 +61,7 @@ class CardtableParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc
         self.agents = self.possible_agents[:]
         return self._observations(), {agent: {} for agent in self.agents}
 
-    def step(
-        self, actions: dict[str, int]
-    ) -> tuple[
-        dict[str, ObsDict],
-        dict[str, float],
-        dict[str, bool],
-        dict[str, bool],
-        dict[str, dict[str, Any]],
-    ]:
+    def step(self, actions: dict[str, int]) -> ParallelStep:
         aec = self.aec
         state = aec.state_
         waiting = sorted(state.to_move)
@@ -69,7 +70,12 @@ class CardtableParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc
             raise IllegalAction(f"{', '.join(missing)} must act in this step")
         choices = {seat: int(actions[aec.possible_agents[seat]]) for seat in waiting}
         for seat, index in choices.items():
-            aec.encoder.decode(state, seat, index)  # refuses an illegal number, changes nothing
+            try:
+                aec.encoder.decode(state, seat, index)  # refuses an illegal number
+            except IllegalAction as error:
+                if aec.illegal == "raise":
+                    raise
+                return self._ended_on_illegal(aec.possible_agents[seat], error)
         aec.encoder.resolve(state, choices, aec.race_rng)
         paid = aec.tracker.collect(state)
         rewards = {agent: paid[aec.seat_of[agent]] for agent in self.agents}
@@ -85,6 +91,17 @@ class CardtableParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+    def _ended_on_illegal(self, agent: str, error: IllegalAction) -> ParallelStep:
+        """The step where ``agent``'s illegal action ends the game (``illegal="terminate"``)."""
+        aec = self.aec
+        aec.infos = {a: {} for a in self.agents}
+        aec.end_on_illegal(agent, error)
+        observations = self._observations()
+        truncations = dict.fromkeys(self.agents, False)
+        result = observations, dict(aec.rewards), dict(aec.terminations), truncations, aec.infos
+        self.agents = []
+        return result
 
     def get_state(self) -> Snapshot:
         return self.aec.get_state()
