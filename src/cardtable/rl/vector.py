@@ -44,6 +44,7 @@ from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
 from cardtable.rl.aec import observation_space
 from cardtable.rl.encoding import clipped, encoder_for
+from cardtable.rl.opponents import BatchBots
 from cardtable.rl.rewards import Rewards
 
 Seats = npt.NDArray[np.int64]
@@ -211,8 +212,9 @@ def rollout(
 
 
 class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
-    """``num_envs`` games; seat ``seat`` learns, ``opponents`` (a batched policy; random
-    legal moves when None) plays the other seats until the learner is to move again.
+    """``num_envs`` games; seat ``seat`` learns, ``opponents`` plays the other seats until
+    the learner is to move again: a batched policy (random legal moves when None) or a
+    built-in bot (:meth:`set_opponents`; ``"hard"`` with ``opponent_jobs`` workers).
 
     Observations are ``{"observation": (num_envs, size) float32, "action_mask":
     (num_envs, actions) int8}``. An illegal action number costs ``illegal_penalty`` and
@@ -232,18 +234,20 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
         self,
         game_id: str,
         num_envs: int = 8,
-        opponents: BatchPolicy | None = None,
+        opponents: BatchPolicy | BatchBots | str | None = None,
         seat: int = 0,
         preset: str | None = None,
         reward: str = "score",
         illegal_penalty: float = -1.0,
+        opponent_jobs: int = 0,
         **options: Any,
     ) -> None:
         self.game_id, self.preset, self.reward, self.options = game_id, preset, reward, options
         self.num_envs = num_envs
         self.seat = seat
         self.illegal_penalty = illegal_penalty
-        self.opponents = opponents or random_policy()
+        self.opponent_jobs = opponent_jobs
+        self.set_opponents(opponents)
         self.games = VectorGames(game_id, num_envs, preset=preset, reward=reward, **options)
         encoder = self.games.encoder
         self.single_observation_space = observation_space(encoder)
@@ -263,10 +267,20 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
         self._no_moves = np.zeros(encoder.action_size, dtype=np.int8)
         self._no_moves.flags.writeable = False
 
+    def set_opponents(self, opponents: BatchPolicy | BatchBots | str | None) -> None:
+        """Who plays the other seats: a batched policy (random legal moves when None), a
+        built-in bot's name (chosen in the batch, or on ``opponent_jobs`` workers: use
+        them for the search levels) or a :class:`BatchBots`. A league swaps them here."""
+        if isinstance(opponents, str):
+            opponents = BatchBots(opponents, self.game_id, jobs=self.opponent_jobs)
+        self.opponents = opponents or random_policy()
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         chosen = seed if seed is not None else int(np.random.default_rng().integers(2**62))
+        if isinstance(self.opponents, BatchBots):
+            self.opponents.reseed(chosen)
         self.games = VectorGames(
             self.game_id,
             self.num_envs,
@@ -313,9 +327,12 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
             rows = np.flatnonzero((seats != self.seat) & ~waiting)
             if not len(rows):
                 return
-            observations, masks, row_seats = self.games.observe(rows.tolist())
-            step = self.games.step(self.opponents(observations, masks, row_seats), rows.tolist())
-            self._collect(step, ended)
+            listed = rows.tolist()
+            if isinstance(self.opponents, BatchBots):
+                actions = self.opponents.actions(self.games, listed)
+            else:
+                actions = self.opponents(*self.games.observe(listed))
+            self._collect(self.games.step(actions, listed), ended)
 
     def _collect(self, step: Step, ended: npt.NDArray[np.bool_]) -> None:
         """The learner's rewards of a step: to this episode, or to the next one where its
@@ -386,3 +403,7 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
             "final_info": final_info,
             "_final_info": ended.copy(),
         }
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if isinstance(self.opponents, BatchBots):
+            self.opponents.close()
