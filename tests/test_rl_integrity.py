@@ -8,9 +8,11 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import pytest
-from pettingzoo.test import parallel_seed_test
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 import cardtable
 from cardtable.core.errors import IllegalAction
@@ -160,6 +162,17 @@ def test_parallel_seed_test_passes_with_illegal_actions_ending_the_game(
     parallel_seed_test(lambda: parallel_env(game_id, illegal="terminate", **options), 100)
     with pytest.raises(IllegalAction):  # the default still refuses
         parallel_seed_test(lambda: parallel_env(game_id, **options), 50)
+
+
+@pytest.mark.parametrize(("game_id", "options"), GAMES, ids=IDS)
+def test_parallel_api_test_and_check_env_with_rendering_pass_on_every_game(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    parallel_api_test(parallel_env(game_id, **options), num_cycles=300)
+    made = gym.make(f"cardtable/{game_id}-v0", opponents="random", render_mode="ansi", **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning either (render modes on the class)
+        check_env(made.unwrapped)
 
 
 @pytest.mark.parametrize("kind", ["aec", "parallel"])

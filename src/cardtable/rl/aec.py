@@ -64,7 +64,7 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
 
     # on the class: checkers read the render modes before making an instance (each
     # instance adds its name)
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (as the base class)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,

@@ -53,7 +53,7 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
     episode (truncated)."""
 
     # on the class: Gymnasium's checker reads the render modes before making an instance
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (as the base class)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
