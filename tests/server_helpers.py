@@ -12,10 +12,10 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 
@@ -23,31 +23,54 @@ from cardtable.server.app import create_app
 from cardtable.server.serving import uvicorn_config
 from cardtable.server.settings import Settings
 
+T = TypeVar("T")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 # the per-address limits are lifted: the tests make hundreds of tables from one address;
 # and a socket that waits for its turn through a long test on a busy machine is not idle
 FAST = Settings(bot_delay=0.0, think_scale=0.02, socket_idle_seconds=3600).relaxed()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def eventually(check: Callable[[], T], timeout: float = 20, what: str = "") -> T:
+    """Ask ``check`` until its answer is true, and return that answer; fail at the deadline
+    with its last one. (A fixed sleep before an assertion fails on a busy machine and
+    wastes time on an idle one.)"""
+    deadline = time.monotonic() + timeout
+    while not (answer := check()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not after {timeout:g} s: {what or check}; last {answer!r}")
+        time.sleep(0.02)
+    return answer
+
+
+def reserve_port() -> socket.socket:
+    """A socket that holds a free port (bound with SO_REUSEADDR, never listening) until it
+    is closed: no other socket of the machine gets that port meanwhile, but a server that
+    binds with SO_REUSEADDR, as uvicorn and PostgreSQL do, may listen on it. (Binding port
+    0, closing and binding again let another test process take the port in between.)"""
+    held = socket.socket()
+    held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    held.bind(("127.0.0.1", 0))
+    return held
+
+
+@contextmanager
+def reserved_port() -> Iterator[int]:
+    """A port held for a server of another process while the block runs."""
+    with reserve_port() as held:
+        yield int(held.getsockname()[1])
 
 
 @contextmanager
 def server_thread(db_url: str, settings: Settings = FAST) -> Iterator[tuple[str, Any]]:
     """The app under uvicorn in a thread of this process; yields its base URL and the app."""
-    port = free_port()
     app = create_app(db_url, settings)
-    server = uvicorn.Server(uvicorn_config(app, settings, "127.0.0.1", port))
+    server = uvicorn.Server(uvicorn_config(app, settings, "127.0.0.1", 0))  # any free port
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.time() + 20
-    while not server.started:
-        if time.time() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
+    eventually(lambda: server.started or not thread.is_alive(), what="the test server starts")
+    if not server.started:
+        raise RuntimeError("the test server did not start")
+    port = int(server.servers[0].sockets[0].getsockname()[1])
     try:
         yield f"http://127.0.0.1:{port}", app
     finally:
@@ -66,7 +89,9 @@ class ServerProcess:
         wrapper: tuple[str, ...] = (),
     ) -> None:
         self.db_url = db_url
-        self.port = port or free_port()
+        # held until stop(): a restart after kill -9 finds its port still free
+        self.held = None if port else reserve_port()
+        self.port = port or int(self.held.getsockname()[1])  # type: ignore[union-attr]
         self.options = options  # more `cardtable serve` options
         self.wrapper = wrapper  # a command that runs the server (setpriv ...)
         self.process: subprocess.Popen[bytes] | None = None
@@ -106,6 +131,8 @@ class ServerProcess:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill9()
+        if self.held is not None:
+            self.held.close()
 
 
 def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
@@ -135,3 +162,13 @@ def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | 
     if view.get("game") == "siedem-slow" and view.get("phase") in ("writing", "hourglass"):
         return None  # words are free text: the tests write them themselves
     return rng.choice(legal) if legal else None
+
+
+def idle_in_its_break(table: Any) -> bool:
+    """The table rests in a round break with nothing due but a person's press: no bot move,
+    no clock and no countdown to come (the driver's own next event). An explicit check that
+    nothing will happen, where a sleep could only fail to catch it happening."""
+    return table.round_break is not None and table._next_event() == (
+        table._round_break_over,
+        None,
+    )

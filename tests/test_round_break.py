@@ -18,7 +18,7 @@ import cardtable
 from cardtable.server.app import create_app
 from cardtable.server.round_break import RoundBreak
 
-from .server_helpers import FAST, seat_keys
+from .server_helpers import FAST, idle_in_its_break, seat_keys
 from .socket_play import next_reply, next_state
 
 Frame = dict[str, Any]
@@ -83,8 +83,7 @@ def test_a_round_ends_on_its_final_board_and_waits_for_the_player(client: TestCl
         }  # fmt: skip
         # the engine has dealt round 2, but nobody sees it and the bot does not move
         assert table.state.rounds_finished == 1 and not table.state.is_over
-        time.sleep(0.5)
-        assert table.version == version
+        assert idle_in_its_break(table) and table.version == version
         watched = next_state(spectator, version)
         assert watched["table"]["round_break"]["round"] == 1 and "hand" not in watched["view"]
         assert watched["view"]["piles"] == view["piles"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +19,7 @@ from cardtable.server.app import create_app
 from cardtable.server.client_options import game_for_client
 
 from .raw_socket import RawSocket
-from .server_helpers import FAST, http, seat_keys, server_thread
+from .server_helpers import FAST, eventually, http, seat_keys, server_thread
 from .socket_play import play_game
 
 
@@ -133,7 +132,7 @@ def test_bad_frames_and_vanished_clients_log_one_line_each(tmp_path: Path) -> No
     """Defect 8: each invalid-UTF-8 frame logged a traceback, and replying to a socket the
     client had closed raised out of the handler."""
     with (
-        server_thread(f"sqlite:///{tmp_path / 'frames.db'}") as (url, _app),
+        server_thread(f"sqlite:///{tmp_path / 'frames.db'}") as (url, app),
         server_logs() as logs,
     ):
         port = int(url.rsplit(":", 1)[1])
@@ -153,11 +152,14 @@ def test_bad_frames_and_vanished_clients_log_one_line_each(tmp_path: Path) -> No
             raw.close()
         for _ in range(20):  # say a lot, then vanish before the answers
             raw = RawSocket(port, path)
+            assert raw.receive_json()["type"] == "state"  # it has joined the table
             for _ in range(30):
                 raw.send_frame(json.dumps({"type": "ping"}).encode())
                 raw.send_frame(json.dumps({"type": "action", "action": {"type": "x"}}).encode())
             raw.close()
-        time.sleep(1.0)
+        table = app.state.hub.tables[created["id"]]
+        # a socket leaves the table once its handler is done with every frame it sent
+        eventually(lambda: not table.listeners, what="every vanished socket left the table")
         status, meta = http("GET", f"{url}/api/tables/{created['id']}")
         assert status == 200 and meta["moves"] == 0
         assert meta["seats"][0]["connected"] is False  # every vanished socket left the table

@@ -164,7 +164,8 @@ def test_bots_never_wait_behind_hints() -> None:
     async def scenario() -> None:
         workers = Workers(replace(FAST, hint_workers=1, hint_queue=1, bot_workers=1))
         hints = [asyncio.create_task(workers.hint(time.sleep, 3)) for _ in range(2)]
-        await asyncio.sleep(0.05)
+        while workers.hints_taken < 2:  # both have their slot: the worker's and the queue's
+            await asyncio.sleep(0.01)
         with pytest.raises(HintsBusy):  # a third hint is refused, not queued
             await workers.hint(time.sleep, 3)
         assert await asyncio.wait_for(workers.bot(sum, [1, 2, 3]), 2) == 6
@@ -175,13 +176,20 @@ def test_bots_never_wait_behind_hints() -> None:
     asyncio.run(scenario())
 
 
-def test_a_killed_hint_worker_is_replaced() -> None:
+def started_then_sleep(path: str, seconds: float) -> None:
+    """A hint's work that says it has begun (it makes the file ``path``), then runs long."""
+    Path(path).touch()
+    time.sleep(seconds)
+
+
+def test_a_killed_hint_worker_is_replaced(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+
     async def scenario() -> None:
         workers = Workers(replace(FAST, hint_workers=1))
-        running = asyncio.create_task(workers.hint(time.sleep, 30))
-        while not workers.hints._processes:  # the worker is spawned on demand
+        running = asyncio.create_task(workers.hint(started_then_sleep, str(started), 30))
+        while not started.exists():  # killed only once the worker runs the hint
             await asyncio.sleep(0.05)
-        await asyncio.sleep(0.5)
         for pid in list(workers.hints._processes):
             os.kill(pid, signal.SIGKILL)
         with pytest.raises(HintsBusy):

@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 import cardtable
 from cardtable.server.store import Store
 
-from .server_helpers import ServerProcess, free_port, http, seat_keys
+from .server_helpers import ServerProcess, http, reserve_port, seat_keys
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -131,6 +131,7 @@ def crash_and_resume(db_url: str) -> None:
         server.stop()
 
 
+@pytest.mark.slow  # a server process, killed and started again
 def test_kill_9_on_sqlite_loses_no_acknowledged_move(tmp_path: Path) -> None:
     crash_and_resume(f"sqlite:///{tmp_path / 'crash.db'}")
 
@@ -145,7 +146,8 @@ def postgres() -> Iterator[str]:
     data = Path(tempfile.mkdtemp(prefix="cardtable-pg-"))
     if as_postgres:
         shutil.chown(data, "postgres")
-    port = free_port()
+    held = reserve_port()  # until the cluster stops: no other test's server takes it
+    port = held.getsockname()[1]
     run = lambda *args: subprocess.run([*as_postgres, *args], check=True, capture_output=True)  # noqa: E731
     run(str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres")
     run(
@@ -167,7 +169,9 @@ def postgres() -> Iterator[str]:
     finally:
         run(str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
         shutil.rmtree(data, ignore_errors=True)
+        held.close()
 
 
+@pytest.mark.slow  # a PostgreSQL cluster and a server process
 def test_kill_9_on_postgresql_loses_no_acknowledged_move(postgres: str) -> None:
     crash_and_resume(postgres)

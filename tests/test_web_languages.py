@@ -59,6 +59,14 @@ def test_the_lobby_has_no_english(server: tuple[str, Any], browser: Browser, lan
     assert english_on(page) == set()
 
 
+TABLE_SHOWN = """(() => {
+    const board = document.querySelector('#board');
+    return board?.dataset.mine === 'true' && board.children.length > 0
+        && document.querySelectorAll('#players li').length > 0
+        && (board.dataset.version === '0' || document.querySelectorAll('#log li').length > 0);
+})()"""
+
+
 @pytest.mark.parametrize("lang", ["pl", "ru"])
 @pytest.mark.parametrize(
     "game", ["koi-koi", "bakappana", "hana-awase", "hana-awase-88", "ohanami", "siedem-slow"]
@@ -72,8 +80,10 @@ def test_a_table_has_no_english(
     page.wait_for_selector(".seat-kind")
     page.click("#create")
     page.wait_for_selector("#board[data-version]")
-    page.wait_for_function("document.querySelector('#board').children.length > 0")
-    page.wait_for_timeout(600)  # the first bot step, the log
+    # read once the page shows the table at the player's turn: the board, the seats and,
+    # when the bots have moved before the player, their moves in the log
+    page.wait_for_function(TABLE_SHOWN, timeout=30_000)
+    assert catalogue(lang)["table.log"] in page.inner_text("#log-panel")  # it is translated
     found = english_on(page)
     if found:
         shot(page, f"english-on-{game}-{lang}")
