@@ -9,11 +9,12 @@ STAMP := $(VENV)/.installed
 # PostgreSQL for the crash test on PostgreSQL.
 APT_PACKAGES ?= wpolish wamerican chromium postgresql
 
-.PHONY: run test compiled bench bench-compiled bench-compare levels ladder train lint format docs system-deps clean help
+.PHONY: run test check compiled bench bench-compiled bench-compare levels ladder train lint format docs system-deps clean help
 
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
 	@echo "make test    install everything needed and run every test (lint included)"
+	@echo "make check   lint and the quick tests (small property counts, no browser): minutes, for use while working"
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/); C_PEER=ai_sim KOIKOI_AI=koikoigame.py time those engines too"
 	@echo "make bench-compiled  the Python source and the compiled engine side by side, as ratios"
 	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, as ratios"
@@ -60,6 +61,11 @@ compiled: $(STAMP)
 
 test: $(STAMP) system-deps lint compiled
 	$(VENV)/bin/pytest -n 2 --doctest-modules src tests
+
+# While working: the same lint, and every test but the browser's and the long ones (marked
+# slow), each soak and property at a small share of its count (tests/counts.py).
+check: $(STAMP) system-deps lint compiled
+	CARDTABLE_TEST_PROFILE=check $(VENV)/bin/pytest -n 2 -m "not slow and not browser" --doctest-modules src tests
 
 # one core a figure: BLAS threads spinning after numpy's import would count as CPU time
 bench bench-compiled bench-compare: export OPENBLAS_NUM_THREADS = 1

@@ -6,6 +6,9 @@ server and one Chromium per module)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -14,6 +17,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from cardtable.server.settings import Settings
 
@@ -66,9 +70,31 @@ def new_page(browser: Browser, locale: str = "en-GB", **size: int) -> Page:
     return page
 
 
+#: CARDTABLE_SCREENSHOTS=1 keeps every named screenshot (to look the pages over by eye);
+#: otherwise only a failed test leaves them (tests/conftest.py), and a run takes none
+SCREENSHOTS = os.environ.get("CARDTABLE_SCREENSHOTS") == "1"
+
+
 def shot(page: Page, name: str) -> None:
+    """A full-page screenshot named ``name``, when they are asked for."""
+    if SCREENSHOTS:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def screenshot_open_pages(test: str) -> list[Path]:
+    """A full-page screenshot of every page the running test still has open, named after
+    the test (its node id made a file name)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    stem = re.sub(r"[^\w.-]+", "-", test.rsplit("/", 1)[-1]).strip("-")
+    pages = [page for context in OPEN_CONTEXTS for page in context.pages if not page.is_closed()]
+    taken = []
+    for number, page in enumerate(pages):
+        path = ARTIFACTS / f"failed-{stem}-{number}.png"
+        with contextlib.suppress(PlaywrightError):  # a crashed page: the report says why
+            page.screenshot(path=str(path), full_page=True, timeout=10_000)
+            taken.append(path)
+    return taken
 
 
 OPEN_RULE_GROUPS = "for (const g of document.querySelectorAll('#rule-fields details')) g.open=1"

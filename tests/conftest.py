@@ -1,21 +1,21 @@
-"""Shared test settings: hypothesis profiles (CI runs the full counts too)."""
+"""Shared test settings: hypothesis profiles (tests/counts.py: make test and CI run the full
+counts, make check a small share), the browser marker, screenshots of failed browser tests."""
 
 import os
 import sys
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile(
-    "default",
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.load_profile("default")
+from .counts import CHECK_EXAMPLES, PROFILE
+
+settings.register_profile("full", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("check", settings.get_profile("full"), max_examples=CHECK_EXAMPLES)
+settings.load_profile(PROFILE)
 
 # Dictionary indexes built by the tests live in the work tree (gitignored), not in the
 # user's cache: a fresh clone builds them once, later runs reuse them.
@@ -36,6 +36,27 @@ def _close_the_tests_pages() -> Iterator[None]:
     helpers = sys.modules.get("tests.browser_helpers")  # loaded only by browser tests
     if helpers is not None:
         helpers.close_open_pages()
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by it
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives Chromium (it needs the ``browser`` fixture) is marked ``browser``."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:  # fmt: skip
+    """A failed browser test leaves a full-page screenshot of each page it had open, as
+    the failure found them (before its pages close), in test-artifacts/."""
+    report = yield
+    helpers = sys.modules.get("tests.browser_helpers")  # loaded only by browser tests
+    if helpers is not None and report.failed and report.when in ("setup", "call"):
+        helpers.screenshot_open_pages(item.nodeid)
+    return report
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -47,7 +47,13 @@ def test_greedy_discards_the_cheapest_card_when_nothing_matches() -> None:
     assert GreedyAgent(seed=1).choose(state, 0) == Play(card_index("04-3"))
 
 
-@pytest.mark.parametrize("name", agent_names("bakappana"))  # apart: the experts take long
+@pytest.mark.parametrize(  # apart: the experts take long
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.slow) if name == "expert" else name
+        for name in agent_names("bakappana")
+    ],
+)
 def test_every_bot_plays_only_legal_moves_to_the_end(name: str) -> None:
     for players in (2, 3, 4):
         state = cardtable.load("bakappana", players=players, rounds=1).new_state(seed=players)

@@ -138,6 +138,7 @@ def test_an_interrupted_arena_resumes_from_its_journal(tmp_path: Path) -> None:
     assert fresh.returncode == 0 and len((cut / "games.jsonl").read_text().splitlines()) == 6
 
 
+@pytest.mark.slow  # a Ray cluster starts
 def test_ray_backend_gives_the_same_results() -> None:
     jobs = schedule("bakappana", ["greedy", "random"], games=4, seed=11, options={"rounds": 1})
     local = run(jobs, workers=1)

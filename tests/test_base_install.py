@@ -139,6 +139,7 @@ for level in levels:
 """
 
 
+@pytest.mark.slow  # the hard and expert bots search
 @pytest.mark.parametrize("game_id", cardtable.game_ids())
 def test_every_bot_level_plays_without_the_extras(game_id: str, tmp_path: Path) -> None:
     levels = bot_levels(game_id)
@@ -150,9 +151,10 @@ def test_every_bot_level_plays_without_the_extras(game_id: str, tmp_path: Path) 
 
 
 def test_the_terminal_plays_without_the_extras(tmp_path: Path) -> None:
-    """`cardtable play` with bots in every seat, as a player's fresh install runs it."""
+    """`cardtable play` with bots in every seat, as a player's fresh install runs it (any
+    hanafuda bot reads the learned evaluator's network: the first thing that broke)."""
     saved = tmp_path / "game.json"
-    argv = ["play", "koi-koi", "--seats", "greedy,hard", "--rule", "rounds=1", "--seed", "3"]
+    argv = ["play", "koi-koi", "--seats", "greedy,easy", "--rule", "rounds=1", "--seed", "3"]
     argv += ["--save", str(saved)]
     code = (
         f"import sys\nfrom cardtable.cli import main\nsys.argv = ['cardtable', *{argv!r}]\nmain()"

@@ -2,7 +2,8 @@
 
 Each test plays through the pages as a person would: the lobby form, clicks on cards,
 the koi-koi dialog, the 7 słów word box and hourglass, invite links in a second browser
-context, a closed tab, the language switch. Screenshots land in ``test-artifacts/``.
+context, a closed tab, the language switch. A failed test leaves screenshots of its pages
+in ``test-artifacts/`` (``CARDTABLE_SCREENSHOTS=1``: every named one too).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import random
 import re
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -21,6 +24,7 @@ from cardtable.games.ohanami.companion import Garden, OhanamiPad
 from cardtable.games.siedem_slow import solve
 from cardtable.games.siedem_slow.companion import play_pad, play_round
 
+from . import browser_helpers
 from .browser_helpers import (
     board,
     browser,
@@ -33,6 +37,7 @@ from .browser_helpers import (
     shot,
     wait_for_change,
 )
+from .server_helpers import eventually
 from .test_companion_siedem import engine_game, engine_solo_game
 
 __all__ = ["browser", "server"]  # fixtures used by name
@@ -283,8 +288,7 @@ def test_reconnect_after_closing_the_tab(server: tuple[str, Any], browser: Brows
     hand = page.locator(".hand .card").count()
     context = page.context
     page.close()
-    time.sleep(0.3)
-    assert not app.state.hub.tables[table_id].seats[0].connected
+    eventually(lambda: not app.state.hub.tables[table_id].seats[0].connected, what="seat 0 left")
     again = context.new_page()
     again.goto(f"{url}/t/{table_id}")  # no key in the address: the browser remembers the seat
     again.wait_for_selector(".hand .card")
@@ -631,3 +635,20 @@ def test_rule_pages_in_every_language_fit_a_phone(
     expect(page.locator("h2#scoring")).to_have_text("Подсчёт очков")
     shot(page, "rules-koi-koi-ru-phone")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_screenshots_are_taken_when_a_test_fails(
+    server: tuple[str, Any], browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A passing run takes no screenshot (CARDTABLE_SCREENSHOTS=1 asks for the named ones);
+    a failed test gets one of each page it has open (tests/conftest.py calls this)."""
+    url, _app = server
+    monkeypatch.setattr(browser_helpers, "ARTIFACTS", tmp_path)
+    monkeypatch.setattr(browser_helpers, "SCREENSHOTS", False)
+    page = new_page(browser)
+    page.goto(url)
+    shot(page, "lobby")
+    assert list(tmp_path.iterdir()) == []
+    taken = browser_helpers.screenshot_open_pages("tests/test_browser.py::test_x[koi-koi]")
+    assert taken == [tmp_path / "failed-test_browser.py-test_x-koi-koi-0.png"]
+    assert taken[0].read_bytes().startswith(b"\x89PNG")

@@ -23,6 +23,7 @@ from cardtable.core.state import State
 from cardtable.server import coaching, tables
 from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment
+from tests.counts import count
 
 from .server_helpers import FAST, seat_keys
 from .socket_play import next_reply, next_state
@@ -64,7 +65,7 @@ def test_giving_up_a_light_is_clearly_worse_and_the_capture_is_named() -> None:
 
 @pytest.mark.parametrize(("game_id", "players"), GAMES)
 def test_re_dealing_the_unseen_cards_changes_no_note(game_id: str, players: int) -> None:
-    for seed in range(4):
+    for seed in range(count(4, 1)):
         state = midgame(game_id, players, seed, moves=3 + seed)
         seat = min(state.to_move)
         poisoned = state.determinize(seat, Rng(1000 + seed))

@@ -16,6 +16,7 @@ import pytest
 import cardtable
 from cardtable import compiled
 from cardtable.core.rng import Rng
+from tests.counts import count
 
 ROOT = Path(__file__).resolve().parent.parent
 #: every hanafuda game and the rule sets that take other paths through the engine
@@ -67,7 +68,7 @@ def test_the_rejection_states_draw_the_words_they_are_built_for() -> None:
         assert Rng(state=state_drawing(word)).next_u64() == word
 
 
-def played(seeds: int = 12) -> str:
+def played(seeds: int = count(12, 3)) -> str:
     """A digest of random games of every rule set: each seat's view after every move, the
     scores, the records, and search copies (clone, determinize, random playout)."""
     digest = hashlib.sha256(repr(drawn()).encode())

@@ -18,7 +18,6 @@ are free text (7 słów's words come from the game's own ``random`` bot), and th
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -35,8 +34,9 @@ from cardtable.core.game import spec_of
 from cardtable.core.record import GameRecord
 from cardtable.core.state import CLOCK, State, Timed
 from cardtable.locales import LANGUAGES, Reason, catalogue
+from tests.counts import count
 
-GAMES = int(os.environ.get("CARDTABLE_CONFORMANCE_GAMES", "10"))
+GAMES = count(10, 2)  # a case: every game, preset and player count
 #: the share of steps of a deep-checked game that get the dear checks (views, clones)
 DEEP_SHARE = 0.3
 #: 7 słów plays on the English list here (quick to index); its Polish rules have their tests

@@ -25,11 +25,10 @@ from cardtable.core.options import describe
 from cardtable.games.hanafuda.actions import Play
 from cardtable.games.hanafuda.deck import FULL_DECK, NUM_CARDS, codes, value_of
 from cardtable.games.hanafuda.fishing import FishingState
+from tests.counts import count
 
-GAMES = int(
-    __import__("os").environ.get("CARDTABLE_PROPERTY_GAMES", "10000")
-)  # per case, in CHUNKS tests
-CHUNKS = 4
+GAMES = count(10000, 40)  # per case, in CHUNKS tests
+CHUNKS = count(4, 1)
 
 
 def card_places(state: FishingState) -> list[int]:

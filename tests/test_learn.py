@@ -383,6 +383,7 @@ def wait_for(session: str, ready: object, timeout: float = 30) -> str:
     raise AssertionError(f"the terminal did not get there:\n{text[-3000:]}")
 
 
+@pytest.mark.slow  # a terminal each, in tmux
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 @pytest.mark.parametrize("game_id", LESSONS)
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))

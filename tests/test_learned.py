@@ -24,6 +24,7 @@ from cardtable.games.hanafuda.encoding import HanafudaEncoder
 from cardtable.rl.encoding import observe
 from cardtable.training.pipeline import generate
 from cardtable.training.selfplay import Samples, play_rounds
+from tests.counts import count
 from tests.test_ismcts import midgame
 
 torch = pytest.importorskip("torch")  # the training extra; make test installs it
@@ -78,6 +79,7 @@ def test_self_play_shows_no_hidden_card() -> None:
         assert (observe(encoder, state, seat) == observe(encoder, poisoned, seat)).all()
 
 
+@pytest.mark.slow  # a Ray cluster starts
 def test_data_does_not_depend_on_the_processes_or_machines() -> None:
     heard: list[int] = []
     one = generate("koi-koi", 12, ("greedy",), 0.2, seed=4, jobs=1, chunk=5)
@@ -152,7 +154,7 @@ def test_the_shipped_network_reads_rounds_better_than_guessing() -> None:
     assert net_log_loss(network, test) < guess - 0.05
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=count(300), deadline=None)
 @given(
     st.integers(-60, 60),
     st.integers(-60, 60),

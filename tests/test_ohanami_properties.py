@@ -6,7 +6,6 @@ game promises is the conformance suite's)."""
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
@@ -17,9 +16,10 @@ import cardtable
 from cardtable import IllegalAction
 from cardtable.games.ohanami.deck import stage_points
 from cardtable.games.ohanami.game import OhanamiState, card_set, cards_in
+from tests.counts import count
 
-GAMES = int(os.environ.get("CARDTABLE_PROPERTY_GAMES", "10000"))
-CHUNKS = 4
+GAMES = count(10000, 40)  # in CHUNKS tests
+CHUNKS = count(4, 1)
 ALL_CARDS = card_set(list(range(1, 121)))
 
 

@@ -3,7 +3,6 @@ every card in one place, scores add up, and nobody sees a word being written."""
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from functools import cache
@@ -27,9 +26,10 @@ from cardtable.games.siedem_slow import (
 )
 from cardtable.games.siedem_slow.area import deck_cards
 from cardtable.games.siedem_slow.tables import DECKS, MAX_RARE_IN_AREA, MAX_SAME_LETTER_IN_AREA
+from tests.counts import count
 from tests.siedem_helpers import POLISH_WORDS, new_game
 
-GAMES = int(os.environ.get("CARDTABLE_PROPERTY_GAMES", "10000")) // 5
+GAMES = count(2000)
 
 
 @cache
@@ -63,7 +63,7 @@ modes = st.sampled_from(
 )
 
 
-@settings(max_examples=400)
+@settings(max_examples=count(400))
 @given(areas, word_lists, modes)
 def test_solver_ranking_equals_a_brute_force_scan(
     area: Area, words: list[str], mode: dict[str, object]
@@ -81,7 +81,7 @@ def test_the_solver_refuses_an_area_the_rules_cannot_make() -> None:
         solve(Area.parse("SS|S_|__|__", "en"), Dictionary.from_words(["sass"], "en"))
 
 
-@settings(max_examples=1000)
+@settings(max_examples=count(1000))
 @given(areas, st.text(alphabet="abcdefghijklmnopqrstuvwxyz", max_size=40), modes)
 def test_a_word_never_scores_more_than_the_area(
     area: Area, word: str, mode: dict[str, object]

@@ -3,8 +3,8 @@ cards to keep, click a kept card, then the lit row end where it goes, then "Plac
 
 Two kinds of test: live games against ``bot:greedy`` through the lobby, and the renderer
 module imported into a page and fed an engine view with a fixed deal (so a card that
-would go between two cards of a row is known in advance). Screenshots land in
-``test-artifacts/``.
+would go between two cards of a row is known in advance). A failed test leaves
+screenshots in ``test-artifacts/``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The 7 słów table in headless Chromium: the word box marks the area cards a word uses,
 a refused word's error goes once a valid word is written, the table says who flipped the
 hourglass, the round is told in words (narrate), every seat is shown to a spectator, and
-the board fits a phone and a laptop screen. Screenshots land in ``test-artifacts/``."""
+the board fits a phone and a laptop screen. A failed test leaves screenshots in
+``test-artifacts/``."""
 
 from __future__ import annotations
 

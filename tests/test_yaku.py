@@ -17,6 +17,7 @@ from cardtable.games.hanafuda.yaku import (
     hana_awase_table,
     koikoi_table,
 )
+from tests.counts import count
 
 
 def points(game: str, pile: str, **rules: object) -> dict[str, int]:
@@ -201,7 +202,7 @@ def readable_yaku(table: YakuTable, pile: int, on_table: int, calls: int) -> dic
     return scored("")
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=count(3000), deadline=None)
 @given(
     table=st.sampled_from(TABLES),
     cards=st.permutations(range(48)),
@@ -225,7 +226,7 @@ def test_the_evaluator_agrees_with_the_rules_read_slowly(
         assert table.total(pile, on_table, calls) == sum(expected.values())
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=count(2000), deadline=None)
 @given(
     table=st.sampled_from(TABLES),
     cup_as=st.sampled_from(["", "animal", "plain"]),
