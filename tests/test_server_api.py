@@ -54,11 +54,11 @@ def test_catalogue_lists_every_game_with_its_options_schema(client: TestClient) 
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"game": "chess", "seats": ["human"]}, "unknown game 'chess'"),
+        ({"game": "chess", "seats": ["human"]}, "unknown game;"),
         ({"game": "koi-koi", "seats": ["human", "bot:wizard"]}, "unknown bot"),
-        ({"game": "koi-koi", "seats": ["human", "human", "human"]}, "players=3 is not valid"),
+        ({"game": "koi-koi", "seats": ["human", "human", "human"]}, "players is not valid"),
         ({"game": "koi-koi", "seats": ["bot:easy", "bot:easy"]}, "at least one human"),
-        ({"game": "koi-koi", "seats": ["human", "human"], "options": {"rounds": 5}}, "rounds=5"),
+        ({"game": "koi-koi", "seats": ["human", "human"], "options": {"rounds": 5}}, "rounds is"),
     ],
 )
 def test_bad_table_requests_say_why(
@@ -238,8 +238,10 @@ def test_unnamed_seats_are_called_in_each_readers_language(client: TestClient) -
         "Anna", "Игрок 2", "Бот (сложный)", "Бот (сложный) 2"
     ]  # fmt: skip
     guest = {"seat": 1, "key": seat_keys(created)[1]}
-    renamed = client.post(f"/api/tables/{table_id}/name", json={**guest, "name": " Bot  (hard) "})
-    assert renamed.json()["name"] == "Bot (hard) 3"  # a chosen name is numbered apart too
+    renamed = client.post(f"/api/tables/{table_id}/name", json={**guest, "name": " Anna  "})
+    assert renamed.json()["name"] == "Anna 2"  # a chosen name is numbered apart too
+    posing = client.post(f"/api/tables/{table_id}/name", json={**guest, "name": " Bot  (hard) "})
+    assert posing.json()["detail"]["code"] == "bad_name"  # a person may not pass for a bot
     back = client.post(f"/api/tables/{table_id}/name", json={**guest, "name": "Игрок 2"})
     assert back.json()["name"] == "Player 2" and not tables[table_id].seats[1].chosen
     # a table saved before names were per reader: its defaults follow each reader again

@@ -63,7 +63,8 @@ def test_an_option_named_like_a_parameter_of_load_is_refused(client: TestClient,
     for path, body in (("/api/tables", table), ("/api/companion", pad)):
         answer = client.post(path, json=body)
         assert answer.status_code == 400, (path, answer.text)
-        assert f"unknown option {name!r}" in answer.json()["detail"]["message"]
+        message = answer.json()["detail"]["message"]
+        assert message.startswith("unknown option") and repr(name) not in message  # no echo
     record = words_record({})
     record["options"] = {name: "x"}
     assert client.post("/api/verify", json=record).status_code == 400

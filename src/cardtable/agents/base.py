@@ -158,5 +158,5 @@ def make_agent(name: str, game_id: str, seed: int | None = None) -> Agent:
     bot = bots.get(name.removeprefix("bot:"))
     if bot is None:
         valid = ", ".join(sorted(bots))
-        raise OptionError(f"unknown bot {name!r} for {game_id}; valid bots: {valid}")
+        raise OptionError(f"unknown bot {name!r} for {game_id}; valid bots: {valid}", given=[name])
     return bot.factory(game_id, seed)

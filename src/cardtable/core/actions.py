@@ -39,5 +39,7 @@ def action_type(data: Mapping[str, Any], known: Mapping[str, object]) -> str:
     kind = data.get("type")
     if kind not in known:
         choices = ", ".join(sorted(known))
-        raise IllegalAction(f"unknown action type {kind!r}; expected one of: {choices}")
+        raise IllegalAction(
+            f"unknown action type {kind!r}; expected one of: {choices}", given=[kind]
+        )
     return str(kind)

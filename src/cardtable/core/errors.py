@@ -7,9 +7,30 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class CardtableError(Exception):
-    """Base of every error cardtable raises on purpose."""
+    """Base of every error cardtable raises on purpose.
+
+    ``given``: what a user typed that the message quotes. The command line says it back
+    (it helps to see a typo); a server answering a client leaves it out
+    (:meth:`public_message`), since echoing a client's text back is never needed.
+
+    >>> error = OptionError("unknown bot '<b>' for koi-koi; valid bots: easy", given=["<b>"])
+    >>> error.public_message()
+    'unknown bot for koi-koi; valid bots: easy'
+    """
+
+    def __init__(self, *args: object, given: Iterable[object] = ()) -> None:
+        super().__init__(*args)
+        self.given = tuple(given)
+
+    def public_message(self) -> str:
+        text = str(self)
+        for value in self.given:
+            text = text.replace(f" {value!r}", "").replace(f"={value!r}", "")
+        return text
 
 
 class IllegalAction(CardtableError, ValueError):

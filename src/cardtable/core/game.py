@@ -236,7 +236,9 @@ def spec_of(game_id: str) -> GameSpec:
         return _REGISTRY[game_id]
     except KeyError:
         valid = ", ".join(_REGISTRY)
-        raise OptionError(f"unknown game {game_id!r}; valid games: {valid}") from None
+        raise OptionError(
+            f"unknown game {game_id!r}; valid games: {valid}", given=[game_id]
+        ) from None
 
 
 def load(game_id: str, preset: str | None = None, **options: Any) -> Game:

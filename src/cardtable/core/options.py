@@ -197,13 +197,18 @@ def build_options(
     if preset is not None:
         if preset not in presets:
             valid = ", ".join(presets) or "(none)"
-            raise OptionError(f"unknown preset {preset!r} for {game_id}; valid presets: {valid}")
+            raise OptionError(
+                f"unknown preset {preset!r} for {game_id}; valid presets: {valid}", given=[preset]
+            )
         values.update(presets[preset])
     values.update(overrides or {})
     try:
         return model.model_validate(values)
     except ValidationError as error:
-        raise OptionError(_explain(model, error, game_id)) from None
+        given = [p.get("input") for p in error.errors()] + [
+            p["loc"][0] for p in error.errors() if p.get("loc")
+        ]
+        raise OptionError(_explain(model, error, game_id), given=given) from None
 
 
 def parse_rule_value(text: str) -> Any:

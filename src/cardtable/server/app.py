@@ -47,7 +47,9 @@ from cardtable.server.fairness import verify
 from cardtable.server.http_guards import (
     BodyLimit,
     client_address,
+    http_error,
     quiet_client_tracebacks,
+    too_many,
     validation_answer,
 )
 from cardtable.server.limits import ClientLimits
@@ -102,25 +104,6 @@ class SeatKey(BaseModel):
 
 #: other addresses of the score pads
 PAD_ALIASES = {"words": "siedem-slow", "7-slow": "siedem-slow", "koi-koi": "hanafuda"}
-
-STATUS_OF_CODE = {
-    "not_found": 404,
-    "forbidden": 403,
-    "not_finished": 409,
-    "no_seat": 409,
-    "rate_limited": 429,
-    "unstarted_tables": 429,  # waiting does not help: playing or leaving one of them does
-    "storage_unavailable": 503,
-}
-
-
-def _http_error(exc: CardtableError) -> HTTPException:
-    code = str(getattr(exc, "code", "bad_request"))
-    return HTTPException(STATUS_OF_CODE.get(code, 400), detail={"code": code, "message": str(exc)})
-
-
-def _too_many(message: str) -> HTTPException:
-    return HTTPException(429, detail={"code": "rate_limited", "message": message})
 
 
 async def _storage_answer(_request: Request, exc: Exception) -> JSONResponse:
@@ -217,7 +200,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         try:
             return await hub.table(table_id)
         except CardtableError as exc:
-            raise _http_error(exc) from None
+            raise http_error(exc) from None
 
     # -- API -----------------------------------------------------------------------------
     @app.get("/api/games")
@@ -250,9 +233,15 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, http: Request) -> dict[str, Any]:
+        if body.preset == LESSON_PRESET:  # its deal is public: only /api/learn makes one
+            message = "a guided game is started from its lesson page, /learn/GAME"
+            raise HTTPException(400, detail={"code": "bad_preset", "message": message})
+        return await open_table(body, http)
+
+    async def open_table(body: CreateTable, http: Request) -> dict[str, Any]:
         address = client_address(http.scope)
         if not limits.tables.allow(address):
-            raise _too_many("too many tables made from this address: wait a minute")
+            raise too_many("too many tables made from this address: wait a minute")
         request = TableRequest(
             game=body.game,
             seats=tuple(body.seats),
@@ -266,7 +255,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         try:
             table, keys = await hub.create(request, creator=address)
         except CardtableError as exc:
-            raise _http_error(exc) from None
+            raise http_error(exc) from None
         seat = next(n for n, k in enumerate(keys) if k is not None)
         invites = [
             {"seat": n, "url": f"/t/{table.id}?seat={n}&key={k}"}
@@ -288,7 +277,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         try:
             lesson = lesson_of(game_id)
         except CardtableError as exc:
-            raise _http_error(exc) from None
+            raise http_error(exc) from None
         seats = tuple(
             "human" if n == lesson.learner else f"bot:{ScriptedBot.name}"
             for n in range(lesson.load().num_players)
@@ -296,7 +285,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         table = CreateTable(
             game=game_id, seats=list(seats), preset=LESSON_PRESET, names=body.names, public=False
         )
-        return await create_table(table, http)
+        return await open_table(table, http)
 
     @app.get("/api/tables")
     def lobby() -> list[dict[str, Any]]:
@@ -312,7 +301,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         try:
             seat, key = table.claim(body.seat)
         except CardtableError as exc:
-            raise _http_error(exc) from None
+            raise http_error(exc) from None
         await table.seat_taken()
         return {"seat": seat, "key": key, "url": f"/t/{table.id}?seat={seat}&key={key}"}
 
@@ -320,7 +309,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     async def rematch(table_id: str, body: SeatKey, http: Request) -> dict[str, Any]:
         address = client_address(http.scope)
         if limits.bad_keys.exhausted(address):
-            raise _too_many("too many wrong seat keys: wait a minute")
+            raise too_many("too many wrong seat keys: wait a minute")
         table = await live(table_id)
         if not table.key_matches(body.seat, body.key):
             limits.bad_keys.allow(address)  # each wrong key spends one of the address's tries
@@ -328,7 +317,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         try:
             new = await hub.rematch(table)
         except CardtableError as exc:
-            raise _http_error(exc) from None
+            raise http_error(exc) from None
         return {"id": new.id, "url": f"/t/{new.id}?seat={body.seat}&key={body.key}"}
 
     @app.get("/api/tables/{table_id}/record")
@@ -337,7 +326,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         try:
             data = table.record_json()
         except CardtableError as exc:
-            raise _http_error(exc) from None
+            raise http_error(exc) from None
         headers = {"Content-Disposition": f'attachment; filename="cardtable-{table.id}.json"'}
         return JSONResponse(data, headers=headers)
 
@@ -351,7 +340,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             data = table.record_json()
             check_record_options(data)
         except CardtableError as exc:
-            raise _http_error(exc) from None
+            raise http_error(exc) from None
         return {
             "record": data,
             "verdict": verify(data).to_json(),
@@ -375,13 +364,16 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         if not table.finished:
             message = "the review comes when the game is over"
             raise HTTPException(409, detail={"code": "not_finished", "message": message})
+        address = client_address(http.scope)
         if not table.row.public:
-            address = client_address(http.scope)
             if limits.bad_keys.exhausted(address):
-                raise _too_many("too many wrong seat keys: wait a minute")
+                raise too_many("too many wrong seat keys: wait a minute")
             if not table.key_matches(seat, key):
                 limits.bad_keys.allow(address)
                 raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
+        # a new review spends one of the address's hints: it runs the same search
+        if not hub.reviews.running(table, seat) and not limits.hints.allow(address):
+            raise too_many("too many hints and reviews from this address: wait a little")
         return hub.reviews.ask(table, seat).to_json()
 
     @app.post("/api/verify")
@@ -393,7 +385,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         try:
             check_record_options(data)
         except CardtableError as exc:
-            raise _http_error(exc) from None
+            raise http_error(exc) from None
         return verify(data).to_json()
 
     # -- play ----------------------------------------------------------------------------
@@ -427,7 +419,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     @app.get("/learn/{game_id}", include_in_schema=False)
     def learn_page(game_id: str) -> FileResponse:
         if game_id not in game_ids():
-            message = f"no game {game_id!r}"
+            message = "no such game"
             raise HTTPException(404, detail={"code": "not_found", "message": message})
         return FileResponse(WEB_ROOT / "learn.html")
 
@@ -444,7 +436,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     @app.get("/rules/{game_id}", include_in_schema=False)
     def rules_page(game_id: str, lang: str = "en") -> HTMLResponse:
         if game_id not in game_ids():
-            message = f"no game {game_id!r}"
+            message = "no such game"
             raise HTTPException(404, detail={"code": "not_found", "message": message})
         return HTMLResponse(page_html(game_id, lang))
 
@@ -471,7 +463,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
 
     app.include_router(companion_router(store, limits))
     app.include_router(seating_router(live, limits))
-    app.include_router(rating_router())
+    app.include_router(rating_router(limits))
     app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")
     for client in {c.folder: c for c in web_clients().values()}.values():
         app.mount(f"/games/{client.folder}", StaticFiles(directory=client.root))

@@ -43,7 +43,9 @@ def game_for_client(game_id: Any, preset: Any, options: Any) -> Game:
     unknown = [str(name) for name in options if name not in fields]
     if unknown:
         valid = ", ".join(fields)
-        raise OptionError(f"unknown option {unknown[0]!r} for {game_id}; valid options: {valid}")
+        raise OptionError(
+            f"unknown option {unknown[0]!r} for {game_id}; valid options: {valid}", given=unknown
+        )
     for name in local_only_options(spec) & set(options):
         if options[name] != fields[name].default:
             raise OptionError(

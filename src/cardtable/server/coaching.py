@@ -121,6 +121,11 @@ class Reviews:
         self.jobs: dict[tuple[str, int], ReviewJob] = {}
         self.tasks: set[asyncio.Task[None]] = set()
 
+    def running(self, table: LiveTable, seat: int) -> bool:
+        """Whether asking for this review costs nothing new (it is made or being made)."""
+        job = self.jobs.get((table.id, seat))
+        return job is not None and not job.failed
+
     def ask(self, table: LiveTable, seat: int) -> ReviewJob:
         """The review of ``seat``'s game at ``table`` (started on the first ask)."""
         key = (table.id, seat)
@@ -154,7 +159,7 @@ class Reviews:
                 while True:
                     try:
                         found = await self.hub.workers.hint(
-                            judge, step.state, seat, step.action, budget
+                            judge, step.state, seat, step.action, budget, background=True
                         )
                         break
                     except HintsBusy:

@@ -36,7 +36,8 @@ class PadData(BaseModel):
 
 
 def _bad(error: Exception) -> HTTPException:
-    return HTTPException(400, detail={"code": "bad_request", "message": str(error)})
+    message = error.public_message() if isinstance(error, CardtableError) else str(error)
+    return HTTPException(400, detail={"code": "bad_request", "message": message})
 
 
 def router(store: Store, limits: ClientLimits) -> APIRouter:

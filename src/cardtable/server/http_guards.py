@@ -8,12 +8,38 @@ import json
 import logging
 from typing import Any
 
-from fastapi import Request
+from fastapi import HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardtable.core.errors import CardtableError
+
 log = logging.getLogger("cardtable.server")
+
+
+STATUS_OF_CODE = {
+    "not_found": 404,
+    "forbidden": 403,
+    "not_finished": 409,
+    "no_seat": 409,
+    "started": 409,
+    "rate_limited": 429,
+    "unstarted_tables": 429,  # waiting does not help: playing or leaving one of them does
+    "storage_unavailable": 503,
+}
+
+
+def http_error(exc: CardtableError) -> HTTPException:
+    """A refusal of the engine or a table as an HTTP answer (400 unless its code says)."""
+    code = str(getattr(exc, "code", "bad_request"))
+    return HTTPException(
+        STATUS_OF_CODE.get(code, 400), detail={"code": code, "message": exc.public_message()}
+    )
+
+
+def too_many(message: str) -> HTTPException:
+    return HTTPException(429, detail={"code": "rate_limited", "message": message})
 
 
 def client_address(scope: Scope) -> str:

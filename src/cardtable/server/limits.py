@@ -1,5 +1,6 @@
 """Token buckets: one per WebSocket for its message rate, and one per client address and
-kind of request (tables made, hints, wrong seat keys), all the same small class.
+kind of request (tables made, hints and reviews, wrong seat keys, ratings, QR codes,
+renames), all the same small class.
 
 >>> bucket = TokenBucket(rate=0.0, burst=2)
 >>> [bucket.allow(), bucket.allow(), bucket.allow()]
@@ -110,3 +111,6 @@ class ClientLimits:
         self.hints = AddressBuckets(settings.hints_per_minute, settings.hints_burst)
         self.bad_keys = AddressBuckets(settings.bad_keys_per_minute, settings.bad_keys_burst)
         self.sockets = OpenCounts(settings.sockets_per_address)
+        self.ratings = AddressBuckets(settings.ratings_per_minute, settings.ratings_burst)
+        self.qr_codes = AddressBuckets(settings.qr_per_minute, settings.qr_burst)
+        self.renames = AddressBuckets(settings.renames_per_minute, settings.renames_burst)

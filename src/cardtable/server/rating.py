@@ -1,28 +1,40 @@
 """POST /api/rating: a player's record (kept by their browser, no account) rated against the
 bot ladder. Stateless: the games come in, each game's rating and its place among the bot
-levels go out; nothing is stored."""
+levels go out; nothing is stored. Each game is checked (a known game, one seat "you", a
+finite score per seat) and the record is capped, since rating costs CPU per seat-game."""
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Annotated, Any, Self
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field, model_validator
 
-from cardtable.arena.ladder import RecordedGame, rate_player
+from cardtable.arena.ladder import YOU, RecordedGame, rate_player
+from cardtable.core.game import game_ids
+from cardtable.server.http_guards import client_address
+from cardtable.server.limits import ClientLimits
 
-MAX_GAMES = 5000  # years of evenings; a record file bigger than that is not a record
+#: the newest games a browser sends (web/js/lobby.js cuts its record to as many); years of
+#: evenings, and about 0.2 s of CPU to rate
+MAX_GAMES = 2000
+
+Score = Annotated[float, Field(allow_inf_nan=False)]
 
 
 class RatedGame(BaseModel):
     game: str = Field(max_length=40)
-    seats: list[str] = Field(min_length=1, max_length=8)  # "you" or a bot level, per seat
-    scores: list[float] = Field(min_length=1, max_length=8)
+    seats: list[str] = Field(min_length=2, max_length=8)  # "you" or a bot level, per seat
+    scores: list[Score] = Field(min_length=2, max_length=8)
 
     @model_validator(mode="after")
-    def _a_score_per_seat(self) -> Self:
+    def _a_game_against_bots(self) -> Self:
         if len(self.seats) != len(self.scores):
             raise ValueError("a game gives one score per seat")
+        if self.seats.count(YOU) != 1:
+            raise ValueError(f"a game has one seat {YOU!r}, the player's")
+        if self.game not in game_ids():
+            raise ValueError("not a game of this server")
         return self
 
 
@@ -30,11 +42,14 @@ class RatingRequest(BaseModel):
     games: list[RatedGame] = Field(max_length=MAX_GAMES)
 
 
-def router() -> APIRouter:
+def router(limits: ClientLimits) -> APIRouter:
     api = APIRouter()
 
     @api.post("/api/rating")
-    def rating(body: RatingRequest) -> dict[str, Any]:
+    def rating(body: RatingRequest, http: Request) -> dict[str, Any]:
+        if not limits.ratings.allow(client_address(http.scope)):
+            message = "too many ratings asked from this address: wait a minute"
+            raise HTTPException(429, detail={"code": "rate_limited", "message": message})
         played = [RecordedGame(g.game, tuple(g.seats), tuple(g.scores)) for g in body.games]
         placed = rate_player(played)
         return {"ratings": {game: p.to_json() for game, p in sorted(placed.items())}}

@@ -10,6 +10,7 @@ speak. The browser makes the same labels from the same messages (``seatLabels`` 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -87,5 +88,33 @@ def seat_labels(seats: Sequence[Seat], lang: str = "en") -> list[str]:
 
 
 def chosen_name(text: str) -> str:
-    """A name as typed, spaces tidied and cut to :data:`MAX_NAME` ("" when none)."""
-    return " ".join(text.split())[:MAX_NAME]
+    """A name as typed, spaces tidied and cut to :data:`MAX_NAME` ("" when it has no
+    letter or digit). Invisible format characters go: a right-to-left override would turn
+    the words after it around, a lone zero-width space would be a name nobody sees.
+
+    >>> chosen_name("  Anna \u202e  Maria "), chosen_name("\u200b"), chosen_name("-- !")
+    ('Anna Maria', '', '')
+    """
+    visible = "".join(c for c in text if unicodedata.category(c) not in INVISIBLE)
+    name = " ".join(visible.split())[:MAX_NAME]
+    return name if any(c.isalnum() for c in name) else ""
+
+
+#: control, format, private-use and unpaired surrogate characters
+INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cs"})
+
+
+def looks_like_bot(name: str) -> bool:
+    """Whether ``name`` reads as a bot's in some language ("Bot (hard)", "Бот (сложный) 2"):
+    a person may not pass for one.
+
+    >>> looks_like_bot("Bot (hard)"), looks_like_bot("bot (Trudny) 2"), looks_like_bot("Bob")
+    (True, True, False)
+    """
+    folded = name.casefold()
+    for lang in LANGUAGES:
+        before, _, after = message("lobby.bot_name", lang, name="\x00").casefold().partition("\x00")
+        end = folded.rstrip("0123456789 ")
+        if folded.startswith(before) and end.endswith(after):
+            return True
+    return False

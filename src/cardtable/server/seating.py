@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from cardtable.agents import make_agent
 from cardtable.core.errors import CardtableError
-from cardtable.server.http_guards import client_address
+from cardtable.server.http_guards import client_address, http_error, too_many
 from cardtable.server.limits import ClientLimits
 from cardtable.server.tables import LiveTable
 
@@ -39,12 +39,6 @@ class Fill(BaseModel):
     names: dict[int, str] = Field(default_factory=dict)
 
 
-def _error(exc: CardtableError) -> HTTPException:
-    return HTTPException(
-        400, detail={"code": getattr(exc, "code", "bad_request"), "message": str(exc)}
-    )
-
-
 def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) -> APIRouter:
     api = APIRouter()
 
@@ -52,13 +46,7 @@ def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) ->
         """The table, when ``key`` is the key of ``seat`` (wrong keys spend the address's tries)."""
         address = client_address(http.scope)
         if limits.bad_keys.exhausted(address):
-            raise HTTPException(
-                429,
-                detail={
-                    "code": "rate_limited",
-                    "message": "too many wrong seat keys: wait a minute",
-                },
-            )
+            raise too_many("too many wrong seat keys: wait a minute")
         table = await live(table_id)
         if not table.key_matches(seat, key):
             limits.bad_keys.allow(address)
@@ -74,23 +62,30 @@ def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) ->
     @api.post("/api/tables/{table_id}/name")
     async def rename(table_id: str, body: Rename, http: Request) -> dict[str, Any]:
         table = await seated(table_id, body.seat, body.key, http)
+        if not limits.renames.allow(client_address(http.scope)):
+            raise too_many("too many renames from this address: wait a minute")
         try:
             return {"seat": body.seat, "name": await table.rename(body.seat, body.name)}
         except CardtableError as exc:
-            raise _error(exc) from None
+            raise http_error(exc) from None
 
     @api.post("/api/tables/{table_id}/fill")
     async def fill(table_id: str, body: Fill, http: Request) -> dict[str, Any]:
         table = await seated(table_id, body.seat, body.key, http)
+        if body.seat != table.host:
+            message = "only the person who made the table fills its seats with bots"
+            raise HTTPException(403, detail={"code": "forbidden", "message": message})
         try:
             make_agent(body.bot, table.row.game)  # an unknown bot names the valid ones
             return {"filled": await table.fill_with_bots(body.bot, body.names)}
         except CardtableError as exc:
-            raise _error(exc) from None
+            raise http_error(exc) from None
 
     @api.get("/api/qr")
-    def qr(text: str = Query(max_length=MAX_QR_TEXT)) -> Response:
+    def qr(http: Request, text: str = Query(max_length=MAX_QR_TEXT)) -> Response:
         """``text`` (an invite link) as a QR code, in SVG."""
+        if not limits.qr_codes.allow(client_address(http.scope)):
+            raise too_many("too many QR codes from this address: wait a minute")
         out = io.BytesIO()
         segno.make(text, error="m").save(out, kind="svg", scale=5, border=2, dark="#231f20")
         return Response(out.getvalue(), media_type="image/svg+xml")

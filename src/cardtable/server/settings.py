@@ -3,6 +3,7 @@ tests shorten the delays and widen the limits). docs/web.md lists every limit.""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 
 from cardtable.core.errors import OptionError
@@ -37,6 +38,12 @@ class Settings:
     bad_keys_burst: int = 10
     bad_keys_per_minute: float = 5.0
     sockets_per_address: int = 64
+    ratings_burst: int = 10
+    ratings_per_minute: float = 20.0
+    qr_burst: int = 30  # a waiting room shows one code per invite
+    qr_per_minute: float = 60.0
+    renames_burst: int = 10
+    renames_per_minute: float = 10.0
     listeners_per_table: int = 500
     # worker threads: bots and hints never share a queue, so a bot never waits behind hints
     bot_workers: int = 4
@@ -66,9 +73,57 @@ class Settings:
             bad_keys_burst=huge,
             bad_keys_per_minute=1e9,
             sockets_per_address=huge,
+            ratings_burst=huge,
+            ratings_per_minute=1e9,
+            qr_burst=huge,
+            qr_per_minute=1e9,
+            renames_burst=huge,
+            renames_per_minute=1e9,
             listeners_per_table=huge,
             hint_queue=huge,
         )
+
+
+#: knobs where 0 (or less) would stop the server working: no worker, no body, no lobby
+POSITIVE = frozenset(
+    {
+        "max_message_bytes", "rate_per_second", "rate_burst", "rate_strikes",
+        "socket_idle_seconds", "max_body_bytes", "request_seconds", "max_verify_moves",
+        "tables_burst", "hints_burst", "bad_keys_burst", "ratings_burst", "qr_burst",
+        "renames_burst", "sockets_per_address", "listeners_per_table", "bot_workers",
+        "hint_workers", "lobby_size", "evict_after_seconds", "sweep_seconds",
+        "storage_retry_seconds", "think_scale", "unstarted_tables",
+    }
+)  # fmt: skip
+
+
+def problems(settings: Settings) -> list[str]:
+    """What is wrong with ``settings``: every knob a finite number, none below zero, and
+    the :data:`POSITIVE` ones above it.
+
+    >>> problems(replace(Settings(), bot_workers=0, bot_delay=float("nan")))
+    ['bot_delay must be a finite number, not nan', 'bot_workers must be above 0, not 0']
+    """
+    found = []
+    for knob in fields(Settings):
+        value = getattr(settings, knob.name)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if not math.isfinite(value):
+            found.append(f"{knob.name} must be a finite number, not {value}")
+        elif knob.name in POSITIVE and value <= 0:
+            found.append(f"{knob.name} must be above 0, not {value}")
+        elif value < 0:
+            found.append(f"{knob.name} may not be below 0, not {value}")
+    return found
+
+
+def checked(settings: Settings) -> Settings:
+    """``settings`` when they make sense; else an :class:`OptionError` naming each problem."""
+    found = problems(settings)
+    if found:
+        raise OptionError("; ".join(found))
+    return settings
 
 
 def with_overrides(settings: Settings, assignments: list[str]) -> Settings:
@@ -90,4 +145,4 @@ def with_overrides(settings: Settings, assignments: list[str]) -> Settings:
             changes[name] = kind(text)
         except ValueError:
             raise OptionError(f"--limit {name} needs a number, not {text!r}") from None
-    return replace(settings, **changes)  # type: ignore[arg-type]
+    return checked(replace(settings, **changes))  # type: ignore[arg-type]

@@ -101,7 +101,7 @@ async def _admit(
     try:
         table = await hub.table(table_id)
     except CardtableError as exc:
-        await refuse(socket, code_of(exc, "not_found"), str(exc))
+        await refuse(socket, code_of(exc, "not_found"), exc.public_message())
         return None
     if seat is not None:
         if limits.bad_keys.exhausted(address):
@@ -181,7 +181,8 @@ async def _handle(
         action = table.parse(message.action)
         await table.act(seat, action, expect_version=message.version)
     except CardtableError as exc:
-        frame = error(code_of(exc, "no_hint" if message.type == "hint" else "illegal"), str(exc))
+        code = code_of(exc, "no_hint" if message.type == "hint" else "illegal")
+        frame = error(code, exc.public_message())
         if exc.args and isinstance(exc.args[0], Reason):  # the rules' refusal, by key
             frame.update(exc.args[0].to_json())
         return frame

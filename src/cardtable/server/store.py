@@ -13,12 +13,15 @@ move is applied only after its write returned.
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
@@ -129,6 +132,10 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+class UnwritableFiles(OSError):
+    """A database file exists but this process may not write it."""
+
+
 class StorageUnavailable(CardtableError):
     """The database refused a read or a write; nothing of the request was saved."""
 
@@ -172,12 +179,17 @@ def _guarded(method: Callable[P, R], *, writes: bool) -> Callable[P, R]:
         store = args[0]
         assert isinstance(store, Store)
         try:
+            if writes:
+                store.check_files()
             result = method(*args, **kwargs)
         except (OperationalError, InterfaceError, OSError) as error:  # not a refused row
             store.health.failed(error)
             # the pooled connections may hold the file as it was (SQLite opens a read-only
-            # file read-only for good): the next try opens fresh ones
-            store.engine.dispose()
+            # file read-only for good): the next try opens fresh ones. Not when the files
+            # were found unwritable before SQLite touched them: closing the last connection
+            # checkpoints into them, which is the very write that must not happen now
+            if not isinstance(error, UnwritableFiles):
+                store.engine.dispose()
             raise StorageUnavailable(
                 "storage unavailable: nothing was saved, try again in a moment"
             ) from None
@@ -203,6 +215,23 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self.health = StorageHealth()
+        database = (
+            self.engine.url.database if self.engine.url.get_backend_name() == "sqlite" else None
+        )
+        #: an SQLite database's files: the -shm one is memory-mapped by SQLite, and a write
+        #: after it stopped being writable (made immutable, say) ends the process with SIGBUS,
+        #: so each write first checks that all of them still are
+        self.files = (
+            [Path(database + suffix) for suffix in ("", "-wal", "-shm")]
+            if database and database != ":memory:"
+            else []
+        )
+
+    def check_files(self) -> None:
+        """Raise OSError when one of the database's files exists but cannot be written."""
+        for file in self.files:
+            if not os.access(file, os.W_OK) and file.exists():
+                raise UnwritableFiles(errno.EACCES, f"{file.name} is readonly for this process")
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -298,4 +327,9 @@ class Store:
             )
 
     def close(self) -> None:
+        try:
+            self.check_files()
+        except UnwritableFiles:  # closing would checkpoint into them: the WAL keeps it all
+            log.warning("database files not writable: closed without a checkpoint")
+            return
         self.engine.dispose()

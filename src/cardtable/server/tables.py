@@ -16,6 +16,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -38,6 +39,7 @@ from cardtable.server.seat_names import (
     default_name,
     distinct,
     is_default,
+    looks_like_bot,
     seat_labels,
 )
 from cardtable.server.settings import Settings
@@ -121,6 +123,8 @@ def named_seat(
     taken = [s.name for s in others]
     number = len(others) if number is None else number
     name = chosen_name(given)
+    if kind == "human" and looks_like_bot(name):
+        name = ""  # a person's seat is not called a bot's: it keeps its default
     if name and not is_default(name, kind, number):
         return SeatInfo(kind, distinct(name, taken))
     return SeatInfo(kind, distinct(default_name(kind, number), taken), chosen=False)
@@ -316,8 +320,16 @@ class LiveTable:
         stored = self.seats[seat].key_hash
         return stored is not None and hmac.compare_digest(stored, hash_key(key))
 
+    @property
+    def host(self) -> int:
+        """The seat of the person who made the table (the first human seat)."""
+        return next(n for n, s in enumerate(self.seats) if s.kind == "human")
+
     def claim(self, seat: int | None) -> tuple[int, str]:
-        """Give a free human seat to whoever asks first: a fresh key (old invites die)."""
+        """Give a free human seat of a public table to whoever asks first: a fresh key.
+        A private table's seats are invitations: only their invite keys take them."""
+        if not self.row.public:
+            raise TableError("this table's seats are taken with their invite links", "forbidden")
         free = [
             n
             for n, s in enumerate(self.seats)
@@ -355,9 +367,13 @@ class LiveTable:
 
     async def rename(self, seat: int, name: str) -> str:
         """The person at ``seat`` chose a name (numbered if another seat has it)."""
+        if not self.waiting_for():
+            raise TableError("names are chosen before the game starts", "started")
         cleaned = chosen_name(name)
         if not cleaned:
             raise TableError("a name needs at least one letter", "bad_name")
+        if looks_like_bot(cleaned):
+            raise TableError("a person's name may not look like a bot's", "bad_name")
         others = [s for n, s in enumerate(self.seats) if n != seat]
         named = named_seat(self.seats[seat].kind, cleaned, others, number=seat)
         self.seats[seat].name, self.seats[seat].chosen = named.name, named.chosen
@@ -696,6 +712,11 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self.workers = Workers(self.settings)
         self.reviews = Reviews(self)
+        #: tables each address is making right now (counted against its unstarted limit, so
+        #: requests that arrive together cannot all pass the check before any table exists)
+        self.being_made: Counter[str] = Counter()
+        #: the rematch being made of each finished table: whoever asks meanwhile waits for it
+        self.rematches: dict[str, asyncio.Future[LiveTable]] = {}
 
     async def restore(self) -> int:
         """Rebuild every unfinished table from its log (after a restart or a crash)."""
@@ -718,7 +739,7 @@ class Hub:
 
     def unstarted_by(self, creator: str) -> int:
         """Tables ``creator`` made where no person has moved yet: a deal looked at and left."""
-        return sum(
+        return self.being_made[creator] + sum(
             1
             for t in self.tables.values()
             if t.creator == creator and not t.human_moved and not t.finished
@@ -768,12 +789,27 @@ class Hub:
     ) -> tuple[LiveTable, list[str | None]]:
         """A new table with a committed CSPRNG seed; returns it and each human seat's key.
         ``creator`` (a client address) may hold only so many tables nobody has moved at."""
-        if creator is not None and self.unstarted_by(creator) >= self.settings.unstarted_tables:
+        if creator is None:
+            return await self._create(request, rematch_of)
+        if self.unstarted_by(creator) >= self.settings.unstarted_tables:
             raise TableError(
                 f"you have {self.settings.unstarted_tables} tables where nobody has moved yet: "
                 "play or leave one before making another",
                 "unstarted_tables",
             )
+        self.being_made[creator] += 1
+        try:
+            table, keys = await self._create(request, rematch_of)
+            table.creator = creator
+        finally:
+            self.being_made[creator] -= 1
+            if self.being_made[creator] <= 0:
+                del self.being_made[creator]
+        return table, keys
+
+    async def _create(
+        self, request: TableRequest, rematch_of: LiveTable | None
+    ) -> tuple[LiveTable, list[str | None]]:
         game = build_game(request)
         seats = seat_infos(request, game.id)
         keys: list[str | None] = [None] * len(seats)
@@ -807,7 +843,6 @@ class Hub:
         )
         table = await asyncio.to_thread(LiveTable, row, (), self)
         self.store.add_table(row)
-        table.creator = creator
         self.tables[row.id] = table
         table.start()
         return table, keys
@@ -819,8 +854,24 @@ class Hub:
             raise TableError(
                 "a guided game has no rematch: start a game against the easy bot", "no_rematch"
             )
-        if table.row.rematch_id and table.row.rematch_id in self.tables:
-            return self.tables[table.row.rematch_id]
+        if table.row.rematch_id:  # made already (maybe evicted since: rebuilt from the store)
+            return await self.table(table.row.rematch_id)
+        making = self.rematches.get(table.id)
+        if making is not None:  # asked again while it is being made: the same table
+            return await asyncio.shield(making)
+        making = self.rematches[table.id] = asyncio.get_running_loop().create_future()
+        try:
+            new = await self._make_rematch(table)
+        except BaseException as error:
+            making.set_exception(error)
+            making.exception()  # whoever waited has it; nobody else must be told it was lost
+            raise
+        finally:
+            del self.rematches[table.id]
+        making.set_result(new)
+        return new
+
+    async def _make_rematch(self, table: LiveTable) -> LiveTable:
         request = TableRequest(
             game=table.row.game,
             seats=tuple("human" if s.kind == "human" else s.kind for s in table.seats),
@@ -854,7 +905,9 @@ class Hub:
 
     def lobby(self) -> list[JSON]:
         """Public tables still being played, newest first: free seats first."""
-        rows = [t for t in self.tables.values() if t.row.public and not t.finished]
+        rows = [
+            t for t in self.tables.values() if t.row.public and t.lesson is None and not t.finished
+        ]
         rows.sort(key=lambda t: -t.row.created_at)
         out = []
         for table in rows[: self.settings.lobby_size]:

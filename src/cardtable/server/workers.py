@@ -11,6 +11,8 @@ import functools
 import multiprocessing
 import os
 import pickle
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +29,21 @@ def _unpickled(payload: bytes) -> object:
     return work(*args, **kwargs)
 
 
+def _start_hint_worker(niceness: int) -> None:
+    """A hint process gives way to the server and its bots (niced), and ends when its
+    server has gone, even by ``kill -9``: nobody else would ever stop it."""
+    os.nice(niceness)
+    threading.Thread(
+        target=_exit_when_orphaned, args=(os.getppid(),), name="orphan-watch", daemon=True
+    ).start()
+
+
+def _exit_when_orphaned(parent: int, every: float = 0.5) -> None:
+    while os.getppid() == parent:  # an orphan is handed to another parent (init)
+        time.sleep(every)
+    os._exit(0)
+
+
 class HintsBusy(Exception):
     """Every hint worker is busy and the queue is full."""
 
@@ -41,11 +58,11 @@ class Workers:
 
     def _hint_pool(self) -> ProcessPoolExecutor:
         # spawned, not forked: a fork of a process with threads may copy a lock held mid-way;
-        # and niced: when the cores are busy, a hint gives way to the server and its bots
+        # niced, and watching their server (_start_hint_worker)
         return ProcessPoolExecutor(
             self.hint_workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=os.nice,
+            initializer=_start_hint_worker,
             initargs=(10,),
         )
 
@@ -53,8 +70,12 @@ class Workers:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.bots, functools.partial(work, *args))
 
-    async def hint(self, work: Callable[..., R], *args: object, **kwargs: object) -> R:
-        if self.hints_taken >= self.hint_slots:
+    async def hint(
+        self, work: Callable[..., R], *args: object, background: bool = False, **kwargs: object
+    ) -> R:
+        """``work`` in a hint process. A ``background`` job (a review's step) runs only on
+        a worker nobody waits for and never queues: the queue is kept for players' hints."""
+        if self.hints_taken >= (self.hint_workers if background else self.hint_slots):
             raise HintsBusy
         self.hints_taken += 1
         pool = self.hints

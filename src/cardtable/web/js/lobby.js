@@ -6,6 +6,8 @@ import { exportRecord, importRecord, loadRecord, tally } from "./record.js";
 
 let games = [];
 const $ = (id) => document.getElementById(id);
+// the newest games rated: the server takes at most as many (server/rating.py MAX_GAMES)
+const MAX_RATED = 2000;
 
 function currentGame() {
   return games.find((g) => g.id === $("game").value) || games[0];
@@ -234,7 +236,7 @@ async function renderRecord() {
   $("record").replaceChildren(h("div", { class: "record-scroll" }, table), levels);
   let rated;
   try {
-    rated = (await api("/api/rating", { method: "POST", body: { games: played.map(({ game, seats, scores }) => ({ game, seats, scores })) } })).ratings;
+    rated = (await api("/api/rating", { method: "POST", body: { games: played.slice(-MAX_RATED).map(({ game, seats, scores }) => ({ game, seats, scores })) } })).ratings;
   } catch {
     return; // the table above says what the browser knows
   }

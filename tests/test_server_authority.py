@@ -1,0 +1,297 @@
+"""The attack suite, part two (issue 37): authority over seats, limits that hold under
+races, endpoints with bounds, settings that refuse nonsense. Loopback only, bounded in
+count and time; each test failed on the server before its fix."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardtable.server.app import create_app
+from cardtable.server.settings import Settings
+
+from .server_helpers import FAST, http, seat_keys, server_thread
+
+#: the limits a public server runs with, but bots that move at once
+GUARDED = Settings(bot_delay=0.0, think_scale=0.02, socket_idle_seconds=3600)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'auth.db'}", GUARDED)) as test_client:
+        yield test_client
+
+
+def private_table(client: TestClient, seats: int = 3, game: str = "hana-awase") -> dict[str, Any]:
+    body = {"game": game, "seats": ["human"] * seats, "public": False}
+    if game == "hana-awase":
+        body["options"] = {"players": seats}
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+# -- 1. invited seats ----------------------------------------------------------------------
+def test_a_stranger_cannot_claim_an_invited_seat(client: TestClient) -> None:
+    created = private_table(client)
+    keys = seat_keys(created)
+    table_id = created["id"]
+    for body in ({}, {"seat": 1}, {"seat": 2}):
+        answer = client.post(f"/api/tables/{table_id}/claim", json=body)
+        assert answer.status_code == 403, answer.text
+        assert "key" not in answer.json()
+    # the invitees' links still work
+    for seat in (1, 2):
+        ok = client.post(f"/api/tables/{table_id}/key", json={"seat": seat, "key": keys[seat]})
+        assert ok.status_code == 200
+
+
+def test_a_public_tables_free_seat_is_still_taken_from_the_lobby(client: TestClient) -> None:
+    created = client.post(
+        "/api/tables", json={"game": "koi-koi", "seats": ["human", "human"], "public": True}
+    ).json()
+    taken = client.post(f"/api/tables/{created['id']}/claim", json={})
+    assert taken.status_code == 200
+    assert taken.json()["seat"] == 1
+
+
+def test_only_the_host_fills_seats_and_only_empty_ones(client: TestClient) -> None:
+    created = private_table(client)
+    keys = seat_keys(created)
+    table_id = created["id"]
+    host = created["seat"]
+    invitee = next(seat for seat in keys if seat != host)
+    refused = client.post(
+        f"/api/tables/{table_id}/fill", json={"seat": invitee, "key": keys[invitee]}
+    )
+    assert refused.status_code == 403, refused.text
+    assert all(s["kind"] == "human" for s in client.get(f"/api/tables/{table_id}").json()["seats"])
+    # an invitee who sat down keeps the seat when the host fills the others
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat={invitee}&key={keys[invitee]}"):
+        filled = client.post(
+            f"/api/tables/{table_id}/fill", json={"seat": host, "key": keys[host], "bot": "easy"}
+        )
+        assert filled.status_code == 200, filled.text
+        assert invitee not in filled.json()["filled"]
+    kinds = [s["kind"] for s in client.get(f"/api/tables/{table_id}").json()["seats"]]
+    assert kinds[host] == kinds[invitee] == "human"
+    assert kinds.count("bot:easy") == 1
+
+
+# -- 3. limits under races ------------------------------------------------------------------
+def test_simultaneous_creates_hold_the_unstarted_table_limit(tmp_path: Path) -> None:
+    settings = Settings(bot_delay=0.0, tables_burst=100, tables_per_minute=100.0)
+    body = {"game": "koi-koi", "seats": ["human", "bot:random"]}
+    with (
+        server_thread(f"sqlite:///{tmp_path / 'race.db'}", settings) as (url, _app),
+        ThreadPoolExecutor(20) as pool,
+    ):
+        answers = list(pool.map(lambda _: http("POST", f"{url}/api/tables", body), range(20)))
+    made = [status for status, _ in answers if status == 201]
+    assert len(made) == settings.unstarted_tables, sorted(status for status, _ in answers)
+    assert all(status in (201, 429) for status, _ in answers)
+
+
+def finished_koikoi(client: TestClient) -> tuple[str, str]:
+    """A finished one-round koi-koi table against a bot: its id and the person's key."""
+    created = client.post(
+        "/api/tables",
+        json={"game": "koi-koi", "seats": ["human", "bot:random"], "options": {"rounds": 1}},
+    ).json()
+    table_id, key = created["id"], created["key"]
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={key}") as socket:
+        while True:
+            frame = socket.receive_json()
+            if frame["type"] != "state":
+                continue
+            if frame["table"]["status"] == "finished":
+                break
+            legal = frame["view"].get("legal_actions") or []
+            if 0 in frame["view"]["to_move"] and legal:
+                socket.send_json(
+                    {"type": "action", "action": legal[0], "version": frame["version"]}
+                )
+    return table_id, key
+
+
+def test_simultaneous_rematches_make_one_table(tmp_path: Path) -> None:
+    settings = FAST
+    with server_thread(f"sqlite:///{tmp_path / 'rematch.db'}", settings) as (url, app):
+        with TestClient(app) as client:
+            table_id, key = finished_koikoi(client)
+        body = {"seat": 0, "key": key}
+        with ThreadPoolExecutor(10) as pool:
+            answers = list(
+                pool.map(
+                    lambda _: http("POST", f"{url}/api/tables/{table_id}/rematch", body), range(10)
+                )
+            )
+        assert {status for status, _ in answers} == {200}
+        assert len({answer["id"] for _, answer in answers}) == 1
+        # asked again after the new table left memory: still the same one
+        hub = app.state.hub
+        rematch_id = answers[0][1]["id"]
+        hub.tables.pop(rematch_id)
+        status, again = http("POST", f"{url}/api/tables/{table_id}/rematch", body)
+        assert (status, again["id"]) == (200, rematch_id)
+
+
+# -- 4. the lesson preset -------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["koi-koi", "bakappana", "hana-awase"])
+def test_the_lesson_preset_makes_no_ordinary_table(client: TestClient, game: str) -> None:
+    for public in (True, False):
+        body = {"game": game, "seats": ["human", "human"], "preset": "lesson", "public": public}
+        answer = client.post("/api/tables", json=body)
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["detail"]["code"] == "bad_preset"
+    assert client.get("/api/tables").json() == []
+
+
+def test_a_lesson_is_never_listed(client: TestClient) -> None:
+    made = client.post("/api/learn/koi-koi", json={})
+    assert made.status_code == 201
+    assert client.get("/api/tables").json() == []
+    assert client.get(f"/api/tables/{made.json()['id']}").json()["public"] is False
+
+
+# -- 5. endpoints without bounds -------------------------------------------------------------
+def test_rating_refuses_what_is_not_a_game(client: TestClient) -> None:
+    one_seat = {"games": [{"game": "koi-koi", "seats": ["you"], "scores": [3]}]}
+    assert client.post("/api/rating", json=one_seat).status_code == 422
+    for bad in ("NaN", "Infinity", "-Infinity", "1e400"):
+        text = '{"games": [{"game": "koi-koi", "seats": ["you", "hard"], "scores": [%s, 1]}]}'
+        answer = client.post(
+            "/api/rating", content=text % bad, headers={"content-type": "application/json"}
+        )
+        assert answer.status_code == 422, (bad, answer.text)
+    unknown = {"games": [{"game": "chess", "seats": ["you", "hard"], "scores": [1, 0]}]}
+    assert client.post("/api/rating", json=unknown).status_code == 422
+    nobody = {"games": [{"game": "koi-koi", "seats": ["hard", "easy"], "scores": [1, 0]}]}
+    assert client.post("/api/rating", json=nobody).status_code == 422
+
+
+def test_rating_and_qr_are_rate_limited(client: TestClient) -> None:
+    game = {"game": "koi-koi", "seats": ["you", "hard"], "scores": [5, 1]}
+    statuses = [client.post("/api/rating", json={"games": [game]}).status_code for _ in range(40)]
+    assert statuses[0] == 200
+    assert 429 in statuses
+    codes = [client.get("/api/qr", params={"text": "http://x/t/1"}).status_code for _ in range(80)]
+    assert codes[0] == 200
+    assert 429 in codes
+
+
+def test_the_rating_of_a_huge_record_is_capped(client: TestClient) -> None:
+    game = {"game": "koi-koi", "seats": ["you", "hard"], "scores": [5, 1]}
+    answer = client.post("/api/rating", json={"games": [game] * 5000})
+    assert answer.status_code == 422  # more games than the cap on seat-games
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u200b", "\u202eevil", "\u200b\u200b ", "Bot (hard)", "Бот (сложный)", "Bot (trudny) 2"],
+)
+def test_a_name_must_be_a_persons_name(client: TestClient, name: str) -> None:
+    created = private_table(client, seats=2, game="koi-koi")
+    keys = seat_keys(created)
+    answer = client.post(
+        f"/api/tables/{created['id']}/name", json={"seat": 1, "key": keys[1], "name": name}
+    )
+    if name.startswith("\u202e"):  # the override is dropped, the letters kept
+        assert answer.status_code == 200
+        assert answer.json()["name"] == "evil"
+    else:
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["detail"]["code"] == "bad_name"
+
+
+def test_renames_are_rate_limited_and_only_before_the_game(client: TestClient) -> None:
+    created = private_table(client, seats=2, game="koi-koi")
+    keys = seat_keys(created)
+    table_id = created["id"]
+
+    def rename(n: int) -> int:
+        body = {"seat": 1, "key": keys[1], "name": f"Anna {n}"}
+        return client.post(f"/api/tables/{table_id}/name", json=body).status_code
+
+    statuses = [rename(n) for n in range(30)]
+    assert statuses[0] == 200
+    assert 429 in statuses
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}"):
+        pass  # both seats taken: the game has started
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    assert not table.waiting_for()
+    client.app.state.limits.renames.buckets.clear()  # type: ignore[attr-defined]
+    assert rename(99) == 409
+
+
+def test_reviews_share_the_hint_budget_and_leave_hints_for_players(tmp_path: Path) -> None:
+    """A stranger asking for reviews of public games spends the address's hint budget,
+    and the reviews that run leave the hint queue to players elsewhere."""
+    settings = Settings(
+        bot_delay=0.0, hint_workers=1, hint_queue=4, hints_burst=2, hints_per_minute=0.0,
+        tables_burst=100, unstarted_tables=100, coach_iterations=200,
+    )  # fmt: skip
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'rv.db'}", settings)) as client:
+        finished = [finished_koikoi(client)[0] for _ in range(3)]
+        statuses = [
+            client.get(f"/api/tables/{table_id}/review?seat=0").status_code
+            for table_id in finished
+            for _ in range(3)  # asking again for a review under way costs nothing
+        ]
+        assert statuses == [200] * 6 + [429] * 3
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        limits = client.app.state.limits  # type: ignore[attr-defined]
+        limits.hints.buckets.clear()  # the player below shares the test client's address
+        created = client.post(
+            "/api/tables", json={"game": "koi-koi", "seats": ["human", "bot:random"]}
+        ).json()
+        url = f"/ws/tables/{created['id']}?seat=0&key={created['key']}"
+        with client.websocket_connect(url) as socket:
+            for _ in range(2):
+                socket.send_json({"type": "hint", "lang": "en"})
+            answers = []
+            while len(answers) < 2:
+                reply = socket.receive_json()
+                if reply["type"] not in ("state", "presence"):
+                    answers.append(reply)
+                assert hub.workers.hints_taken <= 1 + 2  # one review step and the two hints
+        assert all(a.get("code") != "busy" for a in answers), answers
+
+
+# -- 6. limit values --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "limit",
+    ["max_body_bytes=-1", "bot_workers=0", "hint_workers=0", "rate_per_second=nan",
+     "tables_burst=-5", "request_seconds=inf", "lobby_size=0"],
+)  # fmt: skip
+def test_nonsense_limits_are_refused_at_start(tmp_path: Path, limit: str) -> None:
+    command = [sys.executable, "-m", "cardtable", "serve", "--db", f"sqlite:///{tmp_path}/x.db",
+               "--port", "1", "--limit", limit]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert limit.split("=", maxsplit=1)[0] in done.stderr + done.stdout
+
+
+# -- 9. small ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "koi-koi", "seats": ["human", "bot:<b>x</b>"]},
+        {"game": "koi-koi", "seats": ["human", "human"], "preset": "<b>x</b>"},
+        {"game": "koi-koi", "seats": ["human", "human"], "options": {"<b>x</b>": 1}},
+        {"game": "<b>x</b>", "seats": ["human", "human"]},
+    ],
+)
+def test_error_answers_never_echo_the_input(client: TestClient, body: dict[str, Any]) -> None:
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 400, answer.text
+    assert "<b>x</b>" not in answer.text
+    assert answer.json()["detail"]["message"]
