@@ -6,8 +6,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # Debian packages the project needs: the Polish and English word lists of 7 słów, and
 # Chromium for the browser tests (Playwright drives Debian's chromium, never a download),
-# PostgreSQL for the crash test on PostgreSQL.
-APT_PACKAGES ?= wpolish wamerican chromium postgresql
+# PostgreSQL for the crash test on PostgreSQL, nginx for the reverse-proxy test (docs/web.md).
+APT_PACKAGES ?= wpolish wamerican chromium postgresql nginx
 
 .PHONY: run test check compiled bench bench-compiled bench-compare levels ladder train lint format docs system-deps clean help
 
