@@ -317,6 +317,11 @@ class CardtableVectorEnv(VectorEnv[dict[str, Any], Actions, Any]):
         )
         return {"observation": observations, "action_mask": self._masks}
 
+    def learner_rows(self) -> list[int]:
+        """The rows where the learner has a real move now (not a held finished game): a
+        teacher bot may be asked what it would play there (``BatchBots.actions``)."""
+        return [row for row in range(self.num_envs) if not self._held[row]]
+
     def _others_play(self, ended: npt.NDArray[np.bool_]) -> None:
         """Opponents move until the learner is to move in every game not held; their
         moves' rewards go to the learner's current episode, or to the next where its game

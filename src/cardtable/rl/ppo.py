@@ -1,0 +1,532 @@
+"""PPO against the built-in bots through VectorGames: the baseline a new method has to beat
+(docs/rl.md, "The PPO baseline"). One file, CleanRL style; PyTorch on the CPU (the
+``train`` extra), a GPU where one is lent (``--device cuda``).
+
+    python -m cardtable.rl.ppo --game bakappana --minutes 25 --out ppo-bakappana
+    python -m cardtable.rl.ppo --game koi-koi --minutes 25 --out ppo-koi-koi
+    python -m cardtable.rl.ppo --game bakappana --evaluate ppo-bakappana/ppo.pt
+
+The learner plays both seats of two-player one-round games (half the rows of the batch
+from each seat) against ``--opponent`` (``greedy``; any built-in bot, chosen in the batch
+by :class:`~cardtable.rl.opponents.BatchBots`). The policy is a masked categorical over
+the action numbers and the value a second head, both on an MLP over the observation
+vector; advantages by GAE, the clipped surrogate, an entropy bonus, the learning rate
+annealed to zero. What makes it learn on two cores:
+
+- kickstarting (Schmitt et al., 2018): for the first ``--kickstart-share`` of training a
+  cross-entropy term pulls the policy towards the move the opponent bot would play in the
+  learner's place, its weight annealed from ``--kickstart`` to zero; PPO starts from the
+  bot's play instead of from random moves, and then improves on it against that bot;
+- the reward: +1 for a round finished ahead, -1 behind, 0 level (what the evaluation
+  counts), plus ``--margin-weight`` times the score margin over the game's scale, paid
+  as the scores change.
+
+At the end the policy (argmax over the legal moves) plays ``--final-deals`` mirrored
+deals against the opponent in the arena (each deal from both seats; ties count half), and
+the share of rounds ahead is reported with its Wilson 95 % interval; ``--out`` receives
+the weights (``ppo.pt``), the curve (``curve.csv``, ``learning_curve.png``) and
+``summary.json``. A run bounded by ``--updates`` is the same on every run with the same
+seed and thread count; one bounded by ``--minutes`` stops where the time runs out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+import cardtable
+from cardtable.agents.base import register_agent
+from cardtable.arena.tournament import HeadToHead, head_to_head, run, schedule
+from cardtable.core.actions import Action
+from cardtable.core.state import State
+from cardtable.rl.encoding import BaseEncoder, encoder_for, observe
+from cardtable.rl.opponents import BatchBots
+from cardtable.rl.vector import CardtableVectorEnv
+
+#: the games and rules the baseline is measured on: two players, one round
+OPTIONS: dict[str, dict[str, Any]] = {
+    "bakappana": {"players": 2, "rounds": 1},
+    "koi-koi": {"rounds": 1},
+    "hana-awase": {"players": 2, "rounds": 1},
+}
+#: a typical round margin: the margin's part of the reward is divided by it
+MARGIN_SCALE = {"bakappana": 50.0, "koi-koi": 10.0, "hana-awase": 50.0}
+#: the name the trained policy plays under in the arena
+BOT_NAME = "ppo"
+
+
+@dataclass
+class Config:
+    game: str = "bakappana"
+    opponent: str = "greedy"
+    seed: int = 1
+    minutes: float = 25.0  # 0: no time limit (then --updates bounds the run)
+    updates: int = 0  # 0: until the time is up
+    num_envs: int = 128  # half the rows learn from each seat
+    num_steps: int = 32  # learner moves a row per update
+    lr: float = 3e-4
+    gamma: float = 1.0  # a round is a few moves: no discount
+    gae_lambda: float = 0.95
+    update_epochs: int = 4
+    minibatches: int = 4
+    clip: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    hidden: int = 256
+    network: str = "month"  # "month" (hanafuda games) or "mlp"
+    kickstart: float = 1.0
+    kickstart_share: float = 0.3
+    margin_weight: float = 0.5
+    threads: int = 1
+    device: str = "cpu"
+    eval_every: int = 50  # updates between points of the curve (0: none)
+    eval_deals: int = 50  # mirrored deals a point of the curve
+    final_deals: int = 200  # mirrored deals of the final evaluation (400 rounds)
+    eval_seed: int = 10**6  # the evaluation's deals: never the training's
+
+
+class Network(nn.Module):
+    """An MLP over the observation; a masked policy head over the action numbers and a
+    value head (CleanRL's orthogonal initialisation)."""
+
+    def __init__(self, observation_size: int, actions: int, hidden: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            _layer(nn.Linear(observation_size, hidden)),
+            nn.ReLU(),
+            _layer(nn.Linear(hidden, hidden)),
+            nn.ReLU(),
+        )
+        self.policy = _layer(nn.Linear(hidden, actions), std=0.01)
+        self.value = _layer(nn.Linear(hidden, 1), std=1.0)
+
+    def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[Any, Any]:
+        """Masked logits (illegal numbers at -1e9: never drawn) and values."""
+        hidden = self.body(observations)
+        logits = self.policy(hidden).masked_fill(masks == 0, -1e9)
+        return logits, self.value(hidden).squeeze(-1)
+
+
+#: the hanafuda blocks of 48 cards (one value a card, deck order: month by month, four
+#: cards a month), read by name from the encoder's layout
+CARD_BLOCKS = ("hand", "table", "flipped", "pile_0", "pile_1", "pile_2", "pile_3")
+MONTHS, KINDS = 12, 4
+
+
+def month_actions() -> Any:
+    """(12, 24) action numbers per month: play each of its cards (4), play one taking a
+    table card of the month (4 x 4), take a table card of the month for the flipped
+    card (4): the hanafuda numbering (docs/rl.md)."""
+    rows = []
+    for month in range(MONTHS):
+        cards = [month * KINDS + kind for kind in range(KINDS)]
+        plays = [48 + 4 * card + take for card in cards for take in range(KINDS)]
+        rows.append(cards + plays + [240 + card for card in cards])
+    return torch.tensor(rows, dtype=torch.long)
+
+
+class MonthNetwork(nn.Module):
+    """For the hanafuda games: every month's cards (where each of its four cards lies,
+    and which are unseen) go through the same small network, with a learnt embedding of
+    the month; the months, pooled with the public counts, give the table's context, which
+    each month reads back. A month scores its own 24 actions; the context scores the rest
+    (koi-koi, shobu) and the value. The same weights serve every month, as the reference
+    learner's do: it learns from far fewer games than a flat MLP."""
+
+    def __init__(self, encoder: BaseEncoder, actions: int, hidden: int) -> None:
+        super().__init__()
+        features = encoder.features()
+        self.starts = [features[name].slice.start for name in CARD_BLOCKS]
+        tail = features["hand_sizes"].slice.start
+        self.tail = slice(tail, encoder.observation_size)
+        tail_size = encoder.observation_size - tail
+        width = hidden // 4
+        self.month_embedding = nn.Parameter(torch.zeros(MONTHS, width))
+        per_month = (len(CARD_BLOCKS) + 1) * KINDS
+        self.month_in = nn.Sequential(
+            _layer(nn.Linear(per_month + tail_size, width)), nn.ReLU(),
+            _layer(nn.Linear(width, width)), nn.ReLU(),
+        )  # fmt: skip
+        self.context = nn.Sequential(
+            _layer(nn.Linear(2 * width + tail_size, hidden)), nn.ReLU(),
+            _layer(nn.Linear(hidden, hidden)), nn.ReLU(),
+        )  # fmt: skip
+        self.month_out = nn.Sequential(
+            _layer(nn.Linear(2 * width + hidden, width)), nn.ReLU(),
+            _layer(nn.Linear(width, 24), std=0.01),
+        )  # fmt: skip
+        self.others = _layer(nn.Linear(hidden, actions), std=0.01)
+        self.value = _layer(nn.Linear(hidden, 1), std=1.0)
+        self.register_buffer("numbers", month_actions().reshape(-1), persistent=False)
+
+    def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[Any, Any]:
+        batch = observations.shape[0]
+        cards = torch.stack([observations[:, s : s + 48] for s in self.starts], dim=1)
+        unseen = (1.0 - cards.sum(dim=1, keepdim=True)).clamp(min=0.0)
+        cards = torch.cat([cards, unseen], dim=1).reshape(batch, -1, MONTHS, KINDS)
+        months = cards.permute(0, 2, 1, 3).reshape(batch, MONTHS, -1)
+        tail = observations[:, self.tail]
+        spread = tail[:, None, :].expand(batch, MONTHS, tail.shape[1])
+        embedded = self.month_in(torch.cat([months, spread], dim=-1)) + self.month_embedding
+        pooled = torch.cat([embedded.mean(dim=1), embedded.amax(dim=1), tail], dim=-1)
+        context = self.context(pooled)
+        back = context[:, None, :].expand(batch, MONTHS, context.shape[1])
+        own = self.month_out(
+            torch.cat([embedded, self.month_embedding.expand_as(embedded), back], -1)
+        )
+        logits = self.others(context).index_add(1, self.numbers, own.reshape(batch, -1))
+        logits = logits.masked_fill(masks == 0, -1e9)
+        return logits, self.value(context).squeeze(-1)
+
+
+def make_network(encoder: BaseEncoder, config: Config) -> nn.Module:
+    """The month network where the layout has the hanafuda card blocks, else the MLP."""
+    if config.network == "month" and set(CARD_BLOCKS) <= set(encoder.features()):
+        return MonthNetwork(encoder, encoder.action_size, config.hidden)
+    return Network(encoder.observation_size, encoder.action_size, config.hidden)
+
+
+def _layer(layer: nn.Linear, std: float = float(np.sqrt(2))) -> nn.Linear:
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, 0.0)
+    return layer
+
+
+@dataclass
+class Point:
+    """A point of the learning curve: the share of rounds ahead of the opponent."""
+
+    update: int
+    seconds: float
+    moves: int
+    share: float
+    low: float
+    high: float
+    margin: float
+
+
+@dataclass
+class Trained:
+    network: nn.Module
+    curve: list[Point] = field(default_factory=list)
+    updates: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+    illegal: int = 0  # learner actions outside the mask (the masks make it 0)
+    kickstart_seconds: float = 0.0
+
+
+class PolicyBot:
+    """The trained policy as an arena bot: the most likely legal move."""
+
+    name = BOT_NAME
+
+    def __init__(self, network: nn.Module, encoder: BaseEncoder, device: str) -> None:
+        self.network, self.encoder, self.device = network, encoder, device
+
+    def choose(self, state: State, seat: int) -> Action:
+        observation = torch.from_numpy(observe(self.encoder, state, seat))[None]
+        mask = torch.from_numpy(self.encoder.mask(state, seat))[None]
+        with torch.no_grad():
+            logits, _ = self.network(observation.to(self.device), mask.to(self.device))
+        return self.encoder.decode(state, seat, int(logits.argmax()))
+
+
+def evaluate(network: nn.Module, config: Config, deals: int) -> HeadToHead:
+    """The policy against the opponent on ``deals`` mirrored deals (2 x deals rounds)."""
+    game = cardtable.load(config.game, **OPTIONS[config.game])
+    bot = PolicyBot(network, encoder_for(game), config.device)
+    register_agent(BOT_NAME, "the PPO baseline being evaluated", lambda _game, _seed: bot)
+    jobs = schedule(
+        config.game,
+        [BOT_NAME, config.opponent],
+        games=deals,
+        seed=config.eval_seed,
+        mode="gauntlet",
+        options=OPTIONS[config.game],
+    )
+    network.eval()
+    (pair,) = head_to_head(run(jobs), [BOT_NAME, config.opponent])
+    network.train()
+    return pair
+
+
+def train(config: Config, say: Callable[[str], None] = print) -> Trained:
+    """Train by PPO until ``config.updates`` or ``config.minutes`` runs out."""
+    if not (config.updates or config.minutes):
+        raise ValueError("bound the run: --updates or --minutes")
+    torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    device = torch.device(config.device)
+    options = OPTIONS[config.game]
+    half = config.num_envs // 2
+    envs = [
+        CardtableVectorEnv(
+            config.game, half, opponents=config.opponent, seat=seat, reward="margin", **options
+        )
+        for seat in (0, 1)
+    ]
+    teacher = BatchBots(config.opponent, config.game, seed=config.seed)
+    encoder = envs[0].games.encoder
+    network = make_network(encoder, config).to(device)
+    optimiser = torch.optim.Adam(network.parameters(), lr=config.lr, eps=1e-5)
+    trained = Trained(network)
+    scale = config.margin_weight / MARGIN_SCALE.get(config.game, 10.0)
+
+    steps, rows = config.num_steps, half * 2
+    observations = torch.zeros((steps, rows, encoder.observation_size))
+    masks = torch.zeros((steps, rows, encoder.action_size), dtype=torch.bool)
+    actions = torch.zeros((steps, rows), dtype=torch.long)
+    teacher_actions = torch.full((steps, rows), -1, dtype=torch.long)
+    logprobs, rewards, dones, values = (torch.zeros((steps, rows)) for _ in range(4))
+
+    starts = [env.reset(seed=config.seed * 2 + seat)[0] for seat, env in enumerate(envs)]
+    next_obs = torch.from_numpy(np.concatenate([o["observation"] for o in starts]))
+    next_mask = torch.from_numpy(np.concatenate([o["action_mask"] for o in starts]) == 1)
+    next_done = torch.zeros(rows)
+    begun = time.monotonic()
+
+    def progress() -> float:
+        done = [trained.updates / config.updates] if config.updates else []
+        if config.minutes:
+            done.append((time.monotonic() - begun) / (60 * config.minutes))
+        return max(done)
+
+    while progress() < 1.0:
+        share = progress()
+        optimiser.param_groups[0]["lr"] = config.lr * (1.0 - share)
+        kick = 0.0
+        if config.kickstart_share > 0:
+            kick = config.kickstart * max(0.0, 1.0 - share / config.kickstart_share)
+        if kick > 0:
+            trained.kickstart_seconds = time.monotonic() - begun
+        for step in range(steps):
+            observations[step], masks[step], dones[step] = next_obs, next_mask, next_done
+            if kick > 0:
+                teacher_actions[step] = torch.from_numpy(_teacher_moves(envs, teacher))
+            with torch.no_grad():
+                logits, value = network(next_obs.to(device), next_mask.to(device))
+                log_policy = torch.log_softmax(logits, dim=-1)
+                action = torch.multinomial(log_policy.exp(), 1).squeeze(-1)
+                chosen_log = log_policy.gather(1, action[:, None]).squeeze(-1)
+                logprobs[step], values[step] = chosen_log.cpu(), value.cpu()
+            actions[step] = action.cpu()
+            trained.illegal += int((~next_mask[torch.arange(rows), actions[step]]).sum())
+            chosen = actions[step].numpy()
+            parts = [env.step(chosen[i * half : (i + 1) * half]) for i, env in enumerate(envs)]
+            paid = np.concatenate(
+                [_reward(env, part, scale) for env, part in zip(envs, parts, strict=True)]
+            )
+            rewards[step] = torch.from_numpy(paid)
+            next_obs = torch.from_numpy(np.concatenate([p[0]["observation"] for p in parts]))
+            next_mask = torch.from_numpy(np.concatenate([p[0]["action_mask"] for p in parts]) == 1)
+            next_done = torch.from_numpy(np.concatenate([p[2] for p in parts]).astype(np.float32))
+        trained.moves += steps * rows
+
+        with torch.no_grad():
+            _, next_value = network(next_obs.to(device), next_mask.to(device))
+            next_value = next_value.cpu()
+        advantages = torch.zeros_like(rewards)
+        running = torch.zeros(rows)
+        for t in reversed(range(steps)):
+            after = 1.0 - (next_done if t == steps - 1 else dones[t + 1])
+            later = next_value if t == steps - 1 else values[t + 1]
+            delta = rewards[t] + config.gamma * later * after - values[t]
+            running = delta + config.gamma * config.gae_lambda * after * running
+            advantages[t] = running
+        returns = advantages + values
+
+        flat = {
+            "obs": observations.reshape(-1, encoder.observation_size),
+            "mask": masks.reshape(-1, encoder.action_size),
+            "action": actions.reshape(-1),
+            "logprob": logprobs.reshape(-1),
+            "advantage": advantages.reshape(-1),
+            "return": returns.reshape(-1),
+            "teacher": teacher_actions.reshape(-1),
+        }
+        size = steps * rows
+        batch = size // config.minibatches
+        for _ in range(config.update_epochs):
+            order = torch.randperm(size)
+            for first in range(0, size, batch):
+                picked = order[first : first + batch]
+                _optimise(
+                    network,
+                    optimiser,
+                    config,
+                    {k: v[picked] for k, v in flat.items()},
+                    kick,
+                    device,
+                )
+        trained.updates += 1
+        trained.seconds = time.monotonic() - begun
+        if config.eval_every and trained.updates % config.eval_every == 0:
+            trained.curve.append(_point(trained, config, config.eval_deals))
+            say(_describe(trained.curve[-1], config))
+    for env in envs:
+        env.close()
+    return trained
+
+
+def _teacher_moves(envs: list[CardtableVectorEnv], teacher: BatchBots) -> Any:
+    """The opponent bot's move in the learner's place, a row (-1 where the row shows a
+    finished game: nothing to imitate)."""
+    moves = []
+    for env in envs:
+        row_moves = np.full(env.num_envs, -1, dtype=np.int64)
+        rows = env.learner_rows()
+        if rows:
+            row_moves[rows] = teacher.actions(env.games, rows)
+        moves.append(row_moves)
+    return np.concatenate(moves)
+
+
+def _reward(env: CardtableVectorEnv, step: tuple[Any, ...], scale: float) -> Any:
+    """The margin's part, and +1/-1 where a round ended ahead/behind (the learner's)."""
+    _, margin, terminated, _, infos = step
+    paid = margin.astype(np.float32) * scale
+    for row in np.flatnonzero(terminated):
+        scores = infos["final_info"][row]["scores"]
+        mine, theirs = scores[env.seat], scores[1 - env.seat]
+        paid[row] += float(np.sign(mine - theirs))
+    return paid
+
+
+def _optimise(
+    network: nn.Module,
+    optimiser: torch.optim.Optimizer,
+    config: Config,
+    batch: dict[str, torch.Tensor],
+    kick: float,
+    device: torch.device,
+) -> None:
+    batch = {key: value.to(device) for key, value in batch.items()}
+    logits, value = network(batch["obs"], batch["mask"])
+    log_policy = torch.log_softmax(logits, dim=-1)
+    chosen_log = log_policy.gather(1, batch["action"][:, None]).squeeze(-1)
+    ratio = (chosen_log - batch["logprob"]).exp()
+    # illegal numbers have probability 0 exactly: they add nothing to the entropy
+    entropy = -(log_policy.exp() * log_policy).sum(-1)
+    advantage = batch["advantage"]
+    advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+    surrogate = torch.max(
+        -advantage * ratio, -advantage * ratio.clamp(1 - config.clip, 1 + config.clip)
+    ).mean()
+    value_loss = 0.5 * ((value - batch["return"]) ** 2).mean()
+    loss = surrogate + config.vf_coef * value_loss - config.ent_coef * entropy.mean()
+    known = batch["teacher"] >= 0
+    if kick > 0 and bool(known.any()):
+        imitation = nn.functional.cross_entropy(logits[known], batch["teacher"][known])
+        loss = loss + kick * imitation
+    optimiser.zero_grad()
+    loss.backward()
+    nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
+    optimiser.step()
+
+
+def _point(trained: Trained, config: Config, deals: int) -> Point:
+    pair = evaluate(trained.network, config, deals)
+    low, high = pair.interval()
+    return Point(
+        trained.updates, trained.seconds, trained.moves, pair.share, low, high, pair.margin()[0]
+    )
+
+
+def _describe(point: Point, config: Config) -> str:
+    return (
+        f"update {point.update:>5} ({point.seconds / 60:5.1f} min, {point.moves:,} moves): "
+        f"ahead of {config.opponent} in {point.share:.1%} ({point.low:.1%} – {point.high:.1%}), "
+        f"{point.margin:+.1f} a round"
+    )
+
+
+def save(trained: Trained, config: Config, final: Point | None, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    torch.save({"config": asdict(config), "state": trained.network.state_dict()}, out / "ppo.pt")
+    rows = ["update,seconds,moves,share,low,high,margin"]
+    rows += [",".join(f"{v:g}" for v in asdict(p).values()) for p in trained.curve]
+    (out / "curve.csv").write_text("\n".join(rows) + "\n")
+    summary = {
+        "config": asdict(config),
+        "updates": trained.updates,
+        "moves": trained.moves,
+        "seconds": round(trained.seconds, 1),
+        "kickstart_seconds": round(trained.kickstart_seconds, 1),
+        "final": None if final is None else asdict(final),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    if trained.curve:
+        _plot(trained.curve, config, out / "learning_curve.png")
+
+
+def _plot(curve: list[Point], config: Config, path: Path) -> None:
+    import matplotlib  # noqa: PLC0415 - only a run that writes its curve needs it
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - after choosing the Agg backend
+
+    figure, axis = plt.subplots(figsize=(7, 4))
+    minutes = [p.seconds / 60 for p in curve]
+    axis.plot(minutes, [p.share for p in curve], marker="o")
+    axis.fill_between(minutes, [p.low for p in curve], [p.high for p in curve], alpha=0.2)
+    axis.axhline(0.5, color="grey", linewidth=0.8)
+    axis.axhline(0.55, color="red", linewidth=0.8, linestyle="--")
+    axis.set_xlabel("training minutes")
+    axis.set_ylabel(f"rounds ahead of {config.opponent}")
+    axis.set_title(f"PPO baseline, {config.game} ({2 * config.eval_deals} mirrored rounds a point)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+
+
+def load(path: Path, device: str = "cpu") -> tuple[nn.Module, Config]:
+    saved = torch.load(path, map_location=device, weights_only=True)
+    config = Config(**{**saved["config"], "device": device})
+    encoder = encoder_for(cardtable.load(config.game, **OPTIONS[config.game]))
+    network = make_network(encoder, config)
+    network.load_state_dict(saved["state"])
+    return network.to(device), config
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    defaults = Config()
+    for name, value in asdict(defaults).items():
+        parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    parser.add_argument("--out", type=Path, default=Path("ppo-results"))
+    parser.add_argument("--evaluate", type=Path, help="evaluate saved weights, train nothing")
+    args = parser.parse_args(argv)
+    config = Config(**{name: getattr(args, name) for name in asdict(defaults)})
+    if args.evaluate:
+        network, saved = load(args.evaluate, config.device)
+        torch.set_num_threads(config.threads)
+        config = Config(
+            **{**asdict(saved), "final_deals": config.final_deals, "device": config.device}
+        )
+        begun = time.monotonic()
+        pair = evaluate(network, config, config.final_deals)
+        share, interval, margin = pair.figures()
+        print(
+            f"{config.game}: ahead of {config.opponent} in {share} of {pair.games} mirrored rounds "
+            f"(95 % {interval}), margin {margin}, {time.monotonic() - begun:.0f} s"
+        )
+        return
+    trained = train(config)
+    final = _point(trained, config, config.final_deals) if config.final_deals else None
+    if final is not None:
+        print("final: " + _describe(final, config) + f" over {2 * config.final_deals} rounds")
+    save(trained, config, final, args.out)
+
+
+if __name__ == "__main__":
+    main()
