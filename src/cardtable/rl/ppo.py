@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -83,6 +83,7 @@ class Config:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     hidden: int = 256
+    month_width: int = 64  # the month network's width a month
     network: str = "month"  # "month" (hanafuda games) or "mlp"
     kickstart: float = 1.0
     kickstart_share: float = 0.3
@@ -140,34 +141,38 @@ class MonthNetwork(nn.Module):
     and which are unseen) go through the same small network, with a learnt embedding of
     the month; the months, pooled with the public counts, give the table's context, which
     each month reads back. A month scores its own 24 actions; the context scores the rest
-    (koi-koi, shobu) and the value. The same weights serve every month, as the reference
-    learner's do: it learns from far fewer games than a flat MLP."""
+    (koi-koi, shobu; koi-koi's wild lightning) and the value. The same weights serve every
+    month, as the reference learner's do: it learns from far fewer games than a flat MLP."""
 
-    def __init__(self, encoder: BaseEncoder, actions: int, hidden: int) -> None:
+    def __init__(self, encoder: BaseEncoder, actions: int, hidden: int, width: int) -> None:
         super().__init__()
         features = encoder.features()
         self.starts = [features[name].slice.start for name in CARD_BLOCKS]
         tail = features["hand_sizes"].slice.start
         self.tail = slice(tail, encoder.observation_size)
         tail_size = encoder.observation_size - tail
-        width = hidden // 4
         self.month_embedding = nn.Parameter(torch.zeros(MONTHS, width))
         per_month = (len(CARD_BLOCKS) + 1) * KINDS
-        self.month_in = nn.Sequential(
-            _layer(nn.Linear(per_month + tail_size, width)), nn.ReLU(),
-            _layer(nn.Linear(width, width)), nn.ReLU(),
-        )  # fmt: skip
+        # a layer over [month, shared part] is a layer over the month plus one over the
+        # shared part: the shared part's is computed once a row, not once a month
+        self.month_in = _layer(nn.Linear(per_month, width))
+        self.month_in_tail = _layer(nn.Linear(tail_size, width, bias=False))
+        self.month_in_2 = _layer(nn.Linear(width, width))
         self.context = nn.Sequential(
             _layer(nn.Linear(2 * width + tail_size, hidden)), nn.ReLU(),
             _layer(nn.Linear(hidden, hidden)), nn.ReLU(),
         )  # fmt: skip
-        self.month_out = nn.Sequential(
-            _layer(nn.Linear(2 * width + hidden, width)), nn.ReLU(),
-            _layer(nn.Linear(width, 24), std=0.01),
-        )  # fmt: skip
-        self.others = _layer(nn.Linear(hidden, actions), std=0.01)
+        self.month_out = _layer(nn.Linear(width, width))
+        self.month_out_context = _layer(nn.Linear(hidden, width, bias=False))
+        self.month_scores = _layer(nn.Linear(width, 24), std=0.01)
+        numbers = month_actions().reshape(-1)
+        others = sorted(set(range(actions)) - set(numbers.tolist()))
+        self.others = _layer(nn.Linear(hidden, len(others)), std=0.01)
         self.value = _layer(nn.Linear(hidden, 1), std=1.0)
-        self.register_buffer("numbers", month_actions().reshape(-1), persistent=False)
+        self.actions = actions
+        self.register_buffer(
+            "numbers", torch.cat([numbers, torch.tensor(others)]), persistent=False
+        )
 
     def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[Any, Any]:
         batch = observations.shape[0]
@@ -176,15 +181,15 @@ class MonthNetwork(nn.Module):
         cards = torch.cat([cards, unseen], dim=1).reshape(batch, -1, MONTHS, KINDS)
         months = cards.permute(0, 2, 1, 3).reshape(batch, MONTHS, -1)
         tail = observations[:, self.tail]
-        spread = tail[:, None, :].expand(batch, MONTHS, tail.shape[1])
-        embedded = self.month_in(torch.cat([months, spread], dim=-1)) + self.month_embedding
+        first = self.month_in(months) + self.month_in_tail(tail)[:, None, :]
+        embedded = torch.relu(self.month_in_2(torch.relu(first))) + self.month_embedding
         pooled = torch.cat([embedded.mean(dim=1), embedded.amax(dim=1), tail], dim=-1)
         context = self.context(pooled)
-        back = context[:, None, :].expand(batch, MONTHS, context.shape[1])
-        own = self.month_out(
-            torch.cat([embedded, self.month_embedding.expand_as(embedded), back], -1)
+        own = torch.relu(self.month_out(embedded) + self.month_out_context(context)[:, None, :])
+        scores = torch.cat([self.month_scores(own).reshape(batch, -1), self.others(context)], 1)
+        logits = scores.new_zeros((batch, self.actions)).index_copy(
+            1, cast(torch.Tensor, self.numbers), scores
         )
-        logits = self.others(context).index_add(1, self.numbers, own.reshape(batch, -1))
         logits = logits.masked_fill(masks == 0, -1e9)
         return logits, self.value(context).squeeze(-1)
 
@@ -192,13 +197,14 @@ class MonthNetwork(nn.Module):
 def make_network(encoder: BaseEncoder, config: Config) -> nn.Module:
     """The month network where the layout has the hanafuda card blocks, else the MLP."""
     if config.network == "month" and set(CARD_BLOCKS) <= set(encoder.features()):
-        return MonthNetwork(encoder, encoder.action_size, config.hidden)
+        return MonthNetwork(encoder, encoder.action_size, config.hidden, config.month_width)
     return Network(encoder.observation_size, encoder.action_size, config.hidden)
 
 
 def _layer(layer: nn.Linear, std: float = float(np.sqrt(2))) -> nn.Linear:
     nn.init.orthogonal_(layer.weight, std)
-    nn.init.constant_(layer.bias, 0.0)
+    if layer.bias is not None:
+        nn.init.constant_(layer.bias, 0.0)
     return layer
 
 
