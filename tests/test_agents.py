@@ -47,10 +47,10 @@ def test_greedy_discards_the_cheapest_card_when_nothing_matches() -> None:
     assert GreedyAgent(seed=1).choose(state, 0) == Play(card_index("04-3"))
 
 
-@pytest.mark.parametrize(  # apart: the experts take long
+@pytest.mark.parametrize(  # apart: the searching bots take long (slow: make test only)
     "name",
     [
-        pytest.param(name, marks=pytest.mark.slow) if name == "expert" else name
+        pytest.param(name, marks=pytest.mark.slow) if name in {"hard", "expert"} else name
         for name in agent_names("bakappana")
     ],
 )

@@ -36,7 +36,7 @@ from cardtable.core.state import CLOCK, State, Timed
 from cardtable.locales import LANGUAGES, Reason, catalogue
 from tests.counts import count
 
-GAMES = count(10, 2)  # a case: every game, preset and player count
+GAMES = count(10, 1)  # a case: every game, preset and player count
 #: the share of steps of a deep-checked game that get the dear checks (views, clones)
 DEEP_SHARE = 0.3
 #: 7 słów plays on the English list here (quick to index); its Polish rules have their tests

@@ -163,11 +163,11 @@ def test_bots_never_wait_behind_hints() -> None:
 
     async def scenario() -> None:
         workers = Workers(replace(FAST, hint_workers=1, hint_queue=1, bot_workers=1))
-        hints = [asyncio.create_task(workers.hint(time.sleep, 3)) for _ in range(2)]
+        hints = [asyncio.create_task(workers.hint(time.sleep, 1)) for _ in range(2)]
         while workers.hints_taken < 2:  # both have their slot: the worker's and the queue's
             await asyncio.sleep(0.01)
         with pytest.raises(HintsBusy):  # a third hint is refused, not queued
-            await workers.hint(time.sleep, 3)
+            await workers.hint(time.sleep, 1)
         assert await asyncio.wait_for(workers.bot(sum, [1, 2, 3]), 2) == 6
         assert not any(h.done() for h in hints)  # the bot went while both hints waited
         assert await asyncio.gather(*hints) == [None, None]
