@@ -428,13 +428,13 @@ def test_cardtable_learn_in_tmux(game_id: str, lang: str, tmp_path: Path) -> Non
 def test_a_finished_lesson_is_a_record_that_verifies(game_id: str) -> None:
     """A lesson table commits to the lesson's seed: its record replays and verifies like
     any game's (the fixed deals travel in the record)."""
-    from cardtable.server.fairness import Commitment, verify
+    from cardtable.server.fairness import Commitment, Signer, seal, verify
 
     state, _fired, _lines = play_through(game_id)
-    data = state.record().to_json()
     sealed = Commitment(seed=lesson_of(game_id).seed, salt="ab" * 16)
-    data["fairness"] = {"commitment": sealed.digest, "seed": sealed.seed, "salt": sealed.salt}
-    assert verify(data).ok
+    signer = Signer(Signer.new_key())
+    data = seal(state.record().to_json(), sealed, signer)
+    assert verify(data, trusted_key=signer.public_key).ok
 
 
 def test_a_lesson_survives_a_server_restart(tmp_path: Path) -> None:

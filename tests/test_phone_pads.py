@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 import cardtable
 from cardtable.cli import app as cli
 from cardtable.core.record import GameRecord
-from cardtable.server.fairness import Commitment, verify
+from cardtable.server.fairness import Commitment, Signer, seal, verify
 
 from .browser_helpers import browser, new_page, server, shot
 
@@ -355,8 +355,9 @@ def test_the_verify_page_explains_itself(server: tuple[str, Any], browser: Brows
     expect(explain).to_contain_text("every move is replayed")
 
 
-def signed_record(rng: random.Random) -> dict[str, Any]:
-    """A finished koi-koi game as the server lets its players download it."""
+def signed_record(rng: random.Random, signer: Signer | None = None) -> dict[str, Any]:
+    """A finished koi-koi game as the server lets its players download it (signed by
+    ``signer``, else by a key of its own)."""
     sealed = Commitment.draw()
     game = cardtable.load("koi-koi", rounds=1)
     state = game.new_state(seed=sealed.seed)
@@ -365,8 +366,7 @@ def signed_record(rng: random.Random) -> dict[str, Any]:
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     options = game.options.model_dump(mode="json")
     record = GameRecord(game.id, options, sealed.seed, (), tuple(state.log)).to_json()
-    record["fairness"] = {"commitment": sealed.digest, "seed": sealed.seed, "salt": sealed.salt}
-    return record
+    return seal(record, sealed, signer or Signer(Signer.new_key()))
 
 
 def tampered(record: dict[str, Any]) -> tuple[dict[str, Any], int, int, str]:
@@ -416,3 +416,30 @@ def test_a_failed_verification_names_the_move(
     good.write_text(json.dumps(record))
     result = CliRunner().invoke(cli, ["verify", str(good)])
     assert result.exit_code == 0 and f"{len(record['log'])} moves replay legally" in result.output
+
+
+def test_the_verify_page_names_a_reordered_move(
+    server: tuple[str, Any], browser: Browser, tmp_path: Path
+) -> None:
+    """Two plays swapped in a record the server signed: every move may still be legal,
+    and the page says which move is not the one the server recorded (issue 37)."""
+    url, app = server
+    record = signed_record(random.Random(5), app.state.hub.signer())
+    assert httpx.post(f"{url}/api/verify", json=record).json()["ok"]
+    plays = [n for n, move in enumerate(record["log"]) if move["action"]["type"] == "play"]
+    forged = json.loads(json.dumps(record))
+    first, second = plays[0], plays[1]
+    forged["log"][first], forged["log"][second] = record["log"][second], record["log"][first]
+    path = tmp_path / "swapped.json"
+    path.write_text(json.dumps(forged))
+    page = new_page(browser, width=390, height=800)
+    page.goto(f"{url}/verify")
+    expect(page.locator("#explain-where")).not_to_be_empty()
+    page.set_input_files("#upload", str(path))
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_attribute("data-altered-move", str(first + 1))
+    expect(verdict).to_contain_text(f"move {first + 1} is not the move the server recorded")
+    expect(verdict).to_contain_text("changed after the server signed it")
+    shot(page, "verify-swapped-en-390")
+    page.select_option("#lang", "pl")
+    expect(verdict).to_contain_text(f"ruch {first + 1} nie jest ruchem, który serwer tu zapisał")

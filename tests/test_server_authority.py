@@ -4,6 +4,7 @@ count and time; each test failed on the server before its fix."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -278,6 +279,79 @@ def test_nonsense_limits_are_refused_at_start(tmp_path: Path, limit: str) -> Non
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     assert limit.split("=", maxsplit=1)[0] in done.stderr + done.stdout
+
+
+# -- 8. records prove the moves ----------------------------------------------------------------
+def last_frame(client: TestClient, table_id: str) -> dict[str, Any]:
+    with client.websocket_connect(f"/ws/tables/{table_id}") as socket:
+        return dict(socket.receive_json())
+
+
+def test_every_frame_carries_the_head_of_the_moves_chain(client: TestClient) -> None:
+    table_id, _key = finished_koikoi(client)
+    frame = last_frame(client, table_id)
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    assert frame["chain"] == {"moves": len(record["log"]), "head": record["fairness"]["links"][-1]}
+    links = record["fairness"]["links"]
+    assert len(set(links)) == len(links) == len(record["log"])
+    assert record["signature"]["key"] == client.get("/api/signing-key").json()["key"]
+
+
+def forgeries(record: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], int]]:
+    """Each way of lying about the moves, with the first move (from 1) it changes."""
+    log = record["log"]
+    plays = [n for n, move in enumerate(log) if move["action"]["type"] == "play"]
+    swapped = json.loads(json.dumps(record))
+    first, last = plays[0], plays[-1]
+    swapped["log"][first], swapped["log"][last] = log[last], log[first]
+    yield "swapped", swapped, first + 1
+    dropped = json.loads(json.dumps(record))
+    del dropped["log"][-1]
+    yield "dropped", dropped, len(log)
+    altered = json.loads(json.dumps(record))
+    altered["log"][plays[1]]["seat"] = 1 - altered["log"][plays[1]]["seat"]
+    yield "altered", altered, plays[1] + 1
+
+
+def test_a_reordered_dropped_or_altered_move_is_found_and_named(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """Swapping a koi-koi game's first and last plays still replayed legally and verified;
+    now the chain and the signature reject it, and say which move."""
+    from typer.testing import CliRunner
+
+    from cardtable.cli import app as cli
+    from cardtable.server.fairness import Signer
+
+    table_id, _key = finished_koikoi(client)
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    honest = client.post("/api/verify", json=record).json()
+    assert honest["ok"] and honest["chain_ok"] and honest["signature_ok"], honest
+    for kind, forged, move in forgeries(record):
+        verdict = client.post("/api/verify", json=forged).json()
+        assert not verdict["ok"] and not verdict["signature_ok"], kind
+        assert verdict["altered_move"] == move, (kind, verdict)
+        assert any(f"move {move} " in problem for problem in verdict["problems"]), verdict
+        path = tmp_path / f"{kind}.json"
+        path.write_text(json.dumps(forged))
+        said = CliRunner().invoke(cli, ["verify", str(path)])
+        assert said.exit_code == 1
+        assert f"at move {move}" in " ".join(said.output.split()), said.output
+    from cardtable.server.fairness import Commitment, seal
+
+    fairness = record["fairness"]
+    sealed = Commitment(seed=fairness["seed"], salt=fairness["salt"])
+    unsigned = {k: v for k, v in next(forgeries(record))[1].items() if k != "fairness"}
+    resigned = seal(unsigned, sealed, Signer(Signer.new_key()))
+    verdict = client.post("/api/verify", json=resigned).json()
+    # a forgery made consistent, chain and all, is signed by another key than the server's
+    assert not verdict["ok"] and verdict["chain_ok"]
+    assert "signed by another key than this server" in verdict["problems"]
+    stripped = {k: v for k, v in record.items() if k != "signature"}
+    assert (
+        "the record is not signed by a server"
+        in client.post("/api/verify", json=stripped).json()["problems"]
+    )
 
 
 # -- 9. small ---------------------------------------------------------------------------------

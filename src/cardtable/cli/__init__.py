@@ -331,6 +331,13 @@ def serve(
     no_address_limits: Annotated[
         bool, typer.Option(help="Lift the per-address limits (load tests from one machine).")
     ] = False,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy's address whose X-Forwarded-For names the client "
+            "(repeatable; default none: docs/web.md, 'On the internet')."
+        ),
+    ] = None,
 ) -> None:
     """Run the web app: lobby, live tables and replays on http://HOST:PORT."""
     try:
@@ -343,7 +350,9 @@ def serve(
         raise fail(
             OptionError(f"the web app needs: pip install 'cardtable[web]' ({error})")
         ) from None
-    settings = Settings(bot_delay=bot_delay, think_scale=think_scale)
+    settings = Settings(
+        bot_delay=bot_delay, think_scale=think_scale, trusted_proxies=tuple(trusted_proxy or ())
+    )
     if no_address_limits:
         settings = settings.relaxed()
     try:
@@ -357,9 +366,17 @@ def serve(
 @app.command()
 def verify(
     path: Annotated[Path, typer.Argument(help="A finished game downloaded from the web app.")],
+    key: Annotated[
+        str | None,
+        typer.Option(
+            help="The server's public key (GET /api/signing-key): the record must be "
+            "signed with it. Without it, the key the record names is shown to compare."
+        ),
+    ] = None,
 ) -> None:
-    """Check a web game's fair shuffle: the revealed seed matches the commitment, and
-    every move of the log replays legally to the final scores."""
+    """Check a web game: the revealed seed matches the commitment, every move of the log
+    replays legally to the final scores, the moves are the ones the server chained, and
+    the server's signature holds."""
     import json  # noqa: PLC0415
 
     from cardtable.server.fairness import verify as check  # noqa: PLC0415
@@ -368,9 +385,26 @@ def verify(
         data = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as error:
         raise fail(error) from None
-    verdict = check(data)
+    if not isinstance(data, dict):
+        raise fail(OptionError(f"{path} is not a game record (a JSON object)"))
+    verdict = check(data, trusted_key=key)
     mark = "[green]✓[/]" if verdict.commitment_ok else "[red]✗[/]"
     console.print(f"{mark} seed commitment {data.get('fairness', {}).get('commitment', '?')}")
+    mark = "[green]✓[/]" if verdict.chain_ok else "[red]✗[/]"
+    if verdict.altered_move is not None:
+        console.print(
+            f"{mark} the moves differ from the server's chain at move {verdict.altered_move}"
+        )
+    else:
+        console.print(f"{mark} every move is the one the server chained")
+    mark = "[green]✓[/]" if verdict.signature_ok else "[red]✗[/]"
+    signer = verdict.signed_by or "nobody"
+    trusted = (
+        ""
+        if key or not verdict.signature_ok
+        else " (compare it with the server's /api/signing-key)"
+    )
+    console.print(f"{mark} signed by key {signer}{trusted}")
     if verdict.failed_move is not None:
         failed = verdict.failed_move
         console.print(

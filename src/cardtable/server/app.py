@@ -343,7 +343,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             raise http_error(exc) from None
         return {
             "record": data,
-            "verdict": verify(data).to_json(),
+            "verdict": verify(data, trusted_key=hub.signer().public_key).to_json(),
             "views": replay_views(data, seat),
         }
 
@@ -376,6 +376,11 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             raise too_many("too many hints and reviews from this address: wait a little")
         return hub.reviews.ask(table, seat).to_json()
 
+    @app.get("/api/signing-key")
+    def signing_key() -> dict[str, str]:
+        """The public key this server signs game records with (Ed25519, hex)."""
+        return {"algorithm": "Ed25519", "key": hub.signer().public_key}
+
     @app.post("/api/verify")
     def verify_upload(data: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
         log_length = len(data.get("log") or ()) if isinstance(data.get("log"), list) else 0
@@ -386,7 +391,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             check_record_options(data)
         except CardtableError as exc:
             raise http_error(exc) from None
-        return verify(data).to_json()
+        return verify(data, trusted_key=hub.signer().public_key).to_json()
 
     # -- play ----------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

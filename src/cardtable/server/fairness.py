@@ -1,9 +1,15 @@
-"""Fair shuffles: a live game's seed comes from the OS's CSPRNG and is committed to.
+"""Fair shuffles and honest records: a live game's seed comes from the OS's CSPRNG and is
+committed to, its moves are chained, and the finished record is signed.
 
 When a table starts the server publishes
 ``commitment = SHA-256("cardtable-seed/1:" salt ":" seed)``; when the game ends it reveals
-``seed`` and ``salt``. Anyone holding the finished game's JSON can
-then check that the deal was fixed before the first move and replay every move.
+``seed`` and ``salt``. Every accepted move extends a hash chain that starts from the
+commitment (:func:`chain_links`), and every frame carries its head, so a player can note
+what the server said at any point. The downloaded record carries each move's link and an
+Ed25519 signature by the server's own key (:class:`Signer`). Anyone holding the finished
+game's JSON can then check that the deal was fixed before the first move, replay every
+move, and find the first move that was reordered, dropped or altered (a record whose moves
+were swapped can still replay legally: the chain and the signature are what catch it).
 
 >>> sealed = Commitment.draw()
 >>> sealed.matches(sealed.digest)
@@ -16,8 +22,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +32,8 @@ from cardtable.core.errors import CardtableError, IllegalAction
 from cardtable.core.record import GameRecord, replay
 
 PREFIX = "cardtable-seed/1"
+CHAIN_PREFIX = "cardtable-moves/1"
+SIGNATURE = "Ed25519"
 #: Seeds stay below 2**53 so that every JSON reader, browsers included, reads them exactly
 #: (a browser has to rebuild the committed text from the number); the 128-bit salt, not
 #: the seed's size, is what stops anyone from finding the seed from its commitment.
@@ -55,6 +64,135 @@ class Commitment:
         return hmac.compare_digest(self.digest, published)
 
 
+def canonical(data: Any) -> bytes:
+    """The one byte string a JSON value is hashed and signed as (sorted keys, no spaces)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def chain_start(commitment: str) -> str:
+    return hashlib.sha256(f"{CHAIN_PREFIX}:{commitment}".encode()).hexdigest()
+
+
+def next_link(previous: str, move: Mapping[str, Any]) -> str:
+    """The chain's link after ``move`` (``{"seat", "action"}`` as the log writes it)."""
+    return hashlib.sha256(previous.encode() + b":" + canonical(move)).hexdigest()
+
+
+def chain_links(commitment: str, moves: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Each move's link, in order: link n commits to the deal and to moves 1..n.
+
+    >>> links = chain_links("c0ffee", [{"seat": 0, "action": {"type": "koi-koi"}}])
+    >>> links == [next_link(chain_start("c0ffee"), {"action": {"type": "koi-koi"}, "seat": 0})]
+    True
+    """
+    links, link = [], chain_start(commitment)
+    for move in moves:
+        link = next_link(link, move)
+        links.append(link)
+    return links
+
+
+def head(commitment: str, links: Sequence[str]) -> str:
+    """The chain's head after ``links`` (its start before any move)."""
+    return links[-1] if links else chain_start(commitment)
+
+
+class Signer:
+    """The server's Ed25519 key: it signs the records it hands out.
+
+    >>> signer = Signer(Signer.new_key())
+    >>> signed = signer.sign({"game": "koi-koi", "log": []})
+    >>> signature_problem(signed, signer.public_key), signature_problem(signed, "00" * 32)
+    (None, 'signed by another key than this server')
+    >>> signed["log"].append({"seat": 0})
+    >>> signature_problem(signed, None)
+    'the signature does not match: the file was changed after the server signed it'
+    """
+
+    def __init__(self, private_key: bytes) -> None:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import (  # noqa: PLC0415
+            Ed25519PrivateKey,
+        )
+        from cryptography.hazmat.primitives.serialization import (  # noqa: PLC0415
+            Encoding,
+            PublicFormat,
+        )
+
+        self._key = Ed25519PrivateKey.from_private_bytes(private_key)
+        self.public_key = self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+
+    @staticmethod
+    def new_key() -> bytes:
+        return secrets.token_bytes(32)  # an Ed25519 private key is any 32 random bytes
+
+    def sign(self, record: dict[str, Any]) -> dict[str, Any]:
+        unsigned = {k: v for k, v in record.items() if k != "signature"}
+        value = self._key.sign(canonical(unsigned)).hex()
+        return {
+            **unsigned,
+            "signature": {"algorithm": SIGNATURE, "key": self.public_key, "value": value},
+        }
+
+
+def seal(data: dict[str, Any], sealed: Commitment, signer: Signer) -> dict[str, Any]:
+    """A finished game's record (``GameRecord.to_json``) as the server hands it out: the
+    seed revealed with its commitment, each move's link of the chain, and signed."""
+    fairness = {
+        "commitment": sealed.digest,
+        "seed": sealed.seed,
+        "salt": sealed.salt,
+        "links": chain_links(sealed.digest, data.get("log") or ()),
+    }
+    return signer.sign({**data, "fairness": fairness})
+
+
+def signature_problem(data: Mapping[str, Any], trusted_key: str | None) -> str | None:
+    """What is wrong with ``data``'s signature (None: signed, unchanged, and by
+    ``trusted_key`` when one is given)."""
+    signature = data.get("signature")
+    if not isinstance(signature, Mapping):
+        return "the record is not signed by a server"
+    try:
+        from cryptography.exceptions import InvalidSignature  # noqa: PLC0415
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import (  # noqa: PLC0415
+            Ed25519PublicKey,
+        )
+    except ImportError:
+        return "the signature cannot be checked without: pip install 'cardtable[web]'"
+    if signature.get("algorithm") != SIGNATURE:
+        return f"the record is signed with an unknown method (expected {SIGNATURE})"
+    unsigned = {k: v for k, v in data.items() if k != "signature"}
+    try:
+        key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(str(signature["key"])))
+        key.verify(bytes.fromhex(str(signature["value"])), canonical(unsigned))
+    except (KeyError, ValueError, InvalidSignature):
+        return "the signature does not match: the file was changed after the server signed it"
+    if trusted_key is not None and not hmac.compare_digest(str(signature["key"]), trusted_key):
+        return "signed by another key than this server"
+    return None
+
+
+def chain_problem(fairness: Mapping[str, Any], record: GameRecord) -> tuple[str | None, int | None]:
+    """Whether the file's moves are the ones the server chained: a problem and the first
+    move (from 1) that differs, or (None, None)."""
+    signed = fairness.get("links")
+    if not isinstance(signed, list):
+        return "the record carries no chain of its moves", None
+    mine = chain_links(str(fairness.get("commitment")), (move.to_json() for move in record.log))
+    for number, (ours, theirs) in enumerate(zip(mine, signed, strict=False), 1):
+        if ours != theirs:
+            return (
+                f"move {number} is not the move the server recorded there "
+                "(moves reordered, dropped or altered)",
+                number,
+            )
+    if len(mine) != len(signed):
+        number = min(len(mine), len(signed)) + 1
+        kind = "is missing" if len(mine) < len(signed) else "was never recorded by the server"
+        return f"move {number} {kind} (the server recorded {len(signed)} moves)", number
+    return None, None
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What ``cardtable verify`` found in a game file."""
@@ -66,10 +204,17 @@ class Verdict:
     problems: tuple[str, ...]
     #: the first move that does not replay: its number (from 1), seat, action and reason
     failed_move: dict[str, Any] | None = None
+    #: the moves are the ones the server chained, and the record is signed and unchanged
+    chain_ok: bool = False
+    signature_ok: bool = False
+    #: the first move (from 1) that differs from the server's chain
+    altered_move: int | None = None
+    #: the key the record is signed with (compare it with the server's /api/signing-key)
+    signed_by: str | None = None
 
     @property
     def ok(self) -> bool:
-        return self.commitment_ok and self.replay_ok
+        return self.commitment_ok and self.replay_ok and self.chain_ok and self.signature_ok
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,14 +225,20 @@ class Verdict:
             "scores": list(self.scores),
             "problems": list(self.problems),
             "failed_move": self.failed_move,
+            "chain_ok": self.chain_ok,
+            "signature_ok": self.signature_ok,
+            "altered_move": self.altered_move,
+            "signed_by": self.signed_by,
         }
 
 
-def verify(data: Mapping[str, Any]) -> Verdict:
-    """Check a finished game's commitment and replay its whole move log.
+def verify(data: Mapping[str, Any], trusted_key: str | None = None) -> Verdict:
+    """Check a finished game's commitment, replay its whole move log, check its moves
+    against the server's chain and its signature (by ``trusted_key``, when given).
 
     ``data`` is the JSON the server lets players download: a game record plus a
-    ``"fairness"`` object with ``commitment``, ``seed`` and ``salt``.
+    ``"fairness"`` object with ``commitment``, ``seed``, ``salt`` and the moves' ``links``,
+    and the server's ``"signature"``.
     """
     problems: list[str] = []
     fairness = data.get("fairness") if isinstance(data, Mapping) else None
@@ -107,8 +258,17 @@ def verify(data: Mapping[str, Any]) -> Verdict:
             problems.append(f"fairness block unreadable: {error!r}")
     replay_ok, moves, scores = False, 0, tuple[int, ...]()
     failed: dict[str, Any] | None = None
+    chain_ok, altered = False, None
+    signature = signature_problem(data, trusted_key) if isinstance(data, Mapping) else "no record"
+    if signature is not None:
+        problems.append(signature)
     try:
         record = GameRecord.from_json(data)
+        if isinstance(fairness, Mapping):
+            broken, altered = chain_problem(fairness, record)
+            chain_ok = broken is None
+            if broken is not None:
+                problems.append(broken)
         state = replay(record.game, record.options, record.seed, (), deals=record.deals)
         for number, (seat, action) in enumerate(record.log, 1):
             try:
@@ -121,7 +281,13 @@ def verify(data: Mapping[str, Any]) -> Verdict:
             replay_ok, moves, scores = True, len(record.log), state.scores()
     except CardtableError as error:
         problems.append(f"the move log does not replay: {error}")
-    return Verdict(commitment_ok, replay_ok, moves, tuple(scores), tuple(problems), failed)
+    signed = data.get("signature") if isinstance(data, Mapping) else None
+    signed_by = str(signed.get("key")) if isinstance(signed, Mapping) else None
+    return Verdict(
+        commitment_ok, replay_ok, moves, tuple(scores), tuple(problems), failed,
+        chain_ok=chain_ok, signature_ok=signature is None, altered_move=altered,
+        signed_by=signed_by,
+    )  # fmt: skip
 
 
 def failed_move_text(failed: Mapping[str, Any]) -> str:

@@ -43,7 +43,7 @@ def too_many(message: str) -> HTTPException:
 
 
 def client_address(scope: Scope) -> str:
-    """The peer's address (behind a proxy: what uvicorn's proxy headers made of it)."""
+    """The peer's address; behind a proxy named by ``--trusted-proxy``, the client it names."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
 

@@ -1,5 +1,6 @@
 """The app under uvicorn, configured the same way by ``cardtable serve``, the tests and the
-benchmarks: small WebSocket frames, no per-frame compression, and request deadlines."""
+benchmarks: small WebSocket frames, no per-frame compression, request deadlines, and
+forwarded addresses only from trusted proxies."""
 
 from __future__ import annotations
 
@@ -23,4 +24,8 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         ws_per_message_deflate=False,
         timeout_keep_alive=5,
         log_level="warning",
+        # X-Forwarded-For counts only from the proxies the operator named (uvicorn would
+        # trust it from 127.0.0.1 by default: any local client could pick its address)
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=list(settings.trusted_proxies),
     )

@@ -56,6 +56,9 @@ class Settings:
     # the coach and the review: search iterations per judged move (0: the game's hard-bot
     # budget); they run in the hint workers, so play never waits for them
     coach_iterations: int = 0
+    # the reverse proxies whose X-Forwarded-For names the client (``--trusted-proxy``):
+    # from anyone else the header is a client choosing its own address, so by default none
+    trusted_proxies: tuple[str, ...] = ()
 
     def relaxed(self) -> Settings:
         """The same settings without the per-address limits (benchmarks and tests that make

@@ -40,7 +40,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from cardtable.core.errors import CardtableError
@@ -86,6 +86,16 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[float] = mapped_column(Float)
+
+
+class SecretRow(Base):
+    """A server's own secret (its record-signing key), kept with its games so that every
+    process and restart on one database signs with the same key."""
+
+    __tablename__ = "secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
 
 
 class CompanionRow(Base):
@@ -325,6 +335,24 @@ class Store:
                 .where(CompanionRow.id == pad_id)
                 .values(data=data, updated_at=time.time())
             )
+
+    @writes
+    def secret(self, name: str, make: Callable[[], str]) -> str:
+        """The secret ``name``, made by ``make`` and kept the first time it is asked for
+        (two processes asking at once keep the first one written)."""
+        with self.session() as session:
+            row = session.get(SecretRow, name)
+            if row is not None:
+                return row.value
+        try:
+            with self.session() as session:
+                session.add(SecretRow(name=name, value=make()))
+        except IntegrityError:
+            pass  # another process wrote it first: that one counts
+        with self.session() as session:
+            kept = session.get(SecretRow, name)
+            assert kept is not None
+            return kept.value
 
     def close(self) -> None:
         try:

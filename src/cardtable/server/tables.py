@@ -31,7 +31,7 @@ from cardtable.core.state import CLOCK, State, Timed
 from cardtable.learn import LESSON_PRESET, ScriptedBot, coach, lesson_of, refusal
 from cardtable.server.client_options import game_for_client
 from cardtable.server.coaching import Coach, Reviews
-from cardtable.server.fairness import Commitment
+from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
 from cardtable.server.protocol import encode
 from cardtable.server.round_break import RoundBreak
 from cardtable.server.seat_names import (
@@ -217,6 +217,7 @@ class LiveTable:
         self.hinting: set[int] = set()
         self.coach = Coach(self)
         self.round_break: RoundBreak | None = None  # a round just ended: waiting for people
+        self._links: list[str] = []  # each move's link of the hash chain (fairness.py)
 
     def _agent(self, kind: str, seat: int) -> Agent:
         if self.lesson is not None and kind == f"bot:{ScriptedBot.name}":
@@ -295,23 +296,29 @@ class LiveTable:
             frame.update(extras(self.state))
         if seat is not None and self.seats[seat].coach:
             frame["coach"] = self.coach.notes.get(seat)
+        frame["chain"] = {"moves": len(self.state.log), "head": self.chain_head()}
         return frame
+
+    def chain_head(self) -> str:
+        """The hash chain's head over every move so far (extended as moves come)."""
+        log = self.state.log
+        previous = self._links[-1] if self._links else chain_start(self.row.commitment)
+        for move in log[len(self._links) :]:
+            previous = next_link(previous, move.to_json())
+            self._links.append(previous)
+        return previous
 
     def record_json(self) -> JSON:
         """The finished game as a downloadable file (seed and salt revealed)."""
         if not self.finished:
             raise TableError("the game is still being played: its seed is secret", "not_finished")
         data = self.state.record().to_json()
-        data["fairness"] = {
-            "commitment": self.row.commitment,
-            "seed": self.row.seed,
-            "salt": self.row.salt,
-        }
         data["table"] = {
             "id": self.id,
             "seats": [s.to_json() for s in self.seats],
         }
-        return data
+        sealed = Commitment(seed=self.row.seed, salt=self.row.salt)
+        return seal(data, sealed, self.hub.signer())
 
     # -- seats ---------------------------------------------------------------------------
     def key_matches(self, seat: int, key: str | None) -> bool:
@@ -717,6 +724,14 @@ class Hub:
         self.being_made: Counter[str] = Counter()
         #: the rematch being made of each finished table: whoever asks meanwhile waits for it
         self.rematches: dict[str, asyncio.Future[LiveTable]] = {}
+        self._signer: Signer | None = None
+
+    def signer(self) -> Signer:
+        """The key this server signs records with (made and stored on first use)."""
+        if self._signer is None:
+            key = self.store.secret("record-signing-key", lambda: Signer.new_key().hex())
+            self._signer = Signer(bytes.fromhex(key))
+        return self._signer
 
     async def restore(self) -> int:
         """Rebuild every unfinished table from its log (after a restart or a crash)."""

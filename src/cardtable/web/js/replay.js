@@ -31,11 +31,23 @@ function showVerdict(verdict) {
   const element = $("verdict");
   element.className = `verdict ${verdict.ok ? "ok" : "bad"}`;
   const failed = verdict.failed_move;
-  const problems = verdict.problems.map((problem) => (failed && problem.includes(`move ${failed.move} (`)
-    ? t("replay.failed_move", { n: failed.move, seat: failed.seat, action: failed.action, reason: failed.reason })
-    : problem));
+  // the server says its problems in English; those the page knows it says in the reader's language
+  const known = {
+    "the record is not signed by a server": "replay.unsigned",
+    "signed by another key than this server": "replay.other_key",
+    "the signature does not match: the file was changed after the server signed it": "replay.bad_signature",
+  };
+  const altered = verdict.altered_move;
+  const problems = verdict.problems.map((problem) => {
+    if (failed && problem.includes(`move ${failed.move} (`)) {
+      return t("replay.failed_move", { n: failed.move, seat: failed.seat, action: failed.action, reason: failed.reason });
+    }
+    if (altered && problem.startsWith(`move ${altered} `)) return t("replay.altered_move", { n: altered });
+    return known[problem] ? t(known[problem]) : problem;
+  });
   element.textContent = verdict.ok ? t("replay.verified", { n: verdict.moves }) : `${t("replay.failed")}: ${problems.join("; ")}`;
   if (failed) element.dataset.failedMove = String(failed.move);
+  if (altered) element.dataset.alteredMove = String(altered);
 }
 
 function seatName(n) {
