@@ -73,21 +73,27 @@ def chain_start(commitment: str) -> str:
     return hashlib.sha256(f"{CHAIN_PREFIX}:{commitment}".encode()).hexdigest()
 
 
-def next_link(previous: str, move: Mapping[str, Any]) -> str:
-    """The chain's link after ``move`` (``{"seat", "action"}`` as the log writes it)."""
-    return hashlib.sha256(previous.encode() + b":" + canonical(move)).hexdigest()
+def next_link(previous: str, move: Mapping[str, Any], salt: str) -> str:
+    """The chain's link after ``move`` (``{"seat", "action"}`` as the log writes it).
+    Keyed by the deal's secret salt (an HMAC): while the game runs, a player who sees the
+    head before and after a hidden move (an Ohanami keep, a word being written) cannot
+    try the few moves it could be; once the salt is revealed anyone can check the chain."""
+    message = previous.encode() + b":" + canonical(move)
+    return hmac.new(salt.encode(), message, hashlib.sha256).hexdigest()
 
 
-def chain_links(commitment: str, moves: Iterable[Mapping[str, Any]]) -> list[str]:
+def chain_links(commitment: str, salt: str, moves: Iterable[Mapping[str, Any]]) -> list[str]:
     """Each move's link, in order: link n commits to the deal and to moves 1..n.
 
-    >>> links = chain_links("c0ffee", [{"seat": 0, "action": {"type": "koi-koi"}}])
-    >>> links == [next_link(chain_start("c0ffee"), {"action": {"type": "koi-koi"}, "seat": 0})]
+    >>> move = {"seat": 0, "action": {"type": "koi-koi"}}
+    >>> chain_links("c0ffee", "ab", [move]) == [next_link(chain_start("c0ffee"), move, "ab")]
     True
+    >>> chain_links("c0ffee", "ab", [move]) == chain_links("c0ffee", "cd", [move])
+    False
     """
     links, link = [], chain_start(commitment)
     for move in moves:
-        link = next_link(link, move)
+        link = next_link(link, move, salt)
         links.append(link)
     return links
 
@@ -141,7 +147,7 @@ def seal(data: dict[str, Any], sealed: Commitment, signer: Signer) -> dict[str, 
         "commitment": sealed.digest,
         "seed": sealed.seed,
         "salt": sealed.salt,
-        "links": chain_links(sealed.digest, data.get("log") or ()),
+        "links": chain_links(sealed.digest, sealed.salt, data.get("log") or ()),
     }
     return signer.sign({**data, "fairness": fairness})
 
@@ -178,7 +184,8 @@ def chain_problem(fairness: Mapping[str, Any], record: GameRecord) -> tuple[str 
     signed = fairness.get("links")
     if not isinstance(signed, list):
         return "the record carries no chain of its moves", None
-    mine = chain_links(str(fairness.get("commitment")), (move.to_json() for move in record.log))
+    moves = (move.to_json() for move in record.log)
+    mine = chain_links(str(fairness.get("commitment")), str(fairness.get("salt")), moves)
     for number, (ours, theirs) in enumerate(zip(mine, signed, strict=False), 1):
         if ours != theirs:
             return (

@@ -304,7 +304,7 @@ class LiveTable:
         log = self.state.log
         previous = self._links[-1] if self._links else chain_start(self.row.commitment)
         for move in log[len(self._links) :]:
-            previous = next_link(previous, move.to_json())
+            previous = next_link(previous, move.to_json(), self.row.salt)
             self._links.append(previous)
         return previous
 
