@@ -9,13 +9,14 @@ STAMP := $(VENV)/.installed
 # PostgreSQL for the crash test on PostgreSQL, nginx for the reverse-proxy test (docs/web.md).
 APT_PACKAGES ?= wpolish wamerican chromium postgresql nginx
 
-.PHONY: run test check compiled bench bench-compiled bench-compare levels ladder train lint format docs system-deps clean help
+.PHONY: run test check compiled bench bench-attack bench-compiled bench-compare levels ladder train lint format docs system-deps clean help
 
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
 	@echo "make test    install everything needed and run every test (lint included)"
 	@echo "make check   lint and the quick tests (small property counts, no browser): minutes, for use while working"
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/); C_PEER=ai_sim KOIKOI_AI=koikoigame.py time those engines too"
+	@echo "make bench-attack  the attack suite at soak counts (hidden cards, fuzz, kill -9 runs)"
 	@echo "make bench-compiled  the Python source and the compiled engine side by side, as ratios"
 	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, as ratios"
 	@echo "make levels  the bot levels against each other, every game (about four hours)"
@@ -81,6 +82,11 @@ bench: $(STAMP) system-deps compiled
 	$(PY) benchmarks/inference.py --positions 1000
 	$(PY) benchmarks/bench_web.py --seats 200 1000 --duration 45
 	$(PY) benchmarks/bench_server_limits.py --spectators 0 250 1000 --moves 30 --hint-seats 12 --flood-seconds 10
+	$(PY) benchmarks/attack_soak.py
+
+# the attack suite at soak counts: frames checked for hidden cards, fuzz, kill -9 runs (~15 min)
+bench-attack: $(STAMP) system-deps compiled
+	$(PY) benchmarks/attack_soak.py
 
 bench-compiled: $(STAMP) compiled
 	$(PY) benchmarks/compare_revisions.py --engine

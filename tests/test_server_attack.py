@@ -76,12 +76,12 @@ def is_utf8(payload: bytes) -> bool:
     return True
 
 
-def fuzz_sockets(port: int, path: str, rng: random.Random) -> int:
+def fuzz_sockets(port: int, path: str, rng: random.Random, count: int = WS_MESSAGES) -> int:
     """Send the fuzz frames; every one gets an error or a pong, or (not UTF-8) a close."""
     sent = 0
     raw = RawSocket(port, path)
     raw.receive_json()  # its state
-    while sent < WS_MESSAGES:
+    while sent < count:
         payload, opcode, closes = junk_frame(rng)
         closes = closes or (opcode != BINARY and not is_utf8(payload))
         raw.send_frame(payload, opcode)
@@ -132,9 +132,9 @@ def junk_request(rng: random.Random, table_id: str) -> tuple[str, str, bytes, st
     return method, rng.choice(paths), body, content_type
 
 
-def fuzz_http(port: int, table_id: str, rng: random.Random) -> int:
+def fuzz_http(port: int, table_id: str, rng: random.Random, count: int = HTTP_REQUESTS) -> int:
     connection = HTTPConnection("127.0.0.1", port, timeout=30)
-    for _ in range(HTTP_REQUESTS):
+    for _ in range(count):
         method, path, body, content_type = junk_request(rng, table_id)
         connection.request(
             method, quote(path, safe="/?=&%"), body=body, headers={"Content-Type": content_type}
@@ -147,7 +147,7 @@ def fuzz_http(port: int, table_id: str, rng: random.Random) -> int:
             connection.close()
             connection = HTTPConnection("127.0.0.1", port, timeout=30)
     connection.close()
-    return HTTP_REQUESTS
+    return count
 
 
 @pytest.mark.slow
@@ -244,46 +244,54 @@ def receive_state(socket: Any, version: int) -> dict[str, Any]:
             return frame
 
 
+def kill_run(server: ServerProcess, tables: int = 6) -> tuple[int, int]:
+    """Tables played as fast as their sockets go; the server is killed mid-flight and
+    started again; each stored log starts with exactly the acknowledged moves (at most one
+    more, in flight). Returns the tables checked and the acknowledged moves kept."""
+    played = []
+    for _ in range(tables):  # fresh tables each run: a random koi-koi match is short
+        status, created = http(
+            "POST", f"{server.url}/api/tables", {"game": "koi-koi", "seats": ["human"] * 2}
+        )
+        assert status == 201
+        played.append((created["id"], seat_keys(created), []))
+    stop = threading.Event()
+    players = [
+        threading.Thread(target=play_until_stopped, args=(server.url, t, k, stop, acked))
+        for t, k, acked in played
+    ]
+    for player in players:
+        player.start()
+    time.sleep(0.7)
+    server.kill9()  # mid-flight: moves are being sent and written right now
+    stop.set()
+    for player in players:
+        player.join(60)
+    assert all(acked for _, _, acked in played)  # every table was being played
+    server.start()  # started again, it replays each log
+    store = Store(server.db_url)
+    kept = 0
+    for table_id, _keys, acked in played:
+        stored = [{"seat": m.seat, "action": m.action} for m in store.moves(table_id)]
+        # every acknowledged move is there, in order; at most the one in flight is extra
+        assert stored[: len(acked)] == acked, table_id
+        assert len(stored) - len(acked) in (0, 1)
+        status, meta = http("GET", f"{server.url}/api/tables/{table_id}")
+        assert meta["moves"] == len(stored)
+        kept += len(acked)
+    store.close()
+    return len(played), kept
+
+
 @pytest.mark.slow
 def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    """Six tables played as fast as their sockets go; the server is killed mid-flight; each
-    stored log starts with exactly the acknowledged moves (at most one more, in flight)."""
+    """Six tables a run, killed mid-flight: no acknowledged move is lost."""
     server = ServerProcess(f"sqlite:///{tmp_path / 'load.db'}", options=("--no-address-limits",))
     checked = 0
     try:
         server.start()
         for _run in range(KILL_RUNS):
-            tables = []
-            for _ in range(6):  # fresh tables each run: a random koi-koi match is short
-                status, created = http(
-                    "POST", f"{server.url}/api/tables", {"game": "koi-koi", "seats": ["human"] * 2}
-                )
-                assert status == 201
-                tables.append((created["id"], seat_keys(created), []))
-            stop = threading.Event()
-            players = [
-                threading.Thread(target=play_until_stopped, args=(server.url, t, k, stop, acked))
-                for t, k, acked in tables
-            ]
-            for player in players:
-                player.start()
-            time.sleep(0.7)
-            server.kill9()  # mid-flight: moves are being sent and written right now
-            stop.set()
-            for player in players:
-                player.join(60)
-            assert all(acked for _, _, acked in tables)  # every table was being played
-            server.start()  # started again, it replays each log
-            store = Store(server.db_url)
-            for table_id, _keys, acked in tables:
-                stored = [{"seat": m.seat, "action": m.action} for m in store.moves(table_id)]
-                # every acknowledged move is there, in order; at most the one in flight is extra
-                assert stored[: len(acked)] == acked, table_id
-                assert len(stored) - len(acked) in (0, 1)
-                status, meta = http("GET", f"{server.url}/api/tables/{table_id}")
-                assert meta["moves"] == len(stored)
-                checked += 1
-            store.close()
+            checked += kill_run(server)[0]
     finally:
         server.stop()
     assert checked == KILL_RUNS * 6
