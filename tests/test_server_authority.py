@@ -369,3 +369,22 @@ def test_error_answers_never_echo_the_input(client: TestClient, body: dict[str, 
     assert answer.status_code == 400, answer.text
     assert "<b>x</b>" not in answer.text
     assert answer.json()["detail"]["message"]
+
+
+# -- issue 38: a table nobody joined does not think ------------------------------------------
+def test_bots_think_only_while_a_person_sits_at_the_table(client: TestClient) -> None:
+    """Ohanami's first step is simultaneous: the bot would keep its cards at once. Made
+    and left alone, the table schedules no bot move; a person sitting down starts it."""
+    created = client.post(
+        "/api/tables", json={"game": "ohanami", "seats": ["human", "bot:easy", "bot:easy"]}
+    ).json()
+    table = client.app.state.hub.tables[created["id"]]  # type: ignore[attr-defined]
+    assert {1, 2} <= set(table.state.to_move)
+    assert table._next_event() == (None, None)
+    url = f"/ws/tables/{created['id']}?seat=0&key={created['key']}"
+    with client.websocket_connect(url) as socket:
+        while True:  # until both bots have kept their cards
+            frame = socket.receive_json()
+            if frame["type"] == "state" and not {1, 2} & set(frame["view"]["to_move"]):
+                break
+    assert frame["version"] == 2

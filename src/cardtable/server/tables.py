@@ -432,6 +432,8 @@ class LiveTable:
             self.changed.set()
             await self.broadcast()
             return
+        if seat_came:  # the bots may think again (they wait for a person)
+            self.changed.set()
         await self._send_all([listener], self.frame)
         if seat_came:
             await self.broadcast_presence(besides=listener)
@@ -616,6 +618,10 @@ class LiveTable:
             else:
                 await self.changed.wait()
 
+    def person_present(self) -> bool:
+        """Whether a person sits at the table now (a seat's socket is open)."""
+        return any(s.connected > 0 for s in self.seats if not s.is_bot)
+
     def _humans_to_move(self) -> list[int]:
         return [s for s in sorted(self.state.to_move) if s >= 0 and not self.seats[s].is_bot]
 
@@ -663,8 +669,11 @@ class LiveTable:
         if deadline is not None:
             events.append((deadline, self._time_up))
         writing = self._real_time()
+        # bots think only for people: a table made and left (or made by a script to keep
+        # the bots busy) costs no search until a person sits at it
+        thinking = self.person_present()
         for seat in sorted(self.state.to_move):
-            if seat < 0 or not self.seats[seat].is_bot:
+            if seat < 0 or not self.seats[seat].is_bot or not thinking:
                 continue
             agent = self.agents.get(seat)
             if isinstance(agent, ScriptedBot) and agent.waits(self.state):
