@@ -29,7 +29,7 @@ ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
-SETTINGS = Settings(bot_delay=0.05, think_scale=0.25).relaxed()
+SETTINGS = Settings(bot_delay=0.05, think_scale=0.25, compute="threads").relaxed()
 
 
 @pytest.fixture(scope="module")

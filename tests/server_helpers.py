@@ -27,7 +27,11 @@ T = TypeVar("T")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 # the per-address limits are lifted: the tests make hundreds of tables from one address;
 # and a socket that waits for its turn through a long test on a busy machine is not idle
-FAST = Settings(bot_delay=0.0, think_scale=0.02, socket_idle_seconds=3600).relaxed()
+# and bots search in threads of the test's own process: a test makes many servers, and
+# each would start its own worker processes (tests/test_compute.py runs those)
+FAST = Settings(
+    bot_delay=0.0, think_scale=0.02, socket_idle_seconds=3600, compute="threads"
+).relaxed()
 
 
 def eventually(check: Callable[[], T], timeout: float = 20, what: str = "") -> T:

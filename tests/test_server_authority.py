@@ -21,7 +21,7 @@ from cardtable.server.settings import Settings
 from .server_helpers import FAST, http, seat_keys, server_thread
 
 #: the limits a public server runs with, but bots that move at once
-GUARDED = Settings(bot_delay=0.0, think_scale=0.02, socket_idle_seconds=3600)
+GUARDED = Settings(bot_delay=0.0, think_scale=0.02, socket_idle_seconds=3600, compute="threads")
 
 
 @pytest.fixture
@@ -237,7 +237,7 @@ def test_reviews_share_the_hint_budget_and_leave_hints_for_players(tmp_path: Pat
     and the reviews that run leave the hint queue to players elsewhere."""
     settings = Settings(
         bot_delay=0.0, hint_workers=1, hint_queue=4, hints_burst=2, hints_per_minute=0.0,
-        tables_burst=100, unstarted_tables=100, coach_iterations=200,
+        tables_burst=100, unstarted_tables=100, coach_iterations=200, compute="threads",
     )  # fmt: skip
     with TestClient(create_app(f"sqlite:///{tmp_path / 'rv.db'}", settings)) as client:
         finished = [finished_koikoi(client)[0] for _ in range(3)]

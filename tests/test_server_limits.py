@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.app import create_app
-from cardtable.server.workers import HintsBusy, Workers
+from cardtable.server.workers import HintsBusy, LocalBackend, Workers
 
 from .server_helpers import FAST, seat_keys, server_thread
 from .socket_play import next_reply, next_state
@@ -159,10 +159,11 @@ def test_a_connection_that_sends_no_request_is_closed(tmp_path: Path) -> None:
 
 
 def test_bots_never_wait_behind_hints() -> None:
-    """The hint pool full of work (and its queue full) leaves the bot pool free."""
+    """Hints running on their share of the compute pool (and their queue full) leave a
+    slot for the bots."""
 
     async def scenario() -> None:
-        workers = Workers(replace(FAST, hint_workers=1, hint_queue=1, bot_workers=1))
+        workers = Workers(replace(FAST, hint_workers=1, hint_queue=1, bot_workers=2))
         hints = [asyncio.create_task(workers.hint(time.sleep, 1)) for _ in range(2)]
         while workers.hints_taken < 2:  # both have their slot: the worker's and the queue's
             await asyncio.sleep(0.01)
@@ -186,11 +187,12 @@ def test_a_killed_hint_worker_is_replaced(tmp_path: Path) -> None:
     started = tmp_path / "started"
 
     async def scenario() -> None:
-        workers = Workers(replace(FAST, hint_workers=1))
+        workers = Workers(replace(FAST, compute="local", bot_workers=1, hint_workers=1))
+        assert isinstance(workers.backend, LocalBackend)
         running = asyncio.create_task(workers.hint(started_then_sleep, str(started), 30))
         while not started.exists():  # killed only once the worker runs the hint
             await asyncio.sleep(0.05)
-        for pid in list(workers.hints._processes):
+        for pid in list(workers.backend.pool._processes):
             os.kill(pid, signal.SIGKILL)
         with pytest.raises(HintsBusy):
             await asyncio.wait_for(running, 20)

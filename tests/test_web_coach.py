@@ -26,7 +26,9 @@ from .test_web_table import seat_socket
 
 __all__ = ["browser"]  # fixtures used by name
 
-SETTINGS = Settings(bot_delay=0.05, think_scale=0.25, coach_iterations=BUDGET).relaxed()
+SETTINGS = Settings(
+    bot_delay=0.05, think_scale=0.25, coach_iterations=BUDGET, compute="threads"
+).relaxed()
 LOCALES = {"en": "en-GB", "pl": "pl-PL", "ru": "ru-RU"}
 SIZES = {"wide": (1366, 768), "phone": (390, 844)}
 #: seconds a coach note may take: the first one spawns the server's hint process, which

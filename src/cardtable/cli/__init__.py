@@ -331,6 +331,16 @@ def serve(
     no_address_limits: Annotated[
         bool, typer.Option(help="Lift the per-address limits (load tests from one machine).")
     ] = False,
+    compute: Annotated[
+        str,
+        typer.Option(
+            help="Where bots, hints and reviews run: local (worker processes, one a core), "
+            "ray (a Ray cluster; --address), or threads (this process)."
+        ),
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="The Ray cluster's HOST:PORT (with --compute ray).")
+    ] = None,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -351,7 +361,11 @@ def serve(
             OptionError(f"the web app needs: pip install 'cardtable[web]' ({error})")
         ) from None
     settings = Settings(
-        bot_delay=bot_delay, think_scale=think_scale, trusted_proxies=tuple(trusted_proxy or ())
+        bot_delay=bot_delay,
+        think_scale=think_scale,
+        trusted_proxies=tuple(trusted_proxy or ()),
+        compute=compute,
+        compute_address=address or "",
     )
     if no_address_limits:
         settings = settings.relaxed()

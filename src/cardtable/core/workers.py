@@ -65,6 +65,22 @@ def _call(function: Callable[[Item], Result], item: Item) -> Result:
     return function(item)
 
 
+def start_ray(workers: int, address: str | None) -> tuple[Any, bool]:
+    """Ray, joined to the cluster at ``address`` or to a local Ray of ``workers`` CPUs
+    started on this machine; and whether this call started it (and so should stop it)."""
+    try:
+        import ray  # noqa: PLC0415 - optional: pip install 'cardtable[ray]'
+    except ImportError:
+        raise OptionError("Ray is needed: pip install 'cardtable[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+    return ray, started_here
+
+
 def _run_on_ray(
     function: Callable[[Item], Result],
     items: Sequence[Item],
@@ -72,16 +88,7 @@ def _run_on_ray(
     address: str | None,
     on_done: Callable[[Item, Result], None] | None,
 ) -> list[Result]:
-    try:
-        import ray  # noqa: PLC0415 - optional: pip install 'cardtable[ray]'
-    except ImportError:
-        raise OptionError("--backend ray needs Ray: pip install 'cardtable[ray]'") from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        if address is not None:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+    ray, started_here = start_ray(workers, address)
     try:
         # ray.remote takes plain functions only: the function travels as an argument,
         # put in the object store once rather than pickled with every task

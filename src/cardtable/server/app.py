@@ -374,7 +374,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         # a new review spends one of the address's hints: it runs the same search
         if not hub.reviews.running(table, seat) and not limits.hints.allow(address):
             raise too_many("too many hints and reviews from this address: wait a little")
-        return hub.reviews.ask(table, seat).to_json()
+        return hub.reviews.ask(table, seat, address).to_json()
 
     @app.get("/api/signing-key")
     def signing_key() -> dict[str, str]:

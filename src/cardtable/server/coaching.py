@@ -72,7 +72,9 @@ class Coach:
         table = self.table
         budget = coach_budget(table.row.game, table.hub.settings.coach_iterations)
         try:
-            judged = await table.hub.workers.hint(judge, before, seat, action, budget)
+            judged = await table.hub.workers.hint(
+                judge, before, seat, action, budget, address=table.owner, table=table.id
+            )
         except HintsBusy:
             log.info("table %s: no worker free for a coach note", table.id)
             return
@@ -126,14 +128,15 @@ class Reviews:
         job = self.jobs.get((table.id, seat))
         return job is not None and not job.failed
 
-    def ask(self, table: LiveTable, seat: int) -> ReviewJob:
+    def ask(self, table: LiveTable, seat: int, address: str = "") -> ReviewJob:
         """The review of ``seat``'s game at ``table`` (started on the first ask)."""
         key = (table.id, seat)
         job = self.jobs.get(key)
         if job is None or job.failed:
             self._forget_old()
             job = self.jobs[key] = ReviewJob()
-            task = asyncio.get_running_loop().create_task(self._work(table, seat, job))
+            work = self._work(table, seat, job, address or table.owner)
+            task = asyncio.get_running_loop().create_task(work)
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         return job
@@ -143,7 +146,7 @@ class Reviews:
         for key in done[: max(0, len(self.jobs) - KEPT_REVIEWS + 1)]:
             del self.jobs[key]
 
-    async def _work(self, table: LiveTable, seat: int, job: ReviewJob) -> None:
+    async def _work(self, table: LiveTable, seat: int, job: ReviewJob, address: str) -> None:
         try:
             record = GameRecord.from_json(table.record_json())
             extras = table.game.spec.optional(Capability.REVIEW)
@@ -159,8 +162,9 @@ class Reviews:
                 while True:
                     try:
                         found = await self.hub.workers.hint(
-                            judge, step.state, seat, step.action, budget, background=True
-                        )
+                            judge, step.state, seat, step.action, budget,
+                            background=True, address=address, table=table.id,
+                        )  # fmt: skip
                         break
                     except HintsBusy:
                         await asyncio.sleep(BUSY_WAIT)

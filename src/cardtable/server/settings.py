@@ -4,7 +4,8 @@ tests shorten the delays and widen the limits). docs/web.md lists every limit.""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+import os
+from dataclasses import dataclass, field, fields, replace
 
 from cardtable.core.errors import OptionError
 
@@ -45,10 +46,16 @@ class Settings:
     renames_burst: int = 10
     renames_per_minute: float = 10.0
     listeners_per_table: int = 500
-    # worker threads: bots and hints never share a queue, so a bot never waits behind hints
-    bot_workers: int = 4
-    hint_workers: int = 1
+    # the compute pool (server/workers.py): every bot move, hint, coach note and review
+    # runs there, in turn by client address and table. compute: "local" (worker
+    # processes), "ray" (a Ray cluster at compute_address, or a local Ray), or "threads"
+    # (in the server's own process: tests, and machines with one core)
+    compute: str = "local"
+    compute_address: str = ""
+    bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    hint_workers: int = 1  # hints and coach notes running at once (moves keep the rest)
     hint_queue: int = 4  # hints waiting for a worker beyond this are refused as busy
+    bot_seconds: float = 3.0  # a bot move's budget, waiting included; then the best found
     # a table nobody watches and nobody moved at for this long leaves memory (it stays stored)
     evict_after_seconds: float = 1800.0
     sweep_seconds: float = 60.0
@@ -95,9 +102,11 @@ POSITIVE = frozenset(
         "tables_burst", "hints_burst", "bad_keys_burst", "ratings_burst", "qr_burst",
         "renames_burst", "sockets_per_address", "listeners_per_table", "bot_workers",
         "hint_workers", "lobby_size", "evict_after_seconds", "sweep_seconds",
-        "storage_retry_seconds", "think_scale", "unstarted_tables",
+        "storage_retry_seconds", "think_scale", "unstarted_tables", "bot_seconds",
     }
 )  # fmt: skip
+
+COMPUTE = ("local", "ray", "threads")
 
 
 def problems(settings: Settings) -> list[str]:
@@ -108,6 +117,8 @@ def problems(settings: Settings) -> list[str]:
     ['bot_delay must be a finite number, not nan', 'bot_workers must be above 0, not 0']
     """
     found = []
+    if settings.compute not in COMPUTE:
+        found.append(f"compute must be one of {', '.join(COMPUTE)}, not {settings.compute!r}")
     for knob in fields(Settings):
         value = getattr(settings, knob.name)
         if isinstance(value, bool) or not isinstance(value, int | float):

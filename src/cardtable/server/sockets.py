@@ -174,7 +174,7 @@ async def _handle(
         return error("rate_limited", "too many hints from this address: wait a little")
     try:
         if message.type == "hint":
-            return await table.hint(seat, message.lang)
+            return await table.hint(seat, message.lang, address)
         if message.type == "next_round":
             await table.next_round(seat)
             return None

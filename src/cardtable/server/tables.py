@@ -44,11 +44,15 @@ from cardtable.server.seat_names import (
 )
 from cardtable.server.settings import Settings
 from cardtable.server.store import StorageUnavailable, Store, StoredMove, TableRow
-from cardtable.server.workers import HintsBusy, Workers
+from cardtable.server.workers import HintsBusy, Workers, bot_move
 
 log = logging.getLogger("cardtable.server")
 
 JSON = dict[str, Any]
+
+
+#: the move clock's move for a person whose time ran out: what a careful player would play
+DEFAULT_MOVE_BOT = "greedy"
 
 
 class Listener(Protocol):
@@ -207,7 +211,6 @@ class LiveTable:
         self.agents: dict[int, Agent] = {
             n: self._agent(s.kind, n) for n, s in enumerate(self.seats) if s.is_bot
         }
-        self.default_agent = make_agent("greedy", row.game, seed=row.seed % 2**31)
         self.timer_key: tuple[Any, ...] | None = None
         self.timer_started = self.last_change
         self.bot_ready: dict[int, float] = {}
@@ -558,7 +561,7 @@ class LiveTable:
             self._end_round_break()
         await self.broadcast()
 
-    async def hint(self, seat: int, lang: str) -> JSON:
+    async def hint(self, seat: int, lang: str, address: str = "") -> JSON:
         """What the hard bot would play for ``seat`` now, with its reasons (one at a time)."""
         if seat not in self.state.to_move or self.finished or self.round_break is not None:
             raise TableError("a hint is for the seat to move", "no_hint")
@@ -569,7 +572,9 @@ class LiveTable:
         self.hinting.add(seat)
         try:
             version, snapshot = self.version, self.state.clone()
-            found = await self.hub.workers.hint(hint, snapshot, seat, seed=version)
+            found = await self.hub.workers.hint(
+                hint, snapshot, seat, seed=version, address=address, table=self.id
+            )
         except HintsBusy:
             raise TableError("every hint worker is busy: ask again in a moment", "busy") from None
         finally:
@@ -696,14 +701,31 @@ class LiveTable:
         assert isinstance(self.state, Timed)
         await self.act(CLOCK, self.state.time_up(), expect_version=self.version)
 
+    @property
+    def owner(self) -> str:
+        """Whose turn a job of this table takes in the compute pool: the address that made
+        it (a table restored after a restart stands for itself)."""
+        return self.creator or self.id
+
+    async def compute_move(self, bot: str, seat: int) -> tuple[int, Action]:
+        """``bot``'s move for ``seat`` from the compute pool, and the version it is for."""
+        agent = self.agents.get(seat)
+        version, snapshot = self.version, self.state.clone()
+        if isinstance(agent, ScriptedBot):  # a lesson's script: no search, nothing to send
+            return version, agent.choose(snapshot, seat)
+        seed = (self.row.seed + 7919 * seat + 104729 * version) % 2**31
+        deadline = time.time() + self.hub.settings.bot_seconds
+        work = (bot, self.row.game, seed, snapshot, seat, deadline)
+        action = await self.hub.workers.bot(bot_move, *work, address=self.owner, table=self.id)
+        return version, action
+
     def _bot_move_for(self, seat: int) -> Callable[[], Awaitable[None]]:
         async def move() -> None:
-            agent = self.agents[seat]
             writing = self._real_time()
+            bot = self.seats[seat].kind.removeprefix("bot:")
             # a word bot writes, then flips or locks in the same breath
             while True:
-                version, snapshot = self.version, self.state.clone()
-                action = await self.hub.workers.bot(agent.choose, snapshot, seat)
+                version, action = await self.compute_move(bot, seat)
                 await self.act(seat, action, expect_version=version)
                 if not (writing and seat in self.state.to_move and self._real_time()):
                     return
@@ -712,8 +734,7 @@ class LiveTable:
 
     def _default_move_for(self, seat: int) -> Callable[[], Awaitable[None]]:
         async def move() -> None:
-            version, snapshot = self.version, self.state.clone()
-            action = await self.hub.workers.bot(self.default_agent.choose, snapshot, seat)
+            version, action = await self.compute_move(DEFAULT_MOVE_BOT, seat)
             await self.act(seat, action, expect_version=version)
 
         return move
