@@ -414,8 +414,11 @@ def test_a_failed_verification_names_the_move(
     assert f"the moves before move {move} replay legally" in re.sub(r"\s+", " ", result.output)
     good = tmp_path / "good.json"
     good.write_text(json.dumps(record))
-    result = CliRunner().invoke(cli, ["verify", str(good)])
+    result = CliRunner().invoke(cli, ["verify", str(good), "--key", record["signature"]["key"]])
     assert result.exit_code == 0 and f"{len(record['log'])} moves replay legally" in result.output
+    result = CliRunner().invoke(cli, ["verify", str(good)])  # whoever signed it: not told
+    said = " ".join(result.output.split())
+    assert result.exit_code == 1 and "not checked against the server's key" in said
 
 
 def test_the_verify_page_names_a_reordered_move(

@@ -123,13 +123,14 @@ def test_cardtable_verify_command(client: TestClient, tmp_path: Path) -> None:
     record = client.get(f"/api/tables/{table_id}/record").json()
     good = tmp_path / "game.json"
     good.write_text(json.dumps(record))
-    result = CliRunner().invoke(cli, ["verify", str(good)])
+    server_key = client.get("/api/signing-key").json()["key"]
+    result = CliRunner().invoke(cli, ["verify", str(good), "--key", server_key])
     assert result.exit_code == 0, result.output
     assert f"{len(record['log'])} moves replay legally" in result.output
     record["log"] = record["log"][:-3] + record["log"][-2:]  # a move went missing
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(record))
-    result = CliRunner().invoke(cli, ["verify", str(bad)])
+    result = CliRunner().invoke(cli, ["verify", str(bad), "--key", server_key])
     assert result.exit_code == 1
     assert "does not replay" in result.output
 

@@ -1,6 +1,6 @@
 """The attack suite, part two (issue 37): authority over seats, limits that hold under
-races, endpoints with bounds, settings that refuse nonsense. Loopback only, bounded in
-count and time; each test failed on the server before its fix."""
+races, endpoints with bounds, settings that refuse nonsense, records that prove their
+moves. Loopback only, bounded in count and time."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from cardtable.cli import app as cli
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
 
@@ -196,7 +198,16 @@ def test_the_rating_of_a_huge_record_is_capped(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["\u200b", "\u202eevil", "\u200b\u200b ", "Bot (hard)", "Бот (сложный)", "Bot (trudny) 2"],
+    [
+        "\u200b",
+        "\u202eevil",
+        "\u200b\u200b ",
+        "\u3164",
+        "Bot (hard)",
+        "Бот (сложный)",
+        "Bot (trudny) 2",
+        "\uff22\uff4f\uff54 (hard)",
+    ],
 )
 def test_a_name_must_be_a_persons_name(client: TestClient, name: str) -> None:
     created = private_table(client, seats=2, game="koi-koi")
@@ -318,9 +329,6 @@ def test_a_reordered_dropped_or_altered_move_is_found_and_named(
 ) -> None:
     """Swapping a koi-koi game's first and last plays still replayed legally and verified;
     now the chain and the signature reject it, and say which move."""
-    from typer.testing import CliRunner
-
-    from cardtable.cli import app as cli
     from cardtable.server.fairness import Signer
 
     table_id, _key = finished_koikoi(client)
@@ -334,7 +342,7 @@ def test_a_reordered_dropped_or_altered_move_is_found_and_named(
         assert any(f"move {move} " in problem for problem in verdict["problems"]), verdict
         path = tmp_path / f"{kind}.json"
         path.write_text(json.dumps(forged))
-        said = CliRunner().invoke(cli, ["verify", str(path)])
+        said = CliRunner().invoke(cli, ["verify", str(path), "--key", record["signature"]["key"]])
         assert said.exit_code == 1
         assert f"at move {move}" in " ".join(said.output.split()), said.output
     from cardtable.server.fairness import Commitment, seal
@@ -343,6 +351,11 @@ def test_a_reordered_dropped_or_altered_move_is_found_and_named(
     sealed = Commitment(seed=fairness["seed"], salt=fairness["salt"])
     unsigned = {k: v for k, v in next(forgeries(record))[1].items() if k != "fairness"}
     resigned = seal(unsigned, sealed, Signer(Signer.new_key()))
+    path = tmp_path / "resigned.json"
+    path.write_text(json.dumps(resigned))
+    server_key = client.get("/api/signing-key").json()["key"]
+    said = CliRunner().invoke(cli, ["verify", str(path), "--key", server_key])
+    assert said.exit_code == 1 and "signed by another key" in " ".join(said.output.split())
     verdict = client.post("/api/verify", json=resigned).json()
     # a forgery made consistent, chain and all, is signed by another key than the server's
     assert not verdict["ok"] and verdict["chain_ok"]
@@ -354,7 +367,69 @@ def test_a_reordered_dropped_or_altered_move_is_found_and_named(
     )
 
 
+def test_the_chain_in_frames_is_keyed_by_the_secret_salt(client: TestClient) -> None:
+    """Mid-game, a frame's head cannot be recomputed without the deal's salt (a player
+    could otherwise try the few moves a hidden one could be); at the end the revealed salt
+    recomputes every head the frames showed."""
+    from cardtable.server.fairness import chain_links
+
+    created = client.post(
+        "/api/tables",
+        json={"game": "koi-koi", "seats": ["human", "bot:random"], "options": {"rounds": 1}},
+    ).json()
+    heads: dict[int, str] = {}
+    url = f"/ws/tables/{created['id']}?seat=0&key={created['key']}"
+    with client.websocket_connect(url) as socket:
+        while True:
+            frame = socket.receive_json()
+            if frame["type"] != "state":
+                continue
+            heads[frame["chain"]["moves"]] = frame["chain"]["head"]
+            if frame["table"]["status"] == "finished":
+                break
+            legal = frame["view"].get("legal_actions") or []
+            if 0 in frame["view"]["to_move"] and legal:
+                socket.send_json(
+                    {"type": "action", "action": legal[0], "version": frame["version"]}
+                )
+    record = client.get(f"/api/tables/{created['id']}/record").json()
+    fairness = record["fairness"]
+    links = chain_links(fairness["commitment"], fairness["salt"], record["log"])
+    assert all(heads[n] == links[n - 1] for n in heads if n), heads
+    for guess in ("", "00" * 16):  # without the salt the heads are not to be had
+        assert chain_links(fairness["commitment"], guess, record["log"])[-1] != links[-1]
+
+
 # -- 9. small ---------------------------------------------------------------------------------
+def test_a_played_card_or_a_table_id_is_not_echoed(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]})
+    table = created.json()
+    missing = client.get("/api/tables/zz<b>x</b>")
+    assert missing.status_code == 404 and "<b>" not in missing.text
+    url = f"/ws/tables/{table['id']}?seat={table['seat']}&key={table['key']}"
+    with client.websocket_connect(url) as socket:
+        socket.receive_json()
+        socket.send_json({"type": "action", "action": {"type": "play", "card": "<b>x</b>"}})
+        while (reply := socket.receive_json())["type"] != "error":
+            pass
+    assert "<b>" not in json.dumps(reply), reply
+    forged = {"format": "cardtable-game/1", "game": "koi-koi", "seed": 1, "log": [],
+              "fairness": {"salt": "\ud800", "seed": 1, "commitment": "x"},
+              "signature": {"algorithm": "Ed25519", "key": "\ud800", "value": "<b>"}}  # fmt: skip
+    answer = client.post(
+        "/api/verify", content=json.dumps(forged), headers={"content-type": "application/json"}
+    )
+    assert answer.status_code == 200 and not answer.json()["ok"]
+    assert "<b>" not in answer.text and answer.json()["signed_by"] is None
+
+
+def test_a_trusted_proxy_must_be_an_address(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "cardtable", "serve", "--db", f"sqlite:///{tmp_path}/x.db",
+               "--port", "1", "--trusted-proxy", "localhost"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "--trusted-proxy" in done.stdout + done.stderr
+
+
 @pytest.mark.parametrize(
     "body",
     [

@@ -384,7 +384,8 @@ def verify(
         str | None,
         typer.Option(
             help="The server's public key (GET /api/signing-key): the record must be "
-            "signed with it. Without it, the key the record names is shown to compare."
+            "signed with it. Without it nobody can tell who signed the file: the key it "
+            "names is shown to compare, and the exit code is 1."
         ),
     ] = None,
 ) -> None:
@@ -411,14 +412,15 @@ def verify(
         )
     else:
         console.print(f"{mark} every move is the one the server chained")
-    mark = "[green]✓[/]" if verdict.signature_ok else "[red]✗[/]"
-    signer = verdict.signed_by or "nobody"
-    trusted = (
-        ""
-        if key or not verdict.signature_ok
-        else " (compare it with the server's /api/signing-key)"
-    )
-    console.print(f"{mark} signed by key {signer}{trusted}")
+    if not verdict.signature_ok:
+        console.print(f"[red]✗[/] signed by key {verdict.signed_by or 'nobody'}")
+    elif key is None:  # anyone can sign a file they changed: only the server's key tells
+        console.print(
+            f"[yellow]?[/] signed by key {verdict.signed_by}: not checked against the "
+            "server's key; pass --key (the server's GET /api/signing-key) to check it"
+        )
+    else:
+        console.print(f"[green]✓[/] signed by the server's key {key}")
     if verdict.failed_move is not None:
         failed = verdict.failed_move
         console.print(
@@ -431,7 +433,7 @@ def verify(
         )
     for problem in verdict.problems:
         console.print(f"  [red]{problem}[/]")
-    if not verdict.ok:
+    if not verdict.ok or key is None:
         raise typer.Exit(code=1)
 
 

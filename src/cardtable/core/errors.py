@@ -20,6 +20,8 @@ class CardtableError(Exception):
     >>> error = OptionError("unknown bot '<b>' for koi-koi; valid bots: easy", given=["<b>"])
     >>> error.public_message()
     'unknown bot for koi-koi; valid bots: easy'
+    >>> OptionError("'<b>' is no card; valid: 1, 3", given=["<b>", 3]).public_message()
+    'the value given is no card; valid: 1, 3'
     """
 
     def __init__(self, *args: object, given: Iterable[object] = ()) -> None:
@@ -29,7 +31,9 @@ class CardtableError(Exception):
     def public_message(self) -> str:
         text = str(self)
         for value in self.given:
-            text = text.replace(f" {value!r}", "").replace(f"={value!r}", "")
+            text = text.replace(f"={value!r}", "")  # option rounds=5 -> option rounds
+            if isinstance(value, str):  # quoted: it cannot be part of the valid values' list
+                text = text.replace(f" {value!r}", "").replace(repr(value), "the value given")
         return text
 
 

@@ -167,6 +167,9 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # the signing key, before any record is asked for (made and kept on the first start)
+        with contextlib.suppress(StorageUnavailable):
+            await asyncio.to_thread(hub.signer)
         restored = await hub.restore()
         if restored:
             log.info("restored %d unfinished tables", restored)
@@ -314,8 +317,10 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         if not table.key_matches(body.seat, body.key):
             limits.bad_keys.allow(address)  # each wrong key spends one of the address's tries
             raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
+        if not table.row.rematch_id and not limits.tables.allow(address):
+            raise too_many("too many tables made from this address: wait a minute")
         try:
-            new = await hub.rematch(table)
+            new = await hub.rematch(table, creator=address)
         except CardtableError as exc:
             raise http_error(exc) from None
         return {"id": new.id, "url": f"/t/{new.id}?seat={body.seat}&key={body.key}"}

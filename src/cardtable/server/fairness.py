@@ -169,21 +169,40 @@ def signature_problem(data: Mapping[str, Any], trusted_key: str | None) -> str |
         return f"the record is signed with an unknown method (expected {SIGNATURE})"
     unsigned = {k: v for k, v in data.items() if k != "signature"}
     try:
+        if not is_hex(signature.get("key"), 64) or not is_hex(signature.get("value"), 128):
+            raise ValueError("not a key and a signature")
         key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(str(signature["key"])))
         key.verify(bytes.fromhex(str(signature["value"])), canonical(unsigned))
-    except (KeyError, ValueError, InvalidSignature):
+    except (KeyError, ValueError, UnicodeError, InvalidSignature):
         return "the signature does not match: the file was changed after the server signed it"
     if trusted_key is not None and not hmac.compare_digest(str(signature["key"]), trusted_key):
         return "signed by another key than this server"
     return None
 
 
+def is_hex(value: object, length: int | None = None) -> bool:
+    """Whether ``value`` is lowercase hex (of ``length`` characters): what a salt, a link,
+    a key and a signature are; anything else in a record is not read further.
+
+    >>> is_hex("0f" * 16, 32), is_hex("\\ud800"), is_hex("0F")
+    (True, False, False)
+    """
+    return (
+        isinstance(value, str)
+        and bool(value)
+        and all(c in "0123456789abcdef" for c in value)
+        and (length is None or len(value) == length)
+    )
+
+
 def chain_problem(fairness: Mapping[str, Any], record: GameRecord) -> tuple[str | None, int | None]:
     """Whether the file's moves are the ones the server chained: a problem and the first
     move (from 1) that differs, or (None, None)."""
     signed = fairness.get("links")
-    if not isinstance(signed, list):
+    if not isinstance(signed, list) or not all(is_hex(link, 64) for link in signed):
         return "the record carries no chain of its moves", None
+    if not is_hex(fairness.get("salt")) or not is_hex(fairness.get("commitment"), 64):
+        return "fairness block unreadable", None
     moves = (move.to_json() for move in record.log)
     mine = chain_links(str(fairness.get("commitment")), str(fairness.get("salt")), moves)
     for number, (ours, theirs) in enumerate(zip(mine, signed, strict=False), 1):
@@ -261,8 +280,8 @@ def verify(data: Mapping[str, Any], trusted_key: str | None = None) -> Verdict:
             if int(data.get("seed", -1)) != sealed.seed:
                 commitment_ok = False
                 problems.append("the game was played from another seed than the revealed one")
-        except (KeyError, TypeError, ValueError) as error:
-            problems.append(f"fairness block unreadable: {error!r}")
+        except (KeyError, TypeError, ValueError):
+            problems.append("fairness block unreadable")
     replay_ok, moves, scores = False, 0, tuple[int, ...]()
     failed: dict[str, Any] | None = None
     chain_ok, altered = False, None
@@ -287,9 +306,10 @@ def verify(data: Mapping[str, Any], trusted_key: str | None = None) -> Verdict:
         else:
             replay_ok, moves, scores = True, len(record.log), state.scores()
     except CardtableError as error:
-        problems.append(f"the move log does not replay: {error}")
+        problems.append(f"the move log does not replay: {error.public_message()}")
     signed = data.get("signature") if isinstance(data, Mapping) else None
-    signed_by = str(signed.get("key")) if isinstance(signed, Mapping) else None
+    key = signed.get("key") if isinstance(signed, Mapping) else None
+    signed_by = key if isinstance(key, str) and is_hex(key, 64) else None
     return Verdict(
         commitment_ok, replay_ok, moves, tuple(scores), tuple(problems), failed,
         chain_ok=chain_ok, signature_ok=signature is None, altered_move=altered,

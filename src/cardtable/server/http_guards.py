@@ -4,6 +4,7 @@ request to arrive, and error answers that never echo what a client sent back at 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 from typing import Any
@@ -43,9 +44,24 @@ def too_many(message: str) -> HTTPException:
 
 
 def client_address(scope: Scope) -> str:
-    """The peer's address; behind a proxy named by ``--trusted-proxy``, the client it names."""
+    """The peer's address; behind a proxy named by ``--trusted-proxy``, the client it names.
+    An IPv6 client counts as its /64 network: one host is handed a whole /64 and could
+    take a new address for every request.
+
+    >>> client_address({"client": ("2001:db8::1", 5)}), client_address({"client": ("10.0.0.7", 5)})
+    ('2001:db8::/64', '10.0.0.7')
+    """
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    if not client:
+        return "unknown"
+    host = str(client[0])
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == 6 and address.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{host}/64", strict=False))
+    return host
 
 
 async def validation_answer(_request: Request, exc: Exception) -> JSONResponse:

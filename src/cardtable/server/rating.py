@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Self
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, model_validator
 
 from cardtable.arena.ladder import YOU, RecordedGame, rate_player
 from cardtable.core.game import game_ids
-from cardtable.server.http_guards import client_address
+from cardtable.server.http_guards import client_address, too_many
 from cardtable.server.limits import ClientLimits
 
 #: the newest games a browser sends (web/js/lobby.js cuts its record to as many); years of
@@ -48,8 +48,7 @@ def router(limits: ClientLimits) -> APIRouter:
     @api.post("/api/rating")
     def rating(body: RatingRequest, http: Request) -> dict[str, Any]:
         if not limits.ratings.allow(client_address(http.scope)):
-            message = "too many ratings asked from this address: wait a minute"
-            raise HTTPException(429, detail={"code": "rate_limited", "message": message})
+            raise too_many("too many ratings asked from this address: wait a minute")
         played = [RecordedGame(g.game, tuple(g.seats), tuple(g.scores)) for g in body.games]
         placed = rate_player(played)
         return {"ratings": {game: p.to_json() for game, p in sorted(placed.items())}}

@@ -92,16 +92,20 @@ def chosen_name(text: str) -> str:
     letter or digit). Invisible format characters go: a right-to-left override would turn
     the words after it around, a lone zero-width space would be a name nobody sees.
 
-    >>> chosen_name("  Anna \u202e  Maria "), chosen_name("\u200b"), chosen_name("-- !")
+    >>> chosen_name("  Anna \u202e  Maria "), chosen_name("\u200b"), chosen_name("\u3164")
     ('Anna Maria', '', '')
     """
-    visible = "".join(c for c in text if unicodedata.category(c) not in INVISIBLE)
+    visible = "".join(
+        c for c in text if unicodedata.category(c) not in INVISIBLE and c not in FILLERS
+    )
     name = " ".join(visible.split())[:MAX_NAME]
     return name if any(c.isalnum() for c in name) else ""
 
 
 #: control, format, private-use and unpaired surrogate characters
 INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cs"})
+#: letters that show as nothing (Hangul fillers)
+FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 
 
 def looks_like_bot(name: str) -> bool:
@@ -110,8 +114,10 @@ def looks_like_bot(name: str) -> bool:
 
     >>> looks_like_bot("Bot (hard)"), looks_like_bot("bot (Trudny) 2"), looks_like_bot("Bob")
     (True, True, False)
+    >>> looks_like_bot("\uff22\uff4f\uff54 (hard)")  # fullwidth
+    True
     """
-    folded = name.casefold()
+    folded = unicodedata.normalize("NFKC", name).casefold()  # fullwidth letters as plain
     for lang in LANGUAGES:
         before, _, after = message("lobby.bot_name", lang, name="\x00").casefold().partition("\x00")
         end = folded.rstrip("0123456789 ")

@@ -3,6 +3,7 @@ tests shorten the delays and widen the limits). docs/web.md lists every limit.""
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from dataclasses import dataclass, field, fields, replace
@@ -117,6 +118,11 @@ def problems(settings: Settings) -> list[str]:
     ['bot_delay must be a finite number, not nan', 'bot_workers must be above 0, not 0']
     """
     found = []
+    for proxy in settings.trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            found.append(f"--trusted-proxy takes an IP address or network, not {proxy!r}")
     if settings.compute not in COMPUTE:
         found.append(f"compute must be one of {', '.join(COMPUTE)}, not {settings.compute!r}")
     for knob in fields(Settings):

@@ -336,14 +336,21 @@ class Store:
                 .values(data=data, updated_at=time.time())
             )
 
-    @writes
-    def secret(self, name: str, make: Callable[[], str]) -> str:
-        """The secret ``name``, made by ``make`` and kept the first time it is asked for
-        (two processes asking at once keep the first one written)."""
+    @reads
+    def kept_secret(self, name: str) -> str | None:
         with self.session() as session:
             row = session.get(SecretRow, name)
-            if row is not None:
-                return row.value
+            return None if row is None else row.value
+
+    def secret(self, name: str, make: Callable[[], str]) -> str:
+        """The secret ``name``, made by ``make`` and kept the first time it is asked for
+        (two processes asking at once keep the first one written): read, and written only
+        when missing, so a read-only store still gives a secret it has."""
+        kept = self.kept_secret(name)
+        return kept if kept is not None else self._keep_secret(name, make)
+
+    @writes
+    def _keep_secret(self, name: str, make: Callable[[], str]) -> str:
         try:
             with self.session() as session:
                 session.add(SecretRow(name=name, value=make()))

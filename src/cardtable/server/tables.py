@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -66,8 +66,10 @@ class Listener(Protocol):
 class TableError(CardtableError):
     """A request about a table that cannot be honoured (the message says why)."""
 
-    def __init__(self, message: str, code: str = "bad_request") -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, code: str = "bad_request", given: Iterable[object] = ()
+    ) -> None:
+        super().__init__(message, given=given)
         self.code = code
 
 
@@ -254,6 +256,7 @@ class LiveTable:
             "status": "finished" if self.finished else "playing",
             "round_break": self.round_break.to_json() if self.round_break else None,
             "waiting": self.waiting_for(),
+            "host": self.host,  # who may fill the seats with bots
             "commitment": row.commitment,
             "move_seconds": row.move_seconds,
             "moves": self.version,
@@ -892,7 +895,7 @@ class Hub:
         table.start()
         return table, keys
 
-    async def rematch(self, table: LiveTable) -> LiveTable:
+    async def rematch(self, table: LiveTable, creator: str | None = None) -> LiveTable:
         if not table.finished:
             raise TableError("a rematch starts when the game is over", "not_finished")
         if table.lesson is not None:
@@ -906,17 +909,19 @@ class Hub:
             return await asyncio.shield(making)
         making = self.rematches[table.id] = asyncio.get_running_loop().create_future()
         try:
-            new = await self._make_rematch(table)
+            new = await self._make_rematch(table, creator)
         except BaseException as error:
             making.set_exception(error)
-            making.exception()  # whoever waited has it; nobody else must be told it was lost
+            # marked as seen: asyncio would warn of an exception never retrieved when
+            # nobody else was waiting for this rematch
+            making.exception()
             raise
         finally:
             del self.rematches[table.id]
         making.set_result(new)
         return new
 
-    async def _make_rematch(self, table: LiveTable) -> LiveTable:
+    async def _make_rematch(self, table: LiveTable, creator: str | None) -> LiveTable:
         request = TableRequest(
             game=table.row.game,
             seats=tuple("human" if s.kind == "human" else s.kind for s in table.seats),
@@ -926,7 +931,7 @@ class Hub:
             move_seconds=table.row.move_seconds,
             preset=None,
         )
-        new, _ = await self.create(request, rematch_of=table)
+        new, _ = await self.create(request, rematch_of=table, creator=creator)
         table.row.rematch_id = new.id
         self.store.set_fields(table.id, rematch_id=new.id)
         await table.broadcast()
@@ -939,7 +944,7 @@ class Hub:
             return table
         row = self.store.table(table_id) if len(table_id) <= 32 else None
         if row is None:
-            raise TableError(f"no table {table_id!r}", "not_found")
+            raise TableError(f"no table {table_id!r}", "not_found", given=[table_id])
         if row.status == "abandoned":
             self.store.set_fields(row.id, status="playing")
             row.status = "playing"

@@ -64,12 +64,13 @@ def bot_move(bot: str, game_id: str, seed: int, state: State, seat: int, deadlin
     return agent.choose(state, seat)
 
 
-def _start_worker(niceness: int) -> None:
+def _start_worker(niceness: int, server: int) -> None:
     """A worker gives way to the server (niced), and ends when its server has gone, even
-    by ``kill -9``: nobody else would ever stop it."""
+    by ``kill -9``: nobody else would ever stop it. (``server`` is the server's pid as the
+    server said it: a worker that starts after its server died sees another parent.)"""
     os.nice(niceness)
     threading.Thread(
-        target=_exit_when_orphaned, args=(os.getppid(),), name="orphan-watch", daemon=True
+        target=_exit_when_orphaned, args=(server,), name="orphan-watch", daemon=True
     ).start()
 
 
@@ -106,7 +107,7 @@ class LocalBackend:
             self.slots,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
-            initargs=(10,),
+            initargs=(10, os.getpid()),
         )
 
     async def run(self, payload: bytes) -> object:

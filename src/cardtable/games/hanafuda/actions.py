@@ -218,11 +218,13 @@ def action_of_number(number: int) -> HanafudaAction:
 def _card_field(data: Mapping[str, Any], key: str) -> int:
     value = data.get(key)
     if not isinstance(value, str):
-        raise IllegalAction(f"{key!r} must be a card code such as '03-1', not {value!r}")
+        raise IllegalAction(
+            f"{key!r} must be a card code such as '03-1', not {value!r}", given=[value]
+        )
     try:
         return card_index(value)
     except ValueError as error:
-        raise IllegalAction(str(error)) from None
+        raise IllegalAction(str(error), given=[value]) from None
 
 
 def parse_action(data: Mapping[str, Any]) -> HanafudaAction:

@@ -34,6 +34,7 @@ function showVerdict(verdict) {
   // the server says its problems in English; those the page knows it says in the reader's language
   const known = {
     "the record is not signed by a server": "replay.unsigned",
+    "the record carries no chain of its moves": "replay.no_chain",
     "signed by another key than this server": "replay.other_key",
     "the signature does not match: the file was changed after the server signed it": "replay.bad_signature",
   };

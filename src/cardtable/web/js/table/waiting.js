@@ -47,7 +47,7 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
       h("span", { class: "muted" }, open.includes(n) ? t("wait.not_yet") : t("wait.sat")))));
   const parts = [h("h3", {}, t("wait.title")), h("p", { class: "muted" }, t("wait.starts")), seats];
   if (invites.length) parts.push(h("ul", { class: "invites" }, invites.map((invite) => inviteRow(invite, seatName, t))));
-  if (credentials) {
+  if (credentials && credentials.seat === (table.host ?? 0)) { // only the host fills seats
     const level = h("select", { id: "fill-level", "aria-label": t("wait.fill_level") },
       (table.bot_levels || ["easy", "medium", "hard"]).map((bot) => new Option(t(`bot.${bot}`), bot, false, bot === "medium")));
     const fill = h("button", { id: "fill-bots", type: "button" }, t("wait.fill"));
