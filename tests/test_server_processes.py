@@ -108,7 +108,10 @@ def ask_hint(url: str, table_id: str, seat: int, key: str) -> dict[str, object]:
                 return dict(reply)
 
 
-def test_a_killed_servers_worker_processes_end_with_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ending", ["kill -9", "stop"])
+def test_a_servers_worker_processes_end_with_it(tmp_path: Path, ending: str) -> None:
+    """The compute pool's processes (a bot's moves and a hint ran there) are gone once
+    their server is, killed or stopped."""
     server = ServerProcess(f"sqlite:///{tmp_path / 'w.db'}")
     try:
         server.start()
@@ -120,7 +123,10 @@ def test_a_killed_servers_worker_processes_end_with_it(tmp_path: Path) -> None:
         assert answer["type"] == "hint", answer
         workers = children_of(server.process.pid)
         assert workers, "the hint ran in no worker process"
-        server.kill9()
+        if ending == "stop":
+            server.stop()
+        else:
+            server.kill9()
         deadline = time.monotonic() + 15
         while any(alive(pid) for pid in workers):
             assert time.monotonic() < deadline, [p for p in workers if alive(p)]

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, cast
 
 from cardtable.core.actions import Action
-from cardtable.core.state import State
+from cardtable.core.state import Agent, State
 from cardtable.core.workers import start_ray
 from cardtable.server.settings import Settings
 
@@ -57,11 +57,16 @@ def bot_move(bot: str, game_id: str, seed: int, state: State, seat: int, deadlin
     its name and a seed, rather than sent."""
     from cardtable.agents import make_agent  # noqa: PLC0415 - workers import it once
 
-    agent = make_agent(bot, game_id, seed=seed)
-    if hasattr(agent, "seconds"):  # a search: it stops at its budget with its best move
+    return within(make_agent(bot, game_id, seed=seed), deadline).choose(state, seat)
+
+
+def within(agent: Agent, deadline: float) -> Agent:
+    """``agent``, its search (if it searches) stopping at ``deadline`` with its best move
+    found, after at least :data:`FLOOR_SECONDS`."""
+    if hasattr(agent, "seconds"):
         left = max(FLOOR_SECONDS, deadline - time.time())
         agent.seconds = left if agent.seconds is None else min(agent.seconds, left)
-    return agent.choose(state, seat)
+    return agent
 
 
 def _start_worker(niceness: int, server: int) -> None:
