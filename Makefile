@@ -82,6 +82,7 @@ bench: $(STAMP) system-deps compiled
 	$(PY) benchmarks/inference.py --positions 1000
 	$(PY) benchmarks/bench_web.py --seats 200 1000 --duration 45
 	$(PY) benchmarks/bench_server_limits.py --spectators 0 250 1000 --moves 30 --hint-seats 12 --flood-seconds 10
+	$(PY) benchmarks/bench_compute.py --moves 40 --replies 40 --tables 0 20 100
 	$(PY) benchmarks/attack_soak.py
 
 # the attack suite at soak counts: frames checked for hidden cards, fuzz, kill -9 runs (~15 min)
