@@ -463,3 +463,15 @@ def test_bots_think_only_while_a_person_sits_at_the_table(client: TestClient) ->
             if frame["type"] == "state" and not {1, 2} & set(frame["view"]["to_move"]):
                 break
     assert frame["version"] == 2
+
+
+# -- issue 39, item 12: an unknown game's pages -------------------------------------------------
+@pytest.mark.parametrize("path", ["/learn/nosuchgame", "/rules/nosuchgame"])
+def test_an_unknown_games_page_is_a_page(client: TestClient, path: str) -> None:
+    """/learn/nosuchgame answered raw JSON: now the 404 page every address has, in the
+    reader's language, with the way back to the lobby."""
+    answer = client.get(path, headers={"accept-language": "pl-PL,pl;q=0.9"})
+    assert answer.status_code == 404
+    assert answer.headers["content-type"].startswith("text/html")
+    assert 'lang="pl"' in answer.text and 'id="lobby-link"' in answer.text
+    assert "nosuchgame" not in answer.text

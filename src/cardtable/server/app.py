@@ -426,11 +426,14 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             return missing(request, table_id)
         return FileResponse(WEB_ROOT / "table.html")
 
-    @app.get("/learn/{game_id}", include_in_schema=False)
-    def learn_page(game_id: str) -> FileResponse:
-        if game_id not in game_ids():
-            message = "no such game"
-            raise HTTPException(404, detail={"code": "not_found", "message": message})
+    def no_page(request: Request) -> HTMLResponse:
+        lang = language_of(request.headers.get("accept-language"))
+        return HTMLResponse(not_found_html(lang), status_code=404)
+
+    @app.get("/learn/{game_id}", include_in_schema=False, response_model=None)
+    def learn_page(game_id: str, request: Request) -> FileResponse | HTMLResponse:
+        if game_id not in game_ids():  # a page, as every address a person types
+            return no_page(request)
         return FileResponse(WEB_ROOT / "learn.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False, response_model=None)
@@ -444,10 +447,9 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         return FileResponse(WEB_ROOT / "replay.html")
 
     @app.get("/rules/{game_id}", include_in_schema=False)
-    def rules_page(game_id: str, lang: str = "en") -> HTMLResponse:
+    def rules_page(game_id: str, request: Request, lang: str = "en") -> HTMLResponse:
         if game_id not in game_ids():
-            message = "no such game"
-            raise HTTPException(404, detail={"code": "not_found", "message": message})
+            return no_page(request)
         return HTMLResponse(page_html(game_id, lang))
 
     pads = {pad_of(game_id): client for game_id, client in pads_by_game().items()}
