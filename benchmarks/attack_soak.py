@@ -71,13 +71,13 @@ def fuzz(messages: int, requests: int, folder: Path) -> tuple[int, int]:
     return sent, asked
 
 
-def kills(runs: int, folder: Path) -> tuple[int, int, int]:
+def kills(runs: int, seconds: float, folder: Path) -> tuple[int, int, int]:
     server = ServerProcess(f"sqlite:///{folder / 'kill.db'}", options=("--no-address-limits",))
     tables = kept = 0
     try:
         server.start()
         for _ in range(runs):
-            checked, moves = kill_run(server)
+            checked, moves = kill_run(server, seconds=seconds)
             tables, kept = tables + checked, kept + moves
     finally:
         server.stop()
@@ -90,6 +90,7 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=7000, help="fuzzed WebSocket frames")
     parser.add_argument("--requests", type=int, default=3200, help="fuzzed HTTP requests")
     parser.add_argument("--kill-runs", type=int, default=50, help="kill -9 runs (6 tables each)")
+    parser.add_argument("--kill-after", type=float, default=3.5, help="seconds of play a run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
@@ -98,7 +99,7 @@ def main() -> None:
         print(f"hidden cards: {frames} frames of {args.games} games checked, none leaked")
         sent, asked = fuzz(args.messages, args.requests, folder)
         print(f"fuzz: {sent} WebSocket frames and {asked} HTTP requests, no 500, no traceback")
-        runs, tables, kept = kills(args.kill_runs, folder)
+        runs, tables, kept = kills(args.kill_runs, args.kill_after, folder)
         print(f"kill -9: {runs} runs, {tables} tables, {kept} acknowledged moves, none lost")
         print(f"in {time.monotonic() - started:.0f} s")
 

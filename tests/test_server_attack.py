@@ -244,7 +244,7 @@ def receive_state(socket: Any, version: int) -> dict[str, Any]:
             return frame
 
 
-def kill_run(server: ServerProcess, tables: int = 6) -> tuple[int, int]:
+def kill_run(server: ServerProcess, tables: int = 6, seconds: float = 0.7) -> tuple[int, int]:
     """Tables played as fast as their sockets go; the server is killed mid-flight and
     started again; each stored log starts with exactly the acknowledged moves (at most one
     more, in flight). Returns the tables checked and the acknowledged moves kept."""
@@ -262,7 +262,7 @@ def kill_run(server: ServerProcess, tables: int = 6) -> tuple[int, int]:
     ]
     for player in players:
         player.start()
-    time.sleep(0.7)
+    time.sleep(seconds)
     server.kill9()  # mid-flight: moves are being sent and written right now
     stop.set()
     for player in players:
