@@ -70,8 +70,8 @@ async def spectated_moves(url: str, spectators: int, moves: int) -> dict[str, fl
     version = frames[0]["version"]
     for _ in range(moves):
         mover = 0 if frames[0]["view"]["legal_actions"] else 1
-        if frames[mover]["table"]["status"] == "finished":
-            break
+        if frames[mover]["table"]["status"] == "finished" or frames[mover]["table"]["round_break"]:
+            break  # the round is over: the moves so far are the sample
         action = rng.choice(frames[mover]["view"]["legal_actions"])
         sent = time.perf_counter()
         await seats[mover].send(json.dumps({"type": "action", "action": action}))

@@ -190,3 +190,33 @@ def test_ray_plays_a_tables_bots_and_hints(tmp_path: Path) -> None:
                     socket.send(json.dumps(action))
         bots = [m for m in app.state.hub.store.moves(created["id"]) if m.seat == 1]
         assert bots and hinted
+
+
+def test_a_spectator_that_never_reads_holds_up_no_move(tmp_path: Path) -> None:
+    """The players' frames go out at once; the spectators' are sent by the table's fan-out
+    task afterwards, so a stuck spectator (a socket that never drains) delays nobody."""
+    from fastapi.testclient import TestClient
+
+    from cardtable.server.app import create_app
+
+    from .server_helpers import FAST
+
+    class Stuck:
+        seat = None
+
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'fan.db'}", FAST)) as client:
+        created = client.post(
+            "/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]}
+        ).json()
+        table = client.app.state.hub.tables[created["id"]]  # type: ignore[attr-defined]
+        table.listeners.add(Stuck())
+
+        async def broadcast_within(seconds: float) -> None:
+            await asyncio.wait_for(table.broadcast(), seconds)
+
+        assert client.portal is not None
+        client.portal.call(broadcast_within, 2.0)
+        assert table.fanout.queue  # the stuck spectator's frame is still on its way

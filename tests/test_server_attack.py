@@ -25,6 +25,7 @@ from cardtable.server.store import Store
 from .raw_socket import BINARY, RawSocket
 from .server_helpers import ServerProcess, http, seat_keys, server_thread
 from .test_server_defects import server_logs
+from .test_server_restart import after_break, receive_state
 
 WS_MESSAGES = 3000
 HTTP_REQUESTS = 2500
@@ -233,15 +234,12 @@ def play_until_stopped(url: str, table_id: str, keys: dict[int, str], stop: thre
                 acknowledged.append({"seat": mover, "action": action})
                 if frames[mover]["table"]["status"] == "finished":
                     return
+                if frames[mover]["table"]["round_break"]:  # both people go on to the next
+                    for socket in sockets.values():
+                        socket.send(json.dumps({"type": "next_round"}))
+                    frames = {seat: after_break(s, version) for seat, s in sockets.items()}
     except Exception:  # the server was killed under us: what was acknowledged stands
         return
-
-
-def receive_state(socket: Any, version: int) -> dict[str, Any]:
-    while True:
-        frame = json.loads(socket.recv(timeout=30))
-        if frame["type"] == "state" and frame["version"] >= version:
-            return frame
 
 
 def kill_run(server: ServerProcess, tables: int = 6, seconds: float = 0.7) -> tuple[int, int]:

@@ -32,6 +32,7 @@ from cardtable.learn import LESSON_PRESET, ScriptedBot, coach, lesson_of, refusa
 from cardtable.server.client_options import game_for_client
 from cardtable.server.coaching import Coach, Reviews
 from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
+from cardtable.server.fanout import Fanout
 from cardtable.server.protocol import encode
 from cardtable.server.round_break import RoundBreak
 from cardtable.server.seat_names import (
@@ -223,6 +224,7 @@ class LiveTable:
         self.coach = Coach(self)
         self.round_break: RoundBreak | None = None  # a round just ended: waiting for people
         self._links: list[str] = []  # each move's link of the hash chain (fairness.py)
+        self.fanout = Fanout()  # the spectators' frames, sent after the players'
 
     def _agent(self, kind: str, seat: int) -> Agent:
         if self.lesson is not None and kind == f"bot:{ScriptedBot.name}":
@@ -462,15 +464,24 @@ class LiveTable:
     async def broadcast_presence(self, besides: Listener | None = None) -> None:
         presence = self.presence()
         others = [listener for listener in self.listeners if listener is not besides]
-        await self._send_all(others, lambda _seat: presence)
+        await self._send_all(others, lambda _seat: presence, is_state=False)
 
     async def _send_all(
-        self, listeners: Sequence[Listener], frame_for: Callable[[int | None], JSON]
+        self,
+        listeners: Sequence[Listener],
+        frame_for: Callable[[int | None], JSON],
+        is_state: bool = True,
     ) -> None:
-        """One encoding per seat's view, shared by every listener of that seat."""
+        """One encoding per seat's view, shared by every listener of that seat; the
+        players' sent now, the spectators' handed to the table's fan-out."""
         texts: dict[int | None, str] = {}
         sends: list[Awaitable[None]] = []
+        spectators = [listener for listener in listeners if listener.seat is None]
+        if spectators:
+            self.fanout.offer(encode(frame_for(None)), spectators, is_state)
         for listener in listeners:
+            if listener.seat is None:
+                continue
             if listener.seat not in texts:
                 texts[listener.seat] = encode(frame_for(listener.seat))
             sends.append(listener.send_text(texts[listener.seat]))
@@ -596,6 +607,7 @@ class LiveTable:
             )
 
     async def stop(self) -> None:
+        await self.fanout.stop()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
