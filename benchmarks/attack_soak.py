@@ -9,7 +9,6 @@ Loopback only; every loop is bounded by its count. Prints one line a part and a 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import tempfile
@@ -18,13 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.server_helpers import FAST, ServerProcess, http, seat_keys, server_thread
+from tests.server_helpers import FAST, ServerProcess, server_thread
 from tests.socket_play import hidden_independent, play_game
-from tests.test_server_attack import fuzz_http, fuzz_sockets, kill_run
+from tests.test_server_attack import fuzz_table, kill_run
 from tests.test_server_security import GAMES
 
 from cardtable.server.app import create_app
@@ -53,22 +51,7 @@ def leak_check(games: int, folder: Path) -> int:
 
 def fuzz(messages: int, requests: int, folder: Path) -> tuple[int, int]:
     with server_thread(f"sqlite:///{folder / 'fuzz.db'}") as (url, _app):
-        port = int(url.rsplit(":", 1)[1])
-        _, created = http(
-            "POST", f"{url}/api/tables", {"game": "koi-koi", "seats": ["human", "human"]}
-        )
-        table_id, keys = created["id"], seat_keys(created)
-        seat_url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={{}}&key={{}}"
-        with connect(seat_url.format(0, keys[0])) as s0:
-            view = json.loads(s0.recv(timeout=10))["view"]
-        idle = 1 if view["legal_actions"] else 0
-        with connect(seat_url.format(1 - idle, keys[1 - idle])):
-            rng = random.Random(3707)
-            path = f"/ws/tables/{table_id}?seat={idle}&key={keys[idle]}"
-            sent = fuzz_sockets(port, path, rng, messages)
-            asked = fuzz_http(port, table_id, rng, requests)
-        assert http("GET", f"{url}/api/health")[0] == 200
-    return sent, asked
+        return fuzz_table(url, random.Random(3707), messages, requests)
 
 
 def kills(runs: int, seconds: float, folder: Path) -> tuple[int, int, int]:

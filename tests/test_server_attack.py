@@ -151,37 +151,44 @@ def fuzz_http(port: int, table_id: str, rng: random.Random, count: int = HTTP_RE
     return count
 
 
+def fuzz_table(
+    url: str, rng: random.Random, messages: int = WS_MESSAGES, requests: int = HTTP_REQUESTS
+) -> tuple[int, int]:
+    """Fuzz a koi-koi table of two people from the seat not to move, then check nothing
+    moved and the mover still moves. Returns the frames and requests sent."""
+    port = int(url.rsplit(":", 1)[1])
+    _, created = http("POST", f"{url}/api/tables", {"game": "koi-koi", "seats": ["human", "human"]})
+    table_id, keys = created["id"], seat_keys(created)
+    seat_url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={{}}&key={{}}"
+    with connect(seat_url.format(0, keys[0])) as s0:
+        view = json.loads(s0.recv(timeout=10))["view"]
+    idle = 1 if view["legal_actions"] else 0  # the seat not to move sends the fuzz
+    mover = 1 - idle
+    # the mover stays connected, so a fuzzed claim cannot take its seat (and key) away
+    with connect(seat_url.format(mover, keys[mover])) as ws:
+        frame = json.loads(ws.recv(timeout=10))
+        path = f"/ws/tables/{table_id}?seat={idle}&key={keys[idle]}"
+        sent = fuzz_sockets(port, path, rng, messages)
+        asked = fuzz_http(port, table_id, rng, requests)
+        # state consistent afterwards: nothing moved, the mover still moves
+        status, meta = http("GET", f"{url}/api/tables/{table_id}")
+        assert status == 200 and meta["moves"] == 0
+        ws.send(json.dumps({"type": "action", "action": frame["view"]["legal_actions"][0]}))
+        while frame["type"] != "state" or frame["version"] < 1:
+            frame = json.loads(ws.recv(timeout=10))
+    assert http("GET", f"{url}/api/health")[0] == 200
+    return sent, asked
+
+
 @pytest.mark.slow
 def test_fuzzed_sockets_and_requests_get_answers_not_errors(tmp_path: Path) -> None:
     with (
         server_thread(f"sqlite:///{tmp_path / 'fuzz.db'}") as (url, _app),
         server_logs() as logs,
     ):
-        port = int(url.rsplit(":", 1)[1])
-        status, created = http(
-            "POST", f"{url}/api/tables", {"game": "koi-koi", "seats": ["human", "human"]}
-        )
-        table_id, keys = created["id"], seat_keys(created)
-        seat_url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={{}}&key={{}}"
-        with connect(seat_url.format(0, keys[0])) as s0:
-            view = json.loads(s0.recv(timeout=10))["view"]
-        idle = 1 if view["legal_actions"] else 0  # the seat not to move sends the fuzz
-        mover = 1 - idle
-        # the mover stays connected, so a fuzzed claim cannot take its seat (and key) away
-        with connect(seat_url.format(mover, keys[mover])) as ws:
-            frame = json.loads(ws.recv(timeout=10))
-            rng = random.Random(17)
-            started = time.monotonic()
-            sent = fuzz_sockets(port, f"/ws/tables/{table_id}?seat={idle}&key={keys[idle]}", rng)
-            requests = fuzz_http(port, table_id, rng)
-            assert sent + requests >= 5000 and time.monotonic() - started < 240
-            # state consistent afterwards: nothing moved, the mover still moves
-            status, meta = http("GET", f"{url}/api/tables/{table_id}")
-            assert status == 200 and meta["moves"] == 0
-            ws.send(json.dumps({"type": "action", "action": frame["view"]["legal_actions"][0]}))
-            while frame["type"] != "state" or frame["version"] < 1:
-                frame = json.loads(ws.recv(timeout=10))
-        assert http("GET", f"{url}/api/health")[0] == 200
+        started = time.monotonic()
+        sent, requests = fuzz_table(url, random.Random(17))
+        assert sent + requests >= 5000 and time.monotonic() - started < 240
     tracebacks = [r.getMessage() for r in logs.records if r.exc_info or r.exc_text]
     assert tracebacks == []
 

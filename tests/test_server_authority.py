@@ -102,8 +102,11 @@ def test_simultaneous_creates_hold_the_unstarted_table_limit(tmp_path: Path) -> 
     assert all(status in (201, 429) for status, _ in answers)
 
 
-def finished_koikoi(client: TestClient) -> tuple[str, str]:
-    """A finished one-round koi-koi table against a bot: its id and the person's key."""
+def finished_koikoi(
+    client: TestClient, seen: list[dict[str, Any]] | None = None
+) -> tuple[str, str]:
+    """A finished one-round koi-koi table against a bot: its id and the person's key
+    (``seen``: every state frame the person got, in order)."""
     created = client.post(
         "/api/tables",
         json={"game": "koi-koi", "seats": ["human", "bot:random"], "options": {"rounds": 1}},
@@ -114,6 +117,8 @@ def finished_koikoi(client: TestClient) -> tuple[str, str]:
             frame = socket.receive_json()
             if frame["type"] != "state":
                 continue
+            if seen is not None:
+                seen.append(frame)
             if frame["table"]["status"] == "finished":
                 break
             legal = frame["view"].get("legal_actions") or []
@@ -373,26 +378,10 @@ def test_the_chain_in_frames_is_keyed_by_the_secret_salt(client: TestClient) -> 
     recomputes every head the frames showed."""
     from cardtable.server.fairness import chain_links
 
-    created = client.post(
-        "/api/tables",
-        json={"game": "koi-koi", "seats": ["human", "bot:random"], "options": {"rounds": 1}},
-    ).json()
-    heads: dict[int, str] = {}
-    url = f"/ws/tables/{created['id']}?seat=0&key={created['key']}"
-    with client.websocket_connect(url) as socket:
-        while True:
-            frame = socket.receive_json()
-            if frame["type"] != "state":
-                continue
-            heads[frame["chain"]["moves"]] = frame["chain"]["head"]
-            if frame["table"]["status"] == "finished":
-                break
-            legal = frame["view"].get("legal_actions") or []
-            if 0 in frame["view"]["to_move"] and legal:
-                socket.send_json(
-                    {"type": "action", "action": legal[0], "version": frame["version"]}
-                )
-    record = client.get(f"/api/tables/{created['id']}/record").json()
+    frames: list[dict[str, Any]] = []
+    table_id, _key = finished_koikoi(client, frames)
+    heads = {frame["chain"]["moves"]: frame["chain"]["head"] for frame in frames}
+    record = client.get(f"/api/tables/{table_id}/record").json()
     fairness = record["fairness"]
     links = chain_links(fairness["commitment"], fairness["salt"], record["log"])
     assert all(heads[n] == links[n - 1] for n in heads if n), heads

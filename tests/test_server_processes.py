@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 from .raw_socket import RawSocket
 from .server_helpers import ServerProcess, http, seat_keys
 from .test_server_restart import play_moves
-from .test_server_storage import refused_move
+from .test_server_storage import healed, refused_move
 
 
 def children_of(pid: int) -> set[int]:
@@ -83,10 +83,7 @@ def test_immutable_database_files_refuse_moves_without_killing_the_server(
             assert refused["code"] == "storage_unavailable", refused
         assert server.process is not None and server.process.poll() is None  # still up
         chattr("-i", [f for f in files if f.exists()])
-        deadline = time.monotonic() + 15
-        while http("GET", f"{server.url}/api/health")[0] != 200:
-            assert time.monotonic() < deadline, "storage did not come back by itself"
-            time.sleep(0.1)
+        healed(server.url)
         assert play_moves(server.url, created["id"], keys, 1, random.Random(2))
         assert http("GET", f"{server.url}/api/tables/{created['id']}")[1]["moves"] == 3
     finally:

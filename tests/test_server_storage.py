@@ -171,10 +171,7 @@ def test_read_only_database_files_leave_the_server_up_and_heal(tmp_path: Path) -
         assert server.process is not None and server.process.poll() is None  # still up
         for file in files:
             file.chmod(0o644)
-        deadline = time.monotonic() + 15
-        while http("GET", f"{server.url}/api/health")[0] != 200:
-            assert time.monotonic() < deadline, "storage did not come back by itself"
-            time.sleep(0.1)
+        healed(server.url)
         assert play_moves(server.url, created["id"], keys, 1, random.Random(2))
         assert http("GET", f"{server.url}/api/tables/{created['id']}")[1]["moves"] == 3
     finally:
@@ -182,6 +179,14 @@ def test_read_only_database_files_leave_the_server_up_and_heal(tmp_path: Path) -
             if file.exists():
                 file.chmod(0o644)
         server.stop()
+
+
+def healed(url: str, seconds: float = 15) -> None:
+    """Until the server's health is back by itself (it retries its storage)."""
+    deadline = time.monotonic() + seconds
+    while http("GET", f"{url}/api/health")[0] != 200:
+        assert time.monotonic() < deadline, "storage did not come back by itself"
+        time.sleep(0.1)
 
 
 def refused_move(url: str, table_id: str, keys: dict[int, str]) -> dict[str, Any]:
