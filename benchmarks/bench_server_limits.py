@@ -108,13 +108,24 @@ async def bot_replies(url: str, seconds: float) -> list[float]:
             frame = await state_at(socket, 0)
             while time.monotonic() < stop and frame["table"]["status"] != "finished":
                 legal = frame["view"]["legal_actions"]
+                if frame["table"]["round_break"]:  # the round is over: on to the next
+                    await socket.send(json.dumps({"type": "next_round"}))
+                    while (frame := await state_at(socket, frame["version"]))["table"][
+                        "round_break"
+                    ]:
+                        pass
+                    continue
                 if not legal:
                     frame = await state_at(socket, frame["version"] + 1)
                     continue
                 sent = time.perf_counter()
                 await socket.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
                 frame = await state_at(socket, frame["version"] + 1)
-                while not frame["view"]["legal_actions"] and frame["table"]["status"] != "finished":
+                while (
+                    not frame["view"]["legal_actions"]
+                    and frame["table"]["status"] != "finished"
+                    and not frame["table"]["round_break"]
+                ):
                     frame = await state_at(socket, frame["version"] + 1)  # the bot's move(s)
                 replies.append(time.perf_counter() - sent)
     return replies
