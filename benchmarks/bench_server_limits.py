@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import statistics
 import sys
@@ -39,13 +40,32 @@ async def state_at(socket: Any, version: int) -> dict[str, Any]:
             return frame
 
 
-async def count_frames(socket: Any, counter: list[int], stop: asyncio.Event) -> None:
-    while not stop.is_set():
-        try:
-            await asyncio.wait_for(socket.recv(), 0.2)
-            counter[0] += 1
-        except TimeoutError:
-            continue
+def watch(ws: str, spectators: int, ready: Any, stop: Any, received: Any) -> None:
+    """``spectators`` sockets on the table at ``ws`` (in a process of their own), each
+    counting the frames it gets until ``stop``."""
+
+    async def crowd() -> None:
+        watchers = []
+        for _ in range(spectators):
+            watcher = await connect(ws, max_size=2**20)
+            await state_at(watcher, 0)
+            received.value += 1
+            watchers.append(watcher)
+        ready.set()
+
+        async def count(socket: Any) -> None:
+            while not stop.is_set():
+                try:
+                    await asyncio.wait_for(socket.recv(), 0.2)
+                    received.value += 1
+                except TimeoutError:
+                    continue
+
+        await asyncio.gather(*(count(w) for w in watchers))
+        for watcher in watchers:
+            await watcher.close()
+
+    asyncio.run(crowd())
 
 
 async def spectated_moves(url: str, spectators: int, moves: int) -> dict[str, float]:
@@ -54,17 +74,15 @@ async def spectated_moves(url: str, spectators: int, moves: int) -> dict[str, fl
     ws = url.replace("http", "ws") + f"/ws/tables/{table_id}"
     seats = [await connect(f"{ws}?seat={s}&key={k}", max_size=2**20) for s, k in keys.items()]
     frames = [await state_at(s, 0) for s in seats]
-    received = [0]
-    stop = asyncio.Event()
+    # the crowd reads its frames in a process of its own: in this one, reading a thousand
+    # frames a move would be the players' wait, not the server's
+    context = multiprocessing.get_context("spawn")
+    ready, stop, received = context.Event(), context.Event(), context.Value("l", 0)
     started = time.perf_counter()
-    watchers = []
-    for _ in range(spectators):
-        watcher = await connect(ws, max_size=2**20)
-        await state_at(watcher, 0)
-        received[0] += 1
-        watchers.append(watcher)
+    crowd = context.Process(target=watch, args=(ws, spectators, ready, stop, received))
+    crowd.start()
+    await asyncio.to_thread(ready.wait, 600)
     join_seconds = time.perf_counter() - started
-    readers = [asyncio.create_task(count_frames(w, received, stop)) for w in watchers]
     latencies = []
     rng = random.Random(1)
     version = frames[0]["version"]
@@ -81,13 +99,13 @@ async def spectated_moves(url: str, spectators: int, moves: int) -> dict[str, fl
         version += 1
     await asyncio.sleep(0.5)
     stop.set()
-    await asyncio.gather(*readers)
-    for socket in [*watchers, *seats]:
+    await asyncio.to_thread(crowd.join, 60)
+    for socket in seats:
         await socket.close()
     return {
         "spectators": spectators,
         "join_seconds": round(join_seconds, 2),
-        "frames_to_spectators": received[0],
+        "frames_to_spectators": received.value,
         "moves": len(latencies),
         "move_ms_median": round(1000 * statistics.median(latencies), 2),
         "move_ms_max": round(1000 * max(latencies), 2),

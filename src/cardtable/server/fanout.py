@@ -21,7 +21,7 @@ from typing import Protocol
 log = logging.getLogger("cardtable.server")
 
 #: spectators sent to before the loop lets other work in
-CHUNK = 64
+CHUNK = 16
 
 
 class Receiver(Protocol):
