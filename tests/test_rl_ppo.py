@@ -24,19 +24,21 @@ def weights(trained: ppo.Trained) -> list[object]:
     return [tensor.clone() for tensor in trained.network.state_dict().values()]
 
 
-@pytest.mark.parametrize("game", ["bakappana", "koi-koi"])
-def test_ppo_runs_within_the_masks_and_a_seed_repeats_it(game: str) -> None:
-    first = ppo.train(small(game=game), say=lambda _: None)
+@pytest.mark.parametrize(
+    ("game", "network"), [("bakappana", "month"), ("koi-koi", "month-whole"), ("koi-koi", "mlp")]
+)
+def test_ppo_runs_within_the_masks_and_a_seed_repeats_it(game: str, network: str) -> None:
+    first = ppo.train(small(game=game, network=network), say=lambda _: None)
     assert first.updates == 3 and first.moves == 3 * 16 * 8
     assert first.illegal == 0  # every sampled action was legal
-    again = ppo.train(small(game=game), say=lambda _: None)
-    other = ppo.train(small(game=game, seed=2), say=lambda _: None)
+    again = ppo.train(small(game=game, network=network), say=lambda _: None)
+    other = ppo.train(small(game=game, network=network, seed=2), say=lambda _: None)
     assert all(torch.equal(a, b) for a, b in zip(weights(first), weights(again), strict=True))
     assert not all(torch.equal(a, b) for a, b in zip(weights(first), weights(other), strict=True))
 
 
 def test_saved_weights_play_the_same_in_the_arena(tmp_path: Path) -> None:
-    config = small(updates=2)
+    config = small(updates=2, game="koi-koi", network="month-whole")
     trained = ppo.train(config, say=lambda _: None)
     before = ppo.evaluate(trained.network, config, deals=3)
     assert before.games == 6  # each deal from both seats

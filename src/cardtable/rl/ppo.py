@@ -84,7 +84,7 @@ class Config:
     max_grad_norm: float = 0.5
     hidden: int = 256
     month_width: int = 64  # the month network's width a month
-    network: str = "month"  # "month" (hanafuda games) or "mlp"
+    network: str = "month"  # "month", "month-whole" (hanafuda games) or "mlp"
     kickstart: float = 1.0
     kickstart_share: float = 0.3
     margin_weight: float = 0.5
@@ -142,10 +142,15 @@ class MonthNetwork(nn.Module):
     the month; the months, pooled with the public counts, give the table's context, which
     each month reads back. A month scores its own 24 actions; the context scores the rest
     (koi-koi, shobu; koi-koi's wild lightning) and the value. The same weights serve every
-    month, as the reference learner's do: it learns from far fewer games than a flat MLP."""
+    month, as the reference learner's do: it learns from far fewer games than a flat MLP.
+    ``whole``: the context reads the whole observation too (a yaku spans months: which
+    month holds what is lost in the pooling)."""
 
-    def __init__(self, encoder: BaseEncoder, actions: int, hidden: int, width: int) -> None:
+    def __init__(
+        self, encoder: BaseEncoder, actions: int, hidden: int, width: int, whole: bool = False
+    ) -> None:
         super().__init__()
+        self.whole = whole
         features = encoder.features()
         self.starts = [features[name].slice.start for name in CARD_BLOCKS]
         tail = features["hand_sizes"].slice.start
@@ -158,8 +163,9 @@ class MonthNetwork(nn.Module):
         self.month_in = _layer(nn.Linear(per_month, width))
         self.month_in_tail = _layer(nn.Linear(tail_size, width, bias=False))
         self.month_in_2 = _layer(nn.Linear(width, width))
+        shared = encoder.observation_size if whole else tail_size
         self.context = nn.Sequential(
-            _layer(nn.Linear(2 * width + tail_size, hidden)), nn.ReLU(),
+            _layer(nn.Linear(2 * width + shared, hidden)), nn.ReLU(),
             _layer(nn.Linear(hidden, hidden)), nn.ReLU(),
         )  # fmt: skip
         self.month_out = _layer(nn.Linear(width, width))
@@ -183,7 +189,8 @@ class MonthNetwork(nn.Module):
         tail = observations[:, self.tail]
         first = self.month_in(months) + self.month_in_tail(tail)[:, None, :]
         embedded = torch.relu(self.month_in_2(torch.relu(first))) + self.month_embedding
-        pooled = torch.cat([embedded.mean(dim=1), embedded.amax(dim=1), tail], dim=-1)
+        shared = observations if self.whole else tail
+        pooled = torch.cat([embedded.mean(dim=1), embedded.amax(dim=1), shared], dim=-1)
         context = self.context(pooled)
         own = torch.relu(self.month_out(embedded) + self.month_out_context(context)[:, None, :])
         scores = torch.cat([self.month_scores(own).reshape(batch, -1), self.others(context)], 1)
@@ -195,9 +202,12 @@ class MonthNetwork(nn.Module):
 
 
 def make_network(encoder: BaseEncoder, config: Config) -> nn.Module:
-    """The month network where the layout has the hanafuda card blocks, else the MLP."""
-    if config.network == "month" and set(CARD_BLOCKS) <= set(encoder.features()):
-        return MonthNetwork(encoder, encoder.action_size, config.hidden, config.month_width)
+    """The month network where the layout has the hanafuda card blocks (``month``, or
+    ``month-whole`` whose context reads the whole observation too), else the MLP."""
+    months = set(CARD_BLOCKS) <= set(encoder.features())
+    if config.network in ("month", "month-whole") and months:
+        whole = config.network == "month-whole"
+        return MonthNetwork(encoder, encoder.action_size, config.hidden, config.month_width, whole)
     return Network(encoder.observation_size, encoder.action_size, config.hidden)
 
 
