@@ -24,11 +24,16 @@ class CardtableError(Exception):
     'the value given is no card; valid: 1, 3'
     """
 
-    def __init__(self, *args: object, given: Iterable[object] = ()) -> None:
+    def __init__(
+        self, *args: object, given: Iterable[object] = (), public: str | None = None
+    ) -> None:
         super().__init__(*args)
         self.given = tuple(given)
+        self.public = public  # the whole message a client gets, where it is not the same
 
     def public_message(self) -> str:
+        if self.public is not None:
+            return self.public
         text = str(self)
         for value in self.given:
             text = text.replace(f"={value!r}", "")  # option rounds=5 -> option rounds

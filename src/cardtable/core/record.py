@@ -57,8 +57,9 @@ class GameRecord:
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, OptionError | IllegalAction):
                 raise
-            detail = str(error)
-            raise OptionError(f"not a valid game record: {detail!r}", given=[detail]) from None
+            raise OptionError(
+                f"not a valid game record: {error!r}", public="not a valid game record"
+            ) from None
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
