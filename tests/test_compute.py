@@ -220,3 +220,17 @@ def test_a_spectator_that_never_reads_holds_up_no_move(tmp_path: Path) -> None:
         assert client.portal is not None
         client.portal.call(broadcast_within, 2.0)
         assert table.fanout.queue  # the stuck spectator's frame is still on its way
+
+
+def test_work_that_cannot_travel_runs_here() -> None:
+    """A job whose state cannot be pickled (7 słów's word families) is worked out in the
+    server's threads instead of failing the table's driver."""
+
+    async def scenario() -> None:
+        workers = Workers(Settings(compute="threads", bot_workers=1))
+        local = 21
+        assert await workers.bot(lambda n: n * 2, local) == 42  # a lambda does not pickle
+        assert workers.unpicklable == 1
+        workers.close()
+
+    asyncio.run(scenario())

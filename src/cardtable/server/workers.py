@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import multiprocessing
 import os
 import pickle
@@ -33,6 +34,8 @@ from cardtable.core.actions import Action
 from cardtable.core.state import Agent, State
 from cardtable.core.workers import start_ray
 from cardtable.server.settings import Settings
+
+log = logging.getLogger("cardtable.server")
 
 R = TypeVar("R")
 
@@ -232,6 +235,7 @@ class Workers:
         self.hint_workers = max(1, min(settings.hint_workers, self.backend.slots - 1))
         self.hint_slots = settings.hint_workers + settings.hint_queue
         self.closed = False
+        self.unpicklable = 0  # jobs run in the server's own threads (their state cannot travel)
 
     @property
     def hints_taken(self) -> int:
@@ -286,7 +290,15 @@ class Workers:
         kwargs: dict[str, object],
     ) -> R:
         # pickled now, not later: meanwhile the event loop goes on changing the table
-        payload = pickle.dumps((work, args, kwargs), pickle.HIGHEST_PROTOCOL)
+        try:
+            payload = pickle.dumps((work, args, kwargs), pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            # a state that cannot travel (7 słów's word families cache their lemmas on the
+            # instance): worked out here, in a thread, as before the pool
+            if not self.unpicklable:
+                log.warning("a %s job cannot be sent to a worker, run here: %s", kind, error)
+            self.unpicklable += 1
+            return await asyncio.to_thread(work, *args, **kwargs)
         future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         self.queue.push(Job(payload, kind, address, table, future))
         self._dispatch()
