@@ -11,8 +11,9 @@ order gives nobody an advantage. Observations are ``{"observation": float32 vect
 
 Seeding: ``reset(seed=s)`` deals game seed ``s``; a later ``reset()`` without a seed deals
 the next seed of a generator seeded by ``s``, so a run of resets is the same on every
-machine and in every process. ``get_state()``/``set_state()`` hand out and take back the
-engine state (a copy) for search.
+machine and in every process. ``get_state()``/``set_state()`` hand out and take back a
+snapshot for search: a copy of the engine state with a race's choices already made
+(:mod:`cardtable.rl.snapshot`).
 """
 
 from __future__ import annotations
