@@ -180,6 +180,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         # a daemon thread: a server stopped while a dictionary builds does not wait for it
         threading.Thread(target=prepare_in_background, name="prepare-games", daemon=True).start()
         chores = [
+            asyncio.create_task(hub.workers.warm(), name="warm"),
             asyncio.create_task(hub.sweep(), name="sweep"),
             asyncio.create_task(watch_storage(store, hub.settings), name="storage"),
         ]

@@ -72,6 +72,16 @@ def within(agent: Agent, deadline: float) -> Agent:
     return agent
 
 
+#: how long each warming job holds its worker, so that every worker gets one
+WARM_SECONDS = 0.3
+
+
+def _warm_up(seconds: float) -> None:
+    import cardtable.agents  # noqa: F401, PLC0415 - the engine and the bots, imported once
+
+    time.sleep(seconds)
+
+
 def _start_worker(niceness: int, server: int) -> None:
     """A worker gives way to the server (niced), and ends when its server has gone, even
     by ``kill -9``: nobody else would ever stop it. (``server`` is the server's pid as the
@@ -236,6 +246,14 @@ class Workers:
         self.hint_slots = settings.hint_workers + settings.hint_queue
         self.closed = False
         self.unpicklable = 0  # jobs run in the server's own threads (their state cannot travel)
+
+    async def warm(self) -> None:
+        """Start every worker and import the engine there, so the first bot move after a
+        start does not wait a second for a process to spawn."""
+        await asyncio.gather(
+            *(self.bot(_warm_up, WARM_SECONDS) for _ in range(self.backend.slots)),
+            return_exceptions=True,
+        )
 
     @property
     def hints_taken(self) -> int:
