@@ -14,7 +14,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -42,6 +43,7 @@ __all__ = [
     "describe_agents",
     "make_agent",
     "register_agent",
+    "registered_for_now",
 ]
 
 
@@ -102,6 +104,21 @@ _GENERIC: dict[str, BotSpec] = {}
 def register_agent(name: str, description: str, factory: AgentFactory) -> None:
     """Add a bot that plays every game (a game's own bot of that name still wins)."""
     _GENERIC[name] = BotSpec(description, factory)
+
+
+@contextmanager
+def registered_for_now(name: str, description: str, factory: AgentFactory) -> Iterator[None]:
+    """A bot registered while the block runs (an evaluation's policy), then gone again:
+    the lobby, the docs and the tests of the catalogue never meet it."""
+    before = _GENERIC.get(name)
+    register_agent(name, description, factory)
+    try:
+        yield
+    finally:
+        if before is None:
+            _GENERIC.pop(name, None)
+        else:
+            _GENERIC[name] = before
 
 
 def bots_of(game_id: str) -> dict[str, BotSpec]:

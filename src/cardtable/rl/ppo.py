@@ -44,7 +44,7 @@ import torch
 from torch import nn
 
 import cardtable
-from cardtable.agents.base import register_agent
+from cardtable.agents.base import registered_for_now
 from cardtable.arena.tournament import HeadToHead, head_to_head, run, schedule
 from cardtable.core.actions import Action
 from cardtable.core.state import State
@@ -262,7 +262,6 @@ def evaluate(network: nn.Module, config: Config, deals: int) -> HeadToHead:
     """The policy against the opponent on ``deals`` mirrored deals (2 x deals rounds)."""
     game = cardtable.load(config.game, **OPTIONS[config.game])
     bot = PolicyBot(network, encoder_for(game), config.device)
-    register_agent(BOT_NAME, "the PPO baseline being evaluated", lambda _game, _seed: bot)
     jobs = schedule(
         config.game,
         [BOT_NAME, config.opponent],
@@ -272,7 +271,8 @@ def evaluate(network: nn.Module, config: Config, deals: int) -> HeadToHead:
         options=OPTIONS[config.game],
     )
     network.eval()
-    (pair,) = head_to_head(run(jobs), [BOT_NAME, config.opponent])
+    with registered_for_now(BOT_NAME, "the PPO baseline being evaluated", lambda _g, _s: bot):
+        (pair,) = head_to_head(run(jobs), [BOT_NAME, config.opponent])
     network.train()
     return pair
 
