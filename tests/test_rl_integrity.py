@@ -18,6 +18,7 @@ import cardtable
 from cardtable.core.errors import IllegalAction
 from cardtable.rl import SingleAgentEnv, env, parallel_env
 from cardtable.rl.vector import CardtableVectorEnv
+from tests.test_rl import GAMES, IDS  # every game in the setups the API suites use
 
 
 @pytest.fixture(autouse=True)
@@ -143,15 +144,6 @@ def test_an_aec_snapshot_mid_race_keeps_the_choices_already_made() -> None:
 
 
 # -- defect 4: PettingZoo classic's convention for illegal actions, as an option ----------
-GAMES: list[tuple[str, dict[str, Any]]] = [
-    ("bakappana", {"players": 3, "rounds": 1}),
-    ("koi-koi", {"rounds": 1}),
-    ("hana-awase", {"players": 2, "rounds": 1}),
-    ("hana-awase-88", {"rounds": 1}),
-    ("ohanami", {"players": 3}),
-    ("siedem-slow", {"players": 3, "deck": "en", "rounds": 3}),
-]
-IDS = [game for game, _ in GAMES]
 
 
 @pytest.mark.parametrize(("game_id", "options"), GAMES, ids=IDS)
