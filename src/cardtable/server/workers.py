@@ -311,8 +311,8 @@ class Workers:
         try:
             payload = pickle.dumps((work, args, kwargs), pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError) as error:
-            # a state that cannot travel (7 słów's word families cache their lemmas on the
-            # instance): worked out here, in a thread, as before the pool
+            # work that cannot travel (a lambda, a state holding an open resource): worked
+            # out here, in a thread, rather than failing the table's driver
             if not self.unpicklable:
                 log.warning("a %s job cannot be sent to a worker, run here: %s", kind, error)
             self.unpicklable += 1

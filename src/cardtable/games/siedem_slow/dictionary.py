@@ -181,10 +181,19 @@ class Dictionary:
         self.abbreviations = abbreviations
         self.source = source
         self.folder: Path | None = None  # where the index lives on disk, if it does
+        #: the ``load_dictionary`` arguments that give this very list in any process
+        self.loaded_as: tuple[str, str] | None = None
         self._masks: dict[float, npt.NDArray[np.bool_]] = {}
 
     def __len__(self) -> int:
         return len(self.words)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a loaded list travels by name: a worker process opens its own copy of the
+        # on-disk index (memory-mapped, shared by the system) instead of receiving ~100 MB
+        if self.loaded_as is not None:
+            return (load_dictionary, self.loaded_as)
+        return super().__reduce__()
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and self.words.find(normalize(word)) >= 0
@@ -461,7 +470,9 @@ def load_dictionary(
                     _build_aside(path, language, folder)
                 else:
                     build_index(path, language, folder, progress)
-            _LOADED[key] = open_index(folder, language)
+            loaded = open_index(folder, language)
+            loaded.loaded_as = (key[0], language)
+            _LOADED[key] = loaded
         return _LOADED[key]
 
 

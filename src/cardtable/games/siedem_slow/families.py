@@ -65,6 +65,13 @@ class StemFamilies:
         self.vowels = DECKS[language].vowels
         self._lemmas = functools.lru_cache(maxsize=65536)(self._compute_lemmas)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the analyser (a SWIG object) cannot travel: a worker process loads its own, so
+        # only the language's shared checker can be sent, by name
+        if self.analyser is not analyser_for(self.language):
+            raise TypeError("only families_for(language) can be pickled")
+        return (families_for, (self.language,))
+
     def lemmas(self, word: str) -> frozenset[str]:
         return self._lemmas(normalize(word))
 
