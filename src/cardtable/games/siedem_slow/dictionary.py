@@ -188,7 +188,7 @@ class Dictionary:
     def __len__(self) -> int:
         return len(self.words)
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> str | tuple[Any, ...]:
         # a loaded list travels by name: a worker process opens its own copy of the
         # on-disk index (memory-mapped, shared by the system) instead of receiving ~100 MB
         if self.loaded_as is not None:
