@@ -19,7 +19,7 @@ from cardtable.server.fairness import Commitment, digest_of, verify
 from cardtable.server.seat_names import seat_labels
 from cardtable.server.tables import SeatInfo
 
-from .server_helpers import FAST, seat_keys
+from .server_helpers import FAST, eventually, seat_keys
 from .socket_play import Frame, next_reply, next_state, play_game, play_seat
 
 
@@ -84,9 +84,31 @@ def test_lobby_invites_and_claims(client: TestClient) -> None:
         assert ws.receive_json()["seat"] == 1
     again = client.post(f"/api/tables/{table_id}/claim", json={})
     assert again.status_code == 409
-    assert [t["free_seats"] for t in client.get("/api/tables").json() if t["id"] == table_id] == [
-        []
-    ]
+    # every seat taken: listed, with no free seat, while a person sits there
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={claimed['key']}") as ws:
+        ws.receive_json()
+        lobby = client.get("/api/tables").json()
+        assert [t["free_seats"] for t in lobby if t["id"] == table_id] == [[]]
+
+
+def listed(client: TestClient) -> set[str]:
+    return {table["id"] for table in client.get("/api/tables").json()}
+
+
+def test_the_lobby_lists_no_game_its_person_left(client: TestClient) -> None:
+    """A game against bots whose person has gone is not an open table: nobody can join it
+    and nobody plays there (issue 39: "Open tables" filled with abandoned bot games)."""
+    created = create(client, game="koi-koi", seats=["human", "bot:easy"])
+    table_id = str(created["id"])
+    seat, key = created["seat"], created["key"]
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat={seat}&key={key}") as ws:
+        ws.receive_json()
+        assert table_id in listed(client)  # a person plays there: worth watching
+    # the person left (the server hears the socket close a moment later): bots alone
+    eventually(lambda: table_id not in listed(client), what="the left game leaves the lobby")
+    # a table still waiting for a friend stays listed (its free seat can be taken)
+    waiting = create(client, game="koi-koi", seats=["human", "human"])
+    assert str(waiting["id"]) in listed(client)
 
 
 def test_the_seed_stays_secret_until_the_end_then_verifies(client: TestClient) -> None:

@@ -345,11 +345,7 @@ class LiveTable:
         A private table's seats are invitations: only their invite keys take them."""
         if not self.row.public:
             raise TableError("this table's seats are taken with their invite links", "forbidden")
-        free = [
-            n
-            for n, s in enumerate(self.seats)
-            if s.kind == "human" and not s.claimed and s.connected == 0
-        ]
+        free = self.free_seats()
         if seat is None:
             if not free:
                 raise TableError("no free seat at this table", "no_seat")
@@ -362,6 +358,14 @@ class LiveTable:
         self.hub.store.set_fields(self.id, seats=rows)  # saved first: a refused write gives no key
         self.seats[seat].key_hash, self.seats[seat].claimed = hash_key(key), True
         return seat, key
+
+    def free_seats(self) -> list[int]:
+        """Human seats nobody has taken and nobody sits at: what the lobby offers."""
+        return [
+            n
+            for n, s in enumerate(self.seats)
+            if s.kind == "human" and not s.claimed and s.connected == 0
+        ]
 
     # -- the waiting room ----------------------------------------------------------------
     def waiting_for(self) -> list[int]:
@@ -966,19 +970,22 @@ class Hub:
         return table
 
     def lobby(self) -> list[JSON]:
-        """Public tables still being played, newest first: free seats first."""
+        """Public tables still being played that a person may join or watch a person at,
+        newest first, free seats first. A game its people left (bots alone, or nobody)
+        is not listed: it would only fill the lobby with tables nobody plays."""
         rows = [
-            t for t in self.tables.values() if t.row.public and t.lesson is None and not t.finished
+            t
+            for t in self.tables.values()
+            if t.row.public
+            and t.lesson is None
+            and not t.finished
+            and (t.free_seats() or t.person_present())
         ]
         rows.sort(key=lambda t: -t.row.created_at)
         out = []
         for table in rows[: self.settings.lobby_size]:
             meta = table.meta()
-            meta["free_seats"] = [
-                n
-                for n, s in enumerate(table.seats)
-                if s.kind == "human" and not s.claimed and s.connected == 0
-            ]
+            meta["free_seats"] = table.free_seats()
             out.append(meta)
         out.sort(key=lambda m: not m["free_seats"])
         return out
