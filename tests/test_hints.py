@@ -62,8 +62,10 @@ def test_reasons_say_what_the_move_captures_and_makes() -> None:
         # the turn may go on with the stock card: the move's own capture is part of the gain
         gained = set(codes(after.piles[seat] & ~state.piles[seat]))  # type: ignore[attr-defined]
         played = found.action.to_json()["card"]
-        if "captures" in reasons:
-            said = set(reasons["captures"].values["cards"]["card_codes"])
+        capture = reasons.get("captures") or reasons.get("captures_worth")
+        if capture is not None:  # with its card points only where they score
+            assert ("points" in capture.values) == (capture.kind == "captures_worth")
+            said = set(capture.values["cards"]["card_codes"])
             assert said <= gained and (played in said or isinstance(found.action, Take))
         else:  # nothing matched it (the stock card may still take it afterwards)
             kind = (reasons.keys() & {"discard", "discard_safe"}).pop()
@@ -72,7 +74,7 @@ def test_reasons_say_what_the_move_captures_and_makes() -> None:
             assert not any(code.startswith(month) for code in codes(state.table))  # type: ignore[attr-defined]
         if isinstance(state, KoiKoiState) and "makes" in reasons:
             assert after.yaku_total(seat) > state.yaku_total(seat)  # type: ignore[attr-defined]
-    assert {"captures", "discard", "makes", "near", "denies"} <= kinds
+    assert {"captures", "captures_worth", "discard", "makes", "near", "denies"} <= kinds
 
 
 def test_hints_read_nothing_the_seat_cannot_see() -> None:

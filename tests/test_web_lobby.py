@@ -9,12 +9,23 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .browser_helpers import OPEN_RULE_GROUPS, browser, new_page, server, shot
+from .browser_helpers import (
+    OPEN_RULE_GROUPS,
+    SETTINGS,
+    browser,
+    create_table,
+    new_page,
+    server,
+    shot,
+)
+from .server_helpers import http, server_thread
 from .test_web_table import frames, seat_socket
 
 __all__ = ["browser", "server"]  # fixtures used by name
@@ -240,3 +251,60 @@ def test_the_coach_option_says_what_this_game_shows(
         expect(page.locator("#coach-help")).to_contain_text(words)
     page.select_option("#lang", "ru")
     expect(page.locator("#coach-help")).to_contain_text("бонусов")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 800), (390, 844)])
+@pytest.mark.parametrize("locale", ["pl-PL", "ru-RU"])
+def test_the_create_button_is_in_sight_without_scrolling(
+    server: tuple[str, Any], browser: Browser, locale: str, width: int, height: int
+) -> None:
+    """The form is longer than a laptop's 800 px: its primary action stays in sight (issue
+    39: "Create table" was below the fold), uncovered, for a game of three seats too."""
+    url, _app = server
+    page = new_page(browser, locale=locale, width=width, height=height)
+    page.goto(f"{url}/?game=bakappana")
+    page.wait_for_selector(".seat-kind")
+    for players in ("2", "3"):
+        page.select_option("#players", players)
+        box = page.locator("#create").bounding_box()
+        assert box is not None
+        assert page.evaluate("window.scrollY") == 0
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (players, box)
+        # nothing lies over it: a click at its middle reaches the button
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        assert page.evaluate(f"document.elementFromPoint({x}, {y})?.id") == "create"
+    shot(page, f"lobby-create-in-sight-{locale}-{width}")
+
+
+def test_a_refusal_names_the_network_limit_and_offers_this_browsers_tables(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The unstarted-table limit counts one address: a whole shared Wi-Fi. The refusal says
+    so plainly, and lists the tables this browser itself can resume (not another device's)."""
+    settings = replace(SETTINGS, unstarted_tables=2)
+    with server_thread(f"sqlite:///{tmp_path / 'limit.db'}", settings) as (url, _app):
+        mine = new_page(browser, locale="pl-PL", width=1366, height=800)
+        mine_id = create_table(mine, url, "koi-koi", ["human", "bot:easy"], {})
+        # another device on the same network (the same address) makes a table too
+        body = {"game": "koi-koi", "seats": ["human", "bot:easy"]}
+        status, other = http("POST", f"{url}/api/tables", body)
+        assert status == 201, other
+        mine.goto(url)
+        mine.wait_for_selector(".seat-kind")
+        mine.click("#create")
+        refusal = mine.locator("#form-error")
+        expect(refusal).to_contain_text("Wi-Fi")
+        expect(refusal).to_contain_text("sieci")
+        expect(refusal.locator(f"#resumable a[href='/t/{mine_id}']")).to_be_visible()
+        assert refusal.locator(f"[data-table='{other['id']}']").count() == 0
+        box = mine.locator("#create").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 800  # still in sight
+        shot(mine, "lobby-refused-pl-1366")
+        # a browser that made none of them is told they are another device's
+        fresh = new_page(browser, locale="ru-RU", width=390, height=844)
+        fresh.goto(url)
+        fresh.wait_for_selector(".seat-kind")
+        fresh.click("#create")
+        expect(fresh.locator("#resumable-none")).to_contain_text("другого устройства")
+        expect(fresh.locator("#form-error")).to_contain_text("Wi-Fi")
+        shot(fresh, "lobby-refused-ru-390")

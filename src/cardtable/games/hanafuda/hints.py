@@ -1,5 +1,6 @@
 """Why the hard bot's hanafuda move is good, as reasons a player can check (the ``HINTS``
-capability): captures, yaku made or one card away, yaku denied, steals, safe discards."""
+capability): captures, yaku made or brought nearer, yaku denied, steals, safe discards,
+the risk of a koi-koi call; card points only in the games where they score."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from cardtable.games.hanafuda.deck import CARDS, card_index, codes, value_of
 from cardtable.games.hanafuda.fishing import FishingState
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.games.hanafuda.options import card_points_score
 from cardtable.games.hanafuda.yaku import YakuTable
 from cardtable.locales import message
 
@@ -44,13 +46,54 @@ def _yaku_table(state: FishingState) -> YakuTable | None:
     return state.yaku_table if isinstance(state, KoiKoiState | HanaAwaseState) else None
 
 
-def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
-    assert isinstance(state, FishingState)
-    if isinstance(action, KoiKoi):
-        return (Reason("koikoi"),)
+def _threat(state: FishingState, seat: int, table: YakuTable) -> Reason | None:
+    """An opponent one card from a yaku it can still make: the risk of playing on."""
+    for other in range(state.n):
+        if other == seat:
+            continue
+        elsewhere = state.piles[seat]  # the cards it can no longer take from the table
+        near = [p for p in table.progress(state.piles[other], elsewhere) if p.missing == 1]
+        if near:
+            best = max(near, key=lambda p: table.row(p.key).points)
+            return Reason("threat", {"yaku": table.row(best.key).name, "player": {"seat": other}})
+    return None
+
+
+def _call(state: FishingState, seat: int, action: KoiKoi | Shobu) -> tuple[Reason, ...]:
+    """Koi-koi or shōbu, said with its risk: whether an opponent is one card from a yaku."""
+    table = _yaku_table(state)
+    threat = None if table is None else _threat(state, seat, table)
     if isinstance(action, Shobu):
         points = state.yaku_total(seat) if isinstance(state, KoiKoiState) else 0
-        return (Reason("shobu", {"points": points}),)
+        shobu = Reason("shobu", {"points": points})
+        return (shobu,) if threat is None else (shobu, threat)
+    if threat is not None:
+        return (Reason("koikoi_risky"), threat)
+    return (Reason("koikoi", {"count": state.hands[seat].bit_count()}),)
+
+
+def _progress(table: YakuTable, mine: int, gained: int, elsewhere: int) -> Reason | None:
+    """How far the capture brings a yaku it adds to: one card away, or ``2 of 3 for
+    Ino-shika-chō`` (of the yaku it can still make, the nearest)."""
+    advanced = [
+        p for p in table.progress(mine | gained, elsewhere)
+        if table.row(p.key).counts & gained
+    ]  # fmt: skip
+    if not advanced:
+        return None
+    best = min(advanced, key=lambda p: (p.missing, -table.row(p.key).points))
+    name = table.row(best.key).name
+    if best.missing == 1:
+        return Reason("near", {"yaku": name})
+    return Reason("progress", {"yaku": name, "have": best.have, "need": best.need})
+
+
+def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
+    """Why ``action`` is good, in what scores in this game: yaku made, brought nearer or
+    denied everywhere; card points only where they count (``card_points_score``)."""
+    assert isinstance(state, FishingState)
+    if isinstance(action, KoiKoi | Shobu):
+        return _call(state, seat, action)
     if isinstance(action, Play):
         card, take = action.card, action.take
     elif isinstance(action, Take):
@@ -76,14 +119,12 @@ def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
             if made.key not in before:
                 reasons.append(Reason("makes", {"yaku": made.name, "points": made.points}))
         if not any(r.kind == "makes" for r in reasons):
-            near = [
-                row for row in table.rows
-                if row.counts & gained
-                and row.missing(mine | gained) == 1 and row.missing(mine) > 1
-            ]  # fmt: skip
-            if near:
-                best = max(near, key=lambda row: row.points)
-                reasons.append(Reason("near", {"yaku": best.name}))
+            elsewhere = 0  # the cards in the other piles, out of this seat's reach
+            for pile in state.piles:
+                elsewhere |= pile
+            near = _progress(table, mine, gained, elsewhere & ~(mine | gained))
+            if near is not None:
+                reasons.append(near)
         for other in range(state.n):
             if other == seat:
                 continue
@@ -98,5 +139,8 @@ def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
                 reasons.append(Reason("denies", {"yaku": best.name, "player": {"seat": other}}))
                 break
     cards = {"card_codes": codes(gained)}
-    reasons.append(Reason("captures", {"cards": cards, "points": value_of(gained)}))
+    if card_points_score(state.game.options):
+        reasons.append(Reason("captures_worth", {"cards": cards, "points": value_of(gained)}))
+    else:  # koi-koi: the cards' values score nothing, so none is cited
+        reasons.append(Reason("captures", {"cards": cards}))
     return tuple(reasons)

@@ -28,6 +28,15 @@ class FishingOptions(GameOptions):
     (``option.GAME.FIELD``, games/hanafuda/locales), as one option can differ by game."""
 
     GROUPS: ClassVar[tuple[str, ...]] = ("match", "scoring", "yaku", "lucky_hands", "turn_flow")
+    #: whether captured card values score (Bakappana, Hana-awase) or only yaku (koi-koi):
+    #: what every explanation of a move (hints, the coach, the terminal) may cite
+    CARD_POINTS_SCORE: ClassVar[bool] = False
+
+
+def card_points_score(options: GameOptions | type[GameOptions]) -> bool:
+    """Whether captured card values score under these options (or this options model):
+    Bakappana and Hana-awase count them, koi-koi scores yaku only."""
+    return bool(getattr(options, "CARD_POINTS_SCORE", False))
 
 
 def rounds_field() -> Any:
@@ -40,6 +49,8 @@ def rounds_field() -> Any:
 
 class CardValueOptions(FishingOptions):
     """Options of the games scored by captured card values (Bakappana, Hana-awase)."""
+
+    CARD_POINTS_SCORE: ClassVar[bool] = True
 
     rounds: Literal[1, 3, 6, 12] = rounds_field()
     players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")

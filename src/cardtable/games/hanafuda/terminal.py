@@ -26,7 +26,7 @@ from cardtable.games.hanafuda.deck import (
 from cardtable.games.hanafuda.fishing import FishingState, Phase, Source
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
-from cardtable.games.hanafuda.options import CardValueOptions
+from cardtable.games.hanafuda.options import card_points_score
 from cardtable.games.hanafuda.yaku import Yaku
 from cardtable.locales import catalogue, message
 
@@ -146,7 +146,7 @@ class HanafudaRenderer:
         games that count card values (not koi-koi)."""
         if not self.labels:
             return None
-        points = isinstance(state.game.options, CardValueOptions)
+        points = card_points_score(state.game.options)
         return lambda index: card_label(index, self.lang, points)
 
     # -- the board ---------------------------------------------------------------------
@@ -215,13 +215,12 @@ class HanafudaRenderer:
             if action.take is not None:
                 matches = next((o for o in options if o & -o == 1 << action.take), 0)
             if matches:
-                gain = value_of(matches | 1 << action.card)
                 text.append(said("takes", self.lang), "bold green")
                 text.append_text(chips(matches, self.lang))
                 stolen = matches & ~state.table
                 if stolen:
                     text.append(said("from_pile", self.lang), "bold yellow")
-                text.append(f" (+{gain})", "bold green")
+                text.append(self._gain(state, seat, matches | 1 << action.card), "bold green")
             else:
                 text.append(said("to_table", self.lang), "dim")
             return text
@@ -232,6 +231,21 @@ class HanafudaRenderer:
         if isinstance(action, Shobu):
             return Text(said("shobu", self.lang), "bold")
         return Text(str(action))
+
+    @staticmethod
+    def _gain(state: FishingState, seat: int, gained: int) -> str:
+        """What a capture scores, in what this game scores: its card points where they
+        count (`` (+21)``), else the yaku it completes (`` (Tsukimi-zake)``) or nothing."""
+        if card_points_score(state.game.options):
+            return f" (+{value_of(gained)})"
+        table = state.yaku_table if isinstance(state, KoiKoiState) else None
+        if table is None:
+            return ""
+        mine = state.piles[seat]
+        before = {y.key for y in table.evaluate(mine, state.table)}
+        after = table.evaluate(mine | gained, state.table & ~gained)
+        made = [y.name for y in after if y.key not in before]
+        return f" ({', '.join(made)})" if made else ""
 
     def menu(self, state: State, seat: int, actions: Sequence[Action]) -> list[Text] | None:
         return None  # the numbered list of moves

@@ -9,7 +9,7 @@ from cardtable.core.game import game_ids, spec_of
 from cardtable.core.options import build_options
 from cardtable.core.web import WebClient
 from cardtable.games.hanafuda.deck import CARDS, KIND_NAMES, MONTHS, codes
-from cardtable.games.hanafuda.options import CardValueOptions
+from cardtable.games.hanafuda.options import card_points_score
 from cardtable.games.hanafuda.yaku import table_for
 
 
@@ -26,7 +26,7 @@ def game_data() -> dict[str, dict[str, Any]]:
         table = table_for(game_id, options)
         out[game_id] = {
             "title": spec.title,
-            "card_points": issubclass(spec.options_model, CardValueOptions),
+            "card_points": card_points_score(spec.options_model),
             "yaku": [
                 {
                     "key": row.message_key,

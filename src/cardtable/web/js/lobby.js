@@ -2,7 +2,7 @@
 import { api, h } from "./api.js";
 import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
 import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
-import { exportRecord, importRecord, loadRecord, tally } from "./record.js";
+import { exportRecord, importRecord, loadRecord, mySeats, tally } from "./record.js";
 
 let games = [];
 const $ = (id) => document.getElementById(id);
@@ -105,7 +105,7 @@ function readOptions() {
 
 async function createTable(event) {
   event.preventDefault();
-  $("form-error").textContent = "";
+  $("form-error").replaceChildren();
   const seats = ["human", ...[...document.querySelectorAll(".seat-kind")].map((s) => s.value)];
   const name = $("name").value.trim();
   localStorage.setItem("cardtable.name", name);
@@ -133,9 +133,29 @@ async function createTable(event) {
     sessionStorage.setItem(`cardtable.created.${created.id}`, "1"); // this browser sits down at once
     location.href = created.url;
   } catch (error) {
-    $("form-error").textContent = errorText(error);
+    await showRefusal(error);
     showCreating(false);
   }
+}
+
+/** Why no table was made. The unstarted-table limit counts a whole network (one address
+ * behind shared Wi-Fi): say so, and offer the tables this browser itself can resume. */
+async function showRefusal(error) {
+  const box = $("form-error");
+  box.replaceChildren(h("p", {}, errorText(error)));
+  if (error.code !== "unstarted_tables") return;
+  const resumable = (await myTables()).filter(({ meta }) => meta.status !== "finished");
+  if (!resumable.length) {
+    box.append(h("p", { id: "resumable-none" }, t("lobby.unstarted_none")));
+    return;
+  }
+  box.append(
+    h("p", {}, t("lobby.unstarted_yours")),
+    h("ul", { class: "resumable", id: "resumable" }, resumable.map(({ meta }) =>
+      h("li", { "data-table": meta.id },
+        h("a", { href: `/t/${meta.id}` }, meta.title), " ",
+        h("span", { class: "muted" }, seatLabels(meta.seats).join(", "))))),
+  );
 }
 
 function showCreating(busy) {
@@ -178,20 +198,22 @@ async function refreshTables() {
   }
 }
 
-/** The tables this browser has a seat at (it keeps their keys): resume the ones being
- * played; replay or download the finished ones. Newest first. */
-async function refreshMyGames() {
-  const mine = Object.keys(localStorage)
-    .filter((key) => key.startsWith("cardtable.seat."))
-    .map((key) => ({ id: key.slice("cardtable.seat.".length), ...JSON.parse(localStorage.getItem(key) || "{}") }));
-  const found = (await Promise.all(mine.slice(-30).map(async (entry) => {
+/** The tables this browser has a seat at (it keeps their keys) that the server still
+ * has, each with its seat and what the server says of it; newest first. */
+async function myTables() {
+  const found = (await Promise.all(mySeats().slice(-30).map(async (entry) => {
     try {
       return { entry, meta: await api(`/api/tables/${entry.id}`) };
     } catch {
       return null; // a table this server no longer has
     }
   }))).filter(Boolean);
-  found.sort((a, b) => b.meta.created_at - a.meta.created_at);
+  return found.sort((a, b) => b.meta.created_at - a.meta.created_at);
+}
+
+/** "Your games": resume the ones being played; replay or download the finished ones. */
+async function refreshMyGames() {
+  const found = await myTables();
   $("my-games-panel").hidden = !found.length;
   $("my-games").replaceChildren(...found.map(({ entry, meta }) => {
     const finished = meta.status === "finished";

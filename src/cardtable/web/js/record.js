@@ -3,6 +3,24 @@
 const KEY = "cardtable.record";
 export const FORMAT = "cardtable-record";
 
+// each table this browser sits at keeps its seat and key under this prefix (table.js)
+const SEAT_PREFIX = "cardtable.seat.";
+
+/** The seats this browser holds: [{ id, seat, key }], one per table. */
+export function mySeats() {
+  const seats = [];
+  for (const name of Object.keys(localStorage)) {
+    if (!name.startsWith(SEAT_PREFIX)) continue;
+    try {
+      const { seat, key } = JSON.parse(localStorage.getItem(name) || "null") || {};
+      if (Number.isInteger(seat) && typeof key === "string") seats.push({ id: name.slice(SEAT_PREFIX.length), seat, key });
+    } catch {
+      // a damaged entry is no seat
+    }
+  }
+  return seats;
+}
+
 export function loadRecord() {
   try {
     const data = JSON.parse(localStorage.getItem(KEY) || "null");

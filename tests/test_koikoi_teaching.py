@@ -1,0 +1,164 @@
+"""Koi-koi scores yaku only, so no explanation of a koi-koi move cites card points: not a
+hint, a coach's note, a review entry nor the terminal's list of moves, in any language.
+Where card points do score (Bakappana, Hana-awase) the same explanations still cite them.
+The koi-koi reasons speak of yaku instead: made, brought nearer, denied, and the risk of a
+koi-koi call."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+
+import cardtable
+from cardtable.agents import make_agent
+from cardtable.agents.coach import judge, review_steps
+from cardtable.agents.hints import Hint, explainer, hint
+from cardtable.core.state import State
+from cardtable.games.hanafuda.actions import KoiKoi, Shobu
+from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.games.hanafuda.terminal import HanafudaRenderer
+from cardtable.locales import catalogue
+
+LANGS = ("en", "pl", "ru")
+NAMES = ["Ala", "Bob"]
+#: the terminal's gain of a capture in card points: " (+21)"
+PLUS_POINTS = re.compile(r"\(\+\d+\)")
+
+
+def card_point_words(lang: str) -> str:
+    """The words a reason uses for card points: ``points of cards``, ``pkt w kartach``."""
+    template = catalogue(lang)["hint.captures_worth"]
+    return template.split("{points}", 1)[1].strip(" ()")
+
+
+def cites_card_points(text: str, lang: str) -> bool:
+    return card_point_words(lang) in text or bool(PLUS_POINTS.search(text))
+
+
+def positions(game_id: str, count: int, seed: int) -> Iterator[tuple[State, int]]:
+    """Seeded positions of one-round games, after a random number of random moves."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        state = cardtable.load(game_id, rounds=1).new_state(seed=rng.randrange(10**6))
+        for _ in range(rng.randrange(0, 34)):
+            if state.is_over:
+                break
+            mover = min(state.to_move)
+            state.apply(mover, rng.choice(state.legal_actions(mover)))
+        if not state.is_over:
+            made += 1
+            yield state, min(state.to_move)
+
+
+def explanations(state: State, seat: int) -> Iterator[tuple[str, str]]:
+    """Every legal move's explanation (the reasons a hint or the coach gives for it) and
+    its line in the terminal's list of moves, in each language."""
+    game = explainer(state.game.id)
+    assert game is not None
+    renderer = HanafudaRenderer(NAMES)
+    for action in state.legal_actions(seat):
+        said = Hint(state.game.id, action, tuple(game.explain(state, seat, action)))
+        for lang in LANGS:
+            renderer.lang = lang
+            yield lang, said.text(lang, NAMES)
+            yield lang, renderer.describe(state, seat, action).plain
+
+
+def test_no_koikoi_explanation_cites_card_points() -> None:
+    said = 0
+    for state, seat in positions("koi-koi", 150, seed=11):
+        for lang, text in explanations(state, seat):
+            assert not cites_card_points(text, lang), text
+            said += 1
+        found = hint(state, seat, bot="medium", seed=1)
+        assert all(r.kind != "captures_worth" and "points" not in r.values
+                   for r in found.reasons if r.kind == "captures")  # fmt: skip
+    assert said > 3000
+
+
+def test_where_card_points_score_the_explanations_still_cite_them() -> None:
+    cited = {lang: 0 for lang in LANGS}
+    for game_id in ("bakappana", "hana-awase"):
+        for state, seat in positions(game_id, 20, seed=12):
+            for lang, text in explanations(state, seat):
+                cited[lang] += cites_card_points(text, lang)
+    assert all(count > 50 for count in cited.values()), cited
+
+
+def test_koikoi_reasons_speak_of_yaku_progress_denial_and_risk() -> None:
+    kinds: set[str] = set()
+    texts: dict[str, list[str]] = {lang: [] for lang in LANGS}
+    for state, seat in positions("koi-koi", 300, seed=13):
+        game = explainer(state.game.id)
+        assert game is not None
+        for action in state.legal_actions(seat):
+            reasons = tuple(game.explain(state, seat, action))
+            kinds |= {r.kind for r in reasons}
+            for lang in LANGS:
+                texts[lang].append(Hint(state.game.id, action, reasons).text(lang, NAMES))
+    assert {"captures", "makes", "near", "progress", "denies"} <= kinds
+    assert "captures_worth" not in kinds
+    # "2 of 3 for Ino-shika-chō" in each language, the numbers filled in
+    progress = {"en": r"\d of \d+ for \w", "pl": r"\d z \d+ do \w", "ru": r"\d из \d+ для \w"}
+    for lang, pattern in progress.items():
+        assert any(re.search(pattern, text) for text in texts[lang])
+        assert not any("{" in text for text in texts[lang])
+
+
+def call_positions() -> Iterator[tuple[KoiKoiState, int]]:
+    """Koi-koi positions where the seat to move must call koi-koi or stop."""
+    rng = random.Random(14)
+    bot = make_agent("greedy", "koi-koi", seed=2)
+    for _ in range(60):
+        state = cardtable.load("koi-koi", rounds=1).new_state(seed=rng.randrange(10**6))
+        while not state.is_over:
+            mover = min(state.to_move)
+            legal = state.legal_actions(mover)
+            if any(isinstance(a, KoiKoi) for a in legal):
+                assert isinstance(state, KoiKoiState)
+                yield state, mover
+                break
+            state.apply(mover, bot.choose(state.clone(), mover))
+
+
+def test_a_koikoi_call_is_explained_by_its_risk() -> None:
+    said: set[str] = set()
+    for state, seat in call_positions():
+        game = explainer("koi-koi")
+        assert game is not None
+        for action in state.legal_actions(seat):
+            reasons = tuple(game.explain(state, seat, action))
+            said |= {r.kind for r in reasons}
+            threat = [r for r in reasons if r.kind == "threat"]
+            if isinstance(action, KoiKoi):  # a risky call says whose yaku is near
+                assert bool(threat) == any(r.kind == "koikoi_risky" for r in reasons)
+            if threat:
+                other = threat[0].values["player"]["seat"]
+                table = state.yaku_table
+                assert any(p.missing == 1 for p in table.progress(state.piles[other], 0))
+            assert isinstance(action, KoiKoi | Shobu)
+    assert {"koikoi", "shobu", "threat"} <= said
+
+
+@pytest.mark.parametrize("game_id", ["koi-koi", "bakappana"])
+def test_the_coach_and_the_review_speak_what_scores(game_id: str) -> None:
+    """The review's entries (the coach's notes, each with the better move and why) cite
+    card points in Bakappana and never in koi-koi."""
+    state = cardtable.load(game_id, rounds=1).new_state(seed=5)
+    bots = [make_agent("random", game_id, seed=1), make_agent("greedy", game_id, seed=2)]
+    while not state.is_over:
+        mover = min(state.to_move)
+        state.apply(mover, bots[mover].choose(state.clone(), mover))
+    steps = review_steps(state.record(), 0)
+    judged = [judge(step.state, 0, step.action, iterations=60) for step in steps]
+    better = [j for j in judged if j.loss > 0]  # what the review may list, each with why
+    assert better, "the random player's game has moves to correct"
+    cited = 0
+    for note in better:
+        for lang in LANGS:
+            cited += cites_card_points(note.to_json(lang, NAMES)["better_text"], lang)
+    assert (cited > 0) == (game_id == "bakappana")

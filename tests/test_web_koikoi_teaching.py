@@ -1,0 +1,65 @@
+"""A koi-koi hint on the table page, in real Chromium, speaks of yaku and never of card
+points (koi-koi scores yaku only): on the seeded deal whose best first move takes the Moon,
+the Polish hint names Tsukimi-zake and says no "pkt w kartach", at both sizes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+
+from cardtable.locales import catalogue
+from cardtable.server import tables
+from cardtable.server.fairness import Commitment
+from cardtable.server.settings import Settings
+
+from .browser_helpers import browser, create_table, new_page, shot
+from .server_helpers import server_thread
+from .test_coach import SEED
+
+__all__ = ["browser"]  # fixtures used by name
+
+SETTINGS = Settings(bot_delay=0.05, think_scale=0.25, compute="local").relaxed()
+SIZES = {"wide": (1366, 800), "phone": (390, 844)}
+LOCALES = {"pl": "pl-PL", "ru": "ru-RU"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    """A server whose every table is dealt from the seeded deal (the Moon to take)."""
+    db = tmp_path_factory.mktemp("teaching") / "teaching.db"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tables.Commitment, "draw", lambda: Commitment(SEED, "00" * 16))
+        with server_thread(f"sqlite:///{db}", SETTINGS) as (url, app):
+            yield url, app
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LOCALES)
+def test_a_koikoi_hint_speaks_of_yaku_not_card_points(
+    server: tuple[str, Any], browser: Browser, lang: str, size: str
+) -> None:
+    url, _app = server
+    width, height = SIZES[size]
+    page = new_page(browser, locale=LOCALES[lang], width=width, height=height)
+    create_table(page, url, "koi-koi", ["human", "bot:medium"], {"rounds": "1"})
+    page.wait_for_selector("#board[data-mine='true'] .hand .card")
+    page.click("#hint")
+    words = catalogue(lang)
+    thinking = words["hint.thinking"]
+    page.wait_for_function(
+        "thinking => { const text = document.querySelector('#hint-text').textContent;"
+        " return text && text !== thinking; }",
+        arg=thinking,
+        timeout=60_000,
+    )
+    said = page.inner_text("#hint-text")
+    card_points = words["hint.captures_worth"].split("{points}", 1)[1].strip(" ()")
+    assert card_points not in said  # "pkt w kartach", "очк. в картах"
+    assert words["hint.captures"].split("{", 1)[0] in said  # "bierze ", "берёт "
+    assert "Tsukimi-zake" in said  # the yaku the Moon brings one card away
+    page.locator("#hint-text").scroll_into_view_if_needed()
+    shot(page, f"koikoi-hint-{lang}-{size}")
+    assert not page.errors  # type: ignore[attr-defined]
