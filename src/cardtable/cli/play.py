@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.rule import Rule
 from rich.text import Text
@@ -119,29 +120,21 @@ def run_match(
 ) -> None:
     """Play until the game is over or the person quits; save after every move (a
     ``guide`` speaks before each of a person's moves and may refuse one)."""
-    humans = [s for s in seats if s.is_human]
     lang = renderer.lang
     results_shown = len(state.result().rounds)
-    for line in renderer.opening(state):
-        console.print(line)
+    _print_all(renderer.opening(state))
     try:
         while not state.is_over:
             seat = min(state.to_move)
             controller = seats[seat]
             mark = renderer.mark(state)
-            if controller.agent is None:
-                if len(humans) > 1:
-                    console.print(Rule(message("term.look_away", lang, name=names[seat])))
-                if guide is not None:
-                    for line in guide.before(state, seat, renderer):
-                        console.print(line)
-                action = ask_human(state, seat, renderer, names)
-                why = guide.refuse(state, seat, action) if guide is not None else None
-                if why is not None:
-                    console.print(f"✗ {why}", style="red", markup=False)
-                    continue
-            else:
-                action = controller.agent.choose(state, seat)
+            action = (
+                _human_move(state, seat, seats, renderer, names, guide)
+                if controller.agent is None
+                else controller.agent.choose(state, seat)
+            )
+            if action is None:  # refused by the guide: asked again
+                continue
             state.apply(seat, action)
             said = renderer.announce(seat, action)
             if said is not None:
@@ -152,13 +145,7 @@ def run_match(
                     time.sleep(delay)
             if save is not None:
                 state.record().save(save)
-            finished = state.result().rounds
-            while results_shown < len(finished):
-                console.print(renderer.round_summary(finished[results_shown]))
-                results_shown += 1
-                if not state.is_over:
-                    for line in renderer.opening(state):
-                        console.print(line)
+            results_shown = _show_finished_rounds(state, renderer, results_shown)
     except Quit:
         console.print(message("term.stopped", lang), style="yellow")
         if save is not None:
@@ -171,3 +158,42 @@ def run_match(
             console.print(line)
     if save is not None:
         console.print(message("term.saved", lang, path=save), markup=False)
+
+
+def _print_all(lines: Iterable[Any]) -> None:
+    for line in lines:
+        console.print(line)
+
+
+def _human_move(
+    state: State,
+    seat: int,
+    seats: Sequence[Seat],
+    renderer: Renderer,
+    names: Sequence[str],
+    guide: Guide | None,
+) -> Action | None:
+    """A person's move (the screen turned away first when several people share it), or
+    None when the guide refuses it and says why."""
+    if sum(s.is_human for s in seats) > 1:
+        console.print(Rule(message("term.look_away", renderer.lang, name=names[seat])))
+    if guide is not None:
+        _print_all(guide.before(state, seat, renderer))
+    action = ask_human(state, seat, renderer, names)
+    why = guide.refuse(state, seat, action) if guide is not None else None
+    if why is not None:
+        console.print(f"✗ {why}", style="red", markup=False)
+        return None
+    return action
+
+
+def _show_finished_rounds(state: State, renderer: Renderer, shown: int) -> int:
+    """Each round that finished since ``shown`` rounds were summed up, then the next
+    round's opening; how many are shown now."""
+    finished = state.result().rounds
+    while shown < len(finished):
+        console.print(renderer.round_summary(finished[shown]))
+        shown += 1
+        if not state.is_over:
+            _print_all(renderer.opening(state))
+    return shown

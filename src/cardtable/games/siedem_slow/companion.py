@@ -134,13 +134,24 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
     except OptionError as error:
         why = area_problem(entry.area, state.options.deck)
         raise PadProblem(f"round {number}: {error}", number, why=why) from None
-    for seat, word in enumerate(entry.words):
+    _write_words(state, entry.words, number)
+    _run_the_hourglass(state, entry, number)
+    _settle_challenges(state, entry, number)
+
+
+def _write_words(state: SiedemSlowState, words: Sequence[str], number: int) -> None:
+    for seat, word in enumerate(words):
         if word.strip():
             reason: str | None = state.illegal_reason(seat, Submit(word.strip()))
             if reason is not None:
                 code = state.word_problem_code(seat, word.strip())
                 raise PadProblem(f"round {number}, player {seat + 1}: {reason}", number, seat, code)
             state.apply(seat, Submit(word.strip()))
+
+
+def _run_the_hourglass(state: SiedemSlowState, entry: WordRound, number: int) -> None:
+    """Who flipped the hourglass (or whether the solo word was late), then every seat
+    locks its word."""
     if state.solo:
         if entry.fastest is not None:
             raise PadProblem("solo: nobody else flips the hourglass; say if you were late", number)
@@ -149,21 +160,7 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
     elif entry.late:
         raise PadProblem("only the solo game asks whether the word was late", number)
     if entry.fastest is not None:
-        seat = entry.fastest
-        reason = state.illegal_reason(seat, Flip()) if 0 <= seat < n else "there is no such player"
-        if reason is not None:
-            flip_code = "flip"
-            if seat == state.holder:
-                flip_code = "flip_holder"
-            elif 0 <= seat < n and not state.entries[seat]:
-                flip_code = "flip_no_word"
-            raise PadProblem(
-                f"round {number}: player {seat + 1} cannot flip the hourglass ({reason})",
-                number,
-                seat,
-                (flip_code, {"player": seat + 1}),
-            )
-        state.apply(seat, Flip())
+        _flip(state, entry.fastest, number)
     elif not state.solo and state.timer is not None and state.timer[0] == "cap":
         state.apply(CLOCK, TimeUp())  # nobody flipped: the soft cap ran out
     while state.round == number and state.phase in WRITING:
@@ -173,6 +170,28 @@ def play_round(state: SiedemSlowState, entry: WordRound) -> None:
             message = f"round {number}: say who flipped the hourglass ({reason})"
             raise PadProblem(message, number, why=("who_flipped", {}))
         state.apply(seat, Lock())
+
+
+def _flip(state: SiedemSlowState, seat: int, number: int) -> None:
+    n = state.n
+    reason = state.illegal_reason(seat, Flip()) if 0 <= seat < n else "there is no such player"
+    if reason is not None:
+        flip_code = "flip"
+        if seat == state.holder:
+            flip_code = "flip_holder"
+        elif 0 <= seat < n and not state.entries[seat]:
+            flip_code = "flip_no_word"
+        raise PadProblem(
+            f"round {number}: player {seat + 1} cannot flip the hourglass ({reason})",
+            number,
+            seat,
+            (flip_code, {"player": seat + 1}),
+        )
+    state.apply(seat, Flip())
+
+
+def _settle_challenges(state: SiedemSlowState, entry: WordRound, number: int) -> None:
+    """The challenges and their votes as entered; every other word is accepted."""
     for challenger, target in entry.challenges:
         if state.round == number and phase_now(state) == Phase.REVIEW:
             reason = state.illegal_reason(challenger, Challenge(target))
