@@ -5,6 +5,7 @@ moves. Loopback only, bounded in count and time."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,7 +21,8 @@ from cardtable.cli import app as cli
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
 
-from .server_helpers import FAST, http, seat_keys, server_thread
+from .server_helpers import FAST, eventually, http, seat_keys, server_thread
+from .socket_play import next_state
 
 #: the limits a public server runs with, but bots that move at once
 GUARDED = Settings(bot_delay=0.0, think_scale=0.02, socket_idle_seconds=3600, compute="threads")
@@ -86,6 +88,59 @@ def test_only_the_host_fills_seats_and_only_empty_ones(client: TestClient) -> No
     kinds = [s["kind"] for s in client.get(f"/api/tables/{table_id}").json()["seats"]]
     assert kinds[host] == kinds[invitee] == "human"
     assert kinds.count("bot:easy") == 1
+
+
+def test_only_the_host_hands_a_left_seat_to_a_bot(client: TestClient) -> None:
+    """A friend who left mid-game: the host alone may give that seat to a bot, and only a
+    seat whose person is gone; the game then goes on with the bot in it (issue 39)."""
+    created = private_table(client)
+    keys, table_id, host = seat_keys(created), created["id"], created["seat"]
+    gone, stays = (seat for seat in sorted(keys) if seat != host)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    def hand(by: int, left: int, key: str | None = None) -> Any:
+        body = {"seat": by, "key": key or keys[by], "left": left, "bot": "easy"}
+        return client.post(f"/api/tables/{table_id}/hand-to-bot", json=body)
+
+    def socket(seat: int) -> Any:
+        return client.websocket_connect(f"/ws/tables/{table_id}?seat={seat}&key={keys[seat]}")
+
+    with socket(host) as host_ws, socket(stays) as stays_ws:
+        with socket(gone) as gone_ws:
+            gone_ws.receive_json()
+            assert hand(host, gone).status_code == 409  # still at the table: not gone
+        eventually(lambda: hub.tables[table_id].seats[gone].connected == 0)
+        assert hand(stays, gone).status_code == 403  # an invitee is not the host
+        assert hand(host, gone, key="not-the-key").status_code == 403
+        assert hand(host, host).status_code == 409  # never the host's own seat
+        assert hand(host, stays).status_code == 409  # a person still sits there
+        assert [s["kind"] for s in client.get(f"/api/tables/{table_id}").json()["seats"]] == [
+            "human"
+        ] * 3
+        handed = hand(host, gone)
+        assert handed.status_code == 200, handed.text
+        assert handed.json() == {"seat": gone, "kind": "bot:easy"}
+        assert hand(host, gone).status_code == 409  # a bot's seat now
+        # the left person's key opens the seat no more: it is the bot's
+        with socket(gone) as late:
+            assert late.receive_json()["code"] == "forbidden"
+        stays_ws.close()
+        eventually(lambda: hub.tables[table_id].seats[stays].connected == 0)
+        assert hand(host, stays).status_code == 200
+        # the game goes on: the host plays, the bots answer in the left seats
+        rng = random.Random(4)
+        frame = next_state(host_ws, hub.tables[table_id].version)  # past the frames queued
+        while not any(move.seat == gone for move in hub.tables[table_id].state.log):
+            assert frame["table"]["status"] != "finished"
+            pause = frame["table"]["round_break"]
+            if pause and host in pause["waiting"]:
+                host_ws.send_json({"type": "next_round"})
+                frame = next_state(host_ws, frame["version"])
+                continue
+            if frame["view"].get("legal_actions"):
+                action = rng.choice(frame["view"]["legal_actions"])
+                host_ws.send_json({"type": "action", "action": action, "version": frame["version"]})
+            frame = next_state(host_ws, frame["version"] + 1)
 
 
 # -- 3. limits under races ------------------------------------------------------------------

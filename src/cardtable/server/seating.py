@@ -1,6 +1,7 @@
 """The waiting room over HTTP: an invited person chooses a name, the creator fills the seats
 nobody took with bots, and an invite link becomes a QR code for a phone at the same table.
-The game starts when every human seat is taken (``LiveTable.waiting_for``)."""
+The game starts when every human seat is taken (``LiveTable.waiting_for``). Later the
+creator may give the seat of a person who left to a bot."""
 
 from __future__ import annotations
 
@@ -37,6 +38,13 @@ class Fill(BaseModel):
     key: str = Field(max_length=64)
     bot: str = Field(default="medium", max_length=40)
     names: dict[int, str] = Field(default_factory=dict)
+
+
+class HandToBot(BaseModel):
+    seat: int  # the host's seat and key
+    key: str = Field(max_length=64)
+    left: int  # the seat its person left
+    bot: str = Field(default="medium", max_length=40)
 
 
 def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) -> APIRouter:
@@ -80,6 +88,20 @@ def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) ->
             return {"filled": await table.fill_with_bots(body.bot, body.names)}
         except CardtableError as exc:
             raise http_error(exc) from None
+
+    @api.post("/api/tables/{table_id}/hand-to-bot")
+    async def hand_to_bot(table_id: str, body: HandToBot, http: Request) -> dict[str, Any]:
+        """The host gives the seat of a person who left to a bot, so the game goes on."""
+        table = await seated(table_id, body.seat, body.key, http)
+        if body.seat != table.host:
+            message = "only the person who made the table gives a seat to a bot"
+            raise HTTPException(403, detail={"code": "forbidden", "message": message})
+        try:
+            make_agent(body.bot, table.row.game)  # an unknown bot names the valid ones
+            await table.hand_to_bot(body.left, body.bot)
+        except CardtableError as exc:
+            raise http_error(exc) from None
+        return {"seat": body.left, "kind": table.seats[body.left].kind}
 
     @api.get("/api/qr")
     def qr(http: Request, text: str = Query(max_length=MAX_QR_TEXT)) -> Response:

@@ -400,21 +400,46 @@ class LiveTable:
         await self.broadcast()
         return self.seats[seat].name
 
+    def _seat_bot(self, seat: int, bot: str, name: str = "") -> None:
+        """``bot`` sits at ``seat`` from now on (called ``name``, or its default)."""
+        agent = make_agent(bot, self.row.game, seed=(self.row.seed + 7919 * seat) % 2**31)
+        others = [s for m, s in enumerate(self.seats) if m != seat]
+        self.seats[seat] = named_seat(f"bot:{bot}", name, others, number=seat)
+        self.agents[seat] = agent
+
     async def fill_with_bots(self, bot: str, names: Mapping[int, str]) -> list[int]:
         """The seats still waiting for a person get bots (``names``: what to call each, if
         not its default), and the game starts."""
         filled = self.waiting_for()
         for n in filled:
-            agent = make_agent(bot, self.row.game, seed=(self.row.seed + 7919 * n) % 2**31)
-            others = [s for m, s in enumerate(self.seats) if m != n]
-            self.seats[n] = named_seat(f"bot:{bot}", names.get(n, ""), others, number=n)
-            self.agents[n] = agent
+            self._seat_bot(n, bot, names.get(n, ""))
         if filled:
             self._save_seats()
             self.last_change = time.time()  # the bots' delay counts from the start
             self.changed.set()
             await self.broadcast()
         return filled
+
+    async def hand_to_bot(self, seat: int, bot: str) -> None:
+        """The person at ``seat`` has left the game: ``bot`` plays on in their place (the
+        host's choice; their seat key no longer opens the seat). Only a seat a person took
+        and nobody holds now, never the host's own."""
+        if self.finished:
+            raise TableError("the game is over", "finished")
+        info = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        if info is None or info.is_bot or not info.claimed or seat == self.host:
+            raise TableError(f"seat {seat + 1} is not a seat a person left", "no_seat")
+        if info.connected:
+            raise TableError(f"the person at seat {seat + 1} is still at the table", "no_seat")
+        async with self.lock:
+            self._seat_bot(seat, bot)
+            if self.round_break is not None:  # a bot has no round result to look at
+                self.round_break.press(seat)
+                if self.round_break.over:
+                    self._end_round_break()
+        self._save_seats()
+        self.changed.set()
+        await self.broadcast()
 
     def presence(self) -> JSON:
         """Who sits at the table now: what changes when a seat joins or leaves (a small

@@ -165,7 +165,7 @@ function showCreating(busy) {
 
 async function refreshTables() {
   const list = $("table-list");
-  let tables = [];
+  let tables;
   try {
     tables = await api("/api/tables");
   } catch {
@@ -215,7 +215,7 @@ async function myTables() {
 async function refreshMyGames() {
   const found = await myTables();
   $("my-games-panel").hidden = !found.length;
-  $("my-games").replaceChildren(...found.map(({ entry, meta }) => {
+  $("my-games").replaceChildren(...found.map(({ meta }) => {
     const finished = meta.status === "finished";
     const who = seatLabels(meta.seats).join(", ");
     const when = new Date(meta.created_at * 1000).toLocaleString(document.documentElement.lang, { dateStyle: "short", timeStyle: "short" });

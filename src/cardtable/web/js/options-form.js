@@ -108,3 +108,20 @@ export function playerRange(game) {
   if (choices) return [Math.min(...choices), Math.max(...choices)];
   return [property.minimum ?? property.default, property.maximum ?? property.default];
 }
+
+/** The house rules a table plays by, in words: each option of ``options`` that differs from
+ * the schema's default, labelled, valued and explained as the new-table form says it. */
+export function describeOptions(schema, options, words, skip = ["players"]) {
+  return Object.entries(schema.properties || {})
+    .filter(([name, property]) => !skip.includes(name) && !property["x-local-only"] && name in options)
+    .filter(([name, property]) => JSON.stringify(options[name]) !== JSON.stringify(property.default))
+    .map(([name, property]) => {
+      const said = wordsFor(words.game, name, property, words.t);
+      const value = options[name];
+      let text;
+      if (typeof value === "boolean") text = words.t(value ? "option.on" : "option.off");
+      else if (Array.isArray(value)) text = value.join(", ");
+      else text = said.value(value);
+      return { name, label: said.label, value: text, help: said.help };
+    });
+}

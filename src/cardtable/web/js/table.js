@@ -9,7 +9,8 @@ import { animateFrom, snapshot } from "./table/motion.js";
 import { Narrator } from "./table/narration.js";
 import { countdownText, renderResult, scoringCards } from "./table/result.js";
 import { askName, openSeats, renderWaiting } from "./table/waiting.js";
-import { noteText, renderCoach } from "./table/coach.js";
+import { renderDepartures } from "./table/departures.js";
+import { coachInSight, noteText, renderCoach } from "./table/coach.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -104,7 +105,8 @@ function connect() {
     } else if (message.type === "coach" && frame) {
       frame.coach = message; // the next state frames carry it too
       renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx: client ? context() : null });
-      toast(noteText(message, t, lang())); // seen at once, where the panel is out of sight
+      // said at once in a toast only where the panel is out of sight (the toast keeps off the hand)
+      if (!coachInSight($("coach-panel"))) toast(noteText(message, t, lang()));
     } else if (message.type === "hint") {
       ui.hint = message;
       showHint();
@@ -228,7 +230,8 @@ function renderLesson() {
   const step = Math.min(lesson.step + 1, lesson.steps);
   panel.replaceChildren(
     h("h3", {}, t("lesson.coach"), " ", h("span", { class: "coach-step muted" }, lesson.over || lesson.step >= lesson.steps ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
-    h("p", { class: "coach-text", id: "coach-text", "data-key": lesson.key }, t(lesson.key, lesson.values?.[lang()] || {})),
+    // the coach calls the learner by their seat's name (the one they gave on the lesson page)
+    h("p", { class: "coach-text", id: "coach-text", "data-key": lesson.key }, t(lesson.key, { ...(lesson.values?.[lang()] || {}), name: seatName(frame.seat) })),
     ui.lessonWrong ? h("p", { class: "coach-wrong", id: "coach-wrong", role: "alert" }, ui.lessonWrong.text) : "",
     lesson.waiting && !lesson.over ? h("p", { class: "coach-wait muted" }, t("lesson.waiting")) : "",
     lesson.over
@@ -403,6 +406,7 @@ function render({ moved = false } = {}) {
   translatePage();
   renderTitle();
   renderPlayers();
+  renderDepartures($("departures"), { frame, credentials, t, seatName, toast, later: () => render() });
   renderWaitingRoom();
   renderOver();
   if (frame.table.status === "finished") recordGame(entryOf(frame)); // once per table
@@ -451,7 +455,11 @@ async function sitDown() {
   } catch {
     return; // a wrong key: the socket refuses it and the page offers to watch
   }
-  await askName($("waiting-room"), { table: meta, credentials, t });
+  // the friend meets the table on a page of its own: no empty board or panels behind it
+  const main = document.querySelector("main");
+  main.hidden = $("sound").hidden = true;
+  await askName($("join"), { table: meta, game: games[meta.game], credentials, t, lang: lang() });
+  main.hidden = $("sound").hidden = false;
 }
 
 async function main() {

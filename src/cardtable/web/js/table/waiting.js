@@ -2,7 +2,8 @@
 // button and a QR code for a phone at the same table, and "start with bots" for the
 // creator; the game starts on the server when every human seat is taken.
 import { api, h } from "../api.js";
-import { errorText } from "../i18n.js";
+import { errorText, seatLabels } from "../i18n.js";
+import { describeOptions } from "../options-form.js";
 
 /** Human seats nobody has taken yet (from the frame and the presence updates since). */
 export function openSeats(table) {
@@ -63,17 +64,43 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
   panel.replaceChildren(...parts);
 }
 
-/** An invited person chooses a name before sitting down (an empty one gets a name in the
+/** The rules of ``table`` in words: its rule set, the house rules that differ from the
+ * game's defaults (as the new-table form words them), the move clock. */
+function rulesInWords(table, game, t) {
+  const preset = table.preset || "default";
+  const items = [h("li", { class: "rule-set" }, h("strong", {}, `${t("lobby.preset")}: ${t(`preset.${table.game}.${preset}`)}`),
+    " ", h("span", { class: "muted" }, t(`preset.${table.game}.${preset}.help`)))];
+  const changed = game ? describeOptions(game.schema, table.options || {}, { game: table.game, t }) : [];
+  for (const option of changed) {
+    items.push(h("li", { "data-option": option.name }, h("strong", {}, `${option.label}: ${option.value}`),
+      option.help ? [" ", h("span", { class: "muted" }, option.help)] : ""));
+  }
+  if (!changed.length) items.push(h("li", { class: "muted" }, t("join.standard")));
+  if (table.move_seconds) items.push(h("li", {}, t("join.clock", { s: table.move_seconds })));
+  return h("ul", { class: "join-rules", id: "join-rules" }, items);
+}
+
+/** An invited person meets the table before sitting down: who invited them, the game and
+ * its rules in words, who sits there, and a name to choose (an empty one gets a name in the
  * page's language); resolves once the name is saved. */
-export function askName(panel, { table, credentials, t }) {
+export function askName(panel, { table, game, credentials, t, lang }) {
   return new Promise((resolve) => {
+    const names = seatLabels(table.seats);
+    const seated = names.map((name, n) => (n === credentials.seat ? `${name} (${t("lobby.you")})` : name));
+    const summaryKey = `game.${table.game}.summary`;
     const input = h("input", { id: "sit-name", maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("cardtable.name") || "" });
     const error = h("p", { class: "error", role: "alert" });
     const form = h("form", { class: "sit-down" },
-      h("h3", {}, t("wait.invited", { game: table.title })),
+      h("p", { class: "join-host", id: "join-host" }, t("join.invited_by", { host: names[table.host ?? 0], game: table.title })),
+      h("h2", {}, table.title),
+      h("p", { class: "muted" }, t(summaryKey) === summaryKey ? game?.summary ?? "" : t(summaryKey)),
+      h("h3", {}, t("join.rules")),
+      rulesInWords(table, game, t),
+      h("p", {}, h("a", { href: `/rules/${table.game}?lang=${lang}`, target: "_blank", rel: "noopener" }, t("join.full_rules", { game: table.title }))),
+      h("p", { class: "join-seats" }, t("join.seats", { names: seated.join(", ") })),
       h("label", {}, h("span", {}, t("lobby.name")), " ", input),
       error,
-      h("button", { class: "primary", id: "sit-down", type: "submit" }, t("wait.sit")));
+      h("button", { class: "primary", id: "sit-down", type: "submit" }, t("join.button")));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const chosen = input.value.trim();
