@@ -26,6 +26,32 @@ export function lastResult(view) {
   return view.last_round || null;
 }
 
+/** Why the match ended before its last round (the result's hook `endReason`): played for
+ * a stake (koi-koi's zero_sum), it ends once a player has none left. */
+export function endReason(view, table, ctx) {
+  if (!table.options?.zero_sum) return null;
+  const broke = (view.scores || []).flatMap((score, n) => (score <= 0 ? [n] : []));
+  if (!broke.length) return null;
+  return ctx.t("hanafuda.ended.stake", { names: broke.map(ctx.seatName).join(", "), n: view.round, of: view.rounds });
+}
+
+/** A score line's cards (the result's hook `lineCards`): a card-values line in groups by
+ * kind, each with its count and points, so the groups add up to the line's points before
+ * the eye; any other line (a yaku, a hand shown) its cards as they are. */
+export function lineCards(line, ctx, drawCard) {
+  const codes = line.cards || [];
+  if (line.rule !== "cards") return codes.map((code) => drawCard(code, "tiny"));
+  const info = cardInfo(ctx);
+  return KIND_ORDER.map((kind) => {
+    const group = codes.filter((code) => info[code]?.kind === kind);
+    if (!group.length) return "";
+    const points = group.reduce((sum, code) => sum + info[code].value, 0);
+    return h("span", { class: "kind-group", "data-kind": kind, "data-points": points },
+      h("span", { class: "kind-sum" }, ctx.t("hanafuda.kind_subtotal", { kind: ctx.t(`kinds.${kind}`), n: group.length, points })),
+      h("span", { class: "kind-cards" }, group.map((code) => drawCard(code, "tiny"))));
+  });
+}
+
 export function cardArt(code, size, ctx) {
   const card = cardInfo(ctx)[code];
   if (!card) return h("span", {}, code);

@@ -35,8 +35,10 @@ export function lineText(line, ctx) {
   return line.labels?.[lang()] ?? line.label;
 }
 
-/** The round (or stage) result: every score line with its cards and points. */
-export function breakdown(result, ctx, drawCard) {
+/** The round (or stage) result: every score line with every one of its cards and its
+ * points. `lineCards(line)`, where the game has one (its renderer's hook), lays a line's
+ * cards out itself (hanafuda groups card values by kind). */
+export function breakdown(result, ctx, drawCard, lineCards = null) {
   const { t, seatName } = ctx;
   const sections = ctx.ruleSections; // rule prefix -> anchor in the game's rule page
   const label = (line) => {
@@ -50,7 +52,7 @@ export function breakdown(result, ctx, drawCard) {
     h("tr", { "data-rule": line.rule },
       h("td", {}, seatName(line.seat)),
       h("td", {}, label(line)),
-      h("td", { class: "cards-cell" }, (line.cards || []).slice(0, 12).map((c) => drawCard(c, "tiny"))),
+      h("td", { class: "cards-cell" }, lineCards ? lineCards(line) : (line.cards || []).map((c) => drawCard(c, "tiny"))),
       h("td", { class: "num" }, line.points > 0 ? `+${line.points}` : String(line.points))),
   );
   const totals = h("tr", { class: "totals" },

@@ -21,6 +21,13 @@ function waitingLine(pause, seat, ctx) {
   return h("p", { class: "waiting", id: "waiting-for" }, ctx.t("table.waiting_for", { names: others.map(ctx.seatName).join(", ") }));
 }
 
+/** Why a game ended before its last round, in words (null when it played them all): the
+ * game's own reason where its renderer knows one (hook `endReason`), else the bare fact. */
+export function earlyEnd(view, table, client, ctx) {
+  if (table.status !== "finished" || !view.rounds || !view.round || view.round >= view.rounds) return null;
+  return client.endReason?.(view, table, ctx) || ctx.t("table.ended_early", { n: view.round, of: view.rounds });
+}
+
 export function countdownText(pause, now, t) {
   if (!pause?.deadline) return "";
   return t("table.next_in", { s: Math.max(0, Math.ceil(pause.deadline - now)) });
@@ -44,9 +51,11 @@ export function renderResult(panel, { frame, client, ctx, ui, onNext, now }) {
   }
   const { t } = ctx;
   const drawCard = (code, size) => (client.cardArt ? client.cardArt(code, size, ctx) : h("span", {}, code));
-  const lines = breakdown(result, ctx, drawCard);
+  const lineCards = client.lineCards ? (line) => client.lineCards(line, ctx, drawCard) : null;
+  const lines = breakdown(result, ctx, drawCard, lineCards);
   const extras = client.resultExtras ? client.resultExtras(view, ctx) : "";
   const mine = seat !== null && seat !== undefined;
+  const ended = finished ? earlyEnd(view, table, client, ctx) : null;
   const actions = [];
   if (pause && mine) {
     const pressed = pause.ready.includes(seat) || !pause.waiting.includes(seat);
@@ -70,11 +79,12 @@ export function renderResult(panel, { frame, client, ctx, ui, onNext, now }) {
         onclick: () => { ui.resultFolded = folded ? null : key; renderResult(panel, { frame, client, ctx, ui, onNext, now }); },
       }, folded ? t("table.show_result") : t("table.show_board"))),
     h("div", { class: "result-body" },
+      ended ? h("p", { class: "ended-early", id: "ended-early", role: "status" }, ended) : "",
       lines,
       // rounds the same move ended at their deal (a lucky hand): their results follow
       (pause?.also || []).map((more) => [
         h("h4", { class: "also" }, t("table.round_over", { n: more.round })),
-        breakdown(more, ctx, drawCard),
+        breakdown(more, ctx, drawCard, lineCards),
       ]),
       extras || "",
       pause ? waitingLine(pause, seat, ctx) : "",

@@ -1,0 +1,197 @@
+"""The hanafuda table read at a glance, in real Chromium at a laptop's and a phone's size, in
+Polish and Russian: the round's result shows every captured card by kind with subtotals that
+add up to the line, fits the screen and says why a match ended early; the player's own piles
+are as readable as the opponents'; the phone's header keeps the round."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from cardtable.core.game import spec_of
+from cardtable.locales import message
+
+from .browser_helpers import browser, create_table, new_page, server, shot
+from .server_helpers import eventually
+from .test_web_table import play_until_break, seat_socket
+
+__all__ = ["browser", "server"]  # fixtures used by name
+
+LAPTOP = {"width": 1366, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SIZES = {"laptop": LAPTOP, "phone": PHONE}
+LOCALES = {"pl": "pl-PL", "ru": "ru-RU"}
+
+#: games scored by card values, three seats (the human and two bots), several rounds
+CARD_VALUE_TABLES = {
+    "bakappana": (["human", "bot:random", "bot:random"], {"rounds": "3"}),
+    "hana-awase": (["human", "bot:random", "bot:random"], {"rounds": "3"}),
+}
+
+
+def round_break(
+    page: Page, url: str, game: str, seats: list[str], rules: dict[str, str]
+) -> dict[str, Any]:
+    """Create the table on ``page`` and play the page's seat at random (through a second
+    socket) until the first round ends; that frame."""
+    for attempt in range(3):
+        table_id = create_table(page, url, game, seats, rules)
+        with seat_socket(page, url, table_id) as ws:
+            frame = play_until_break(ws, random.Random(11 + attempt))
+        if frame is not None:
+            page.wait_for_selector("#round-result:not([hidden]) #next-round")
+            return frame
+    raise AssertionError(f"{game}: three games ended with their first round")
+
+
+def result_lines(page: Page) -> list[dict[str, Any]]:
+    """Every score line of the result box as the page shows it: its rule, the cards drawn,
+    the groups' points and the line's points."""
+    return page.eval_on_selector_all(
+        "#round-result .breakdown tr[data-rule]",
+        """rows => rows.map(row => ({
+            rule: row.dataset.rule,
+            cards: [...row.querySelectorAll('.cards-cell [data-code]')].map(c => c.dataset.code),
+            groups: [...row.querySelectorAll('.kind-group')].map(g => Number(g.dataset.points)),
+            labels: [...row.querySelectorAll('.kind-sum')].map(s => s.textContent),
+            points: Number(row.querySelector('td.num').textContent),
+        }))""",
+    )
+
+
+def fits_viewport(page: Page, selector: str) -> bool:
+    return page.eval_on_selector(
+        selector,
+        """el => { const r = el.getBoundingClientRect();
+                   return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5
+                          && r.right <= innerWidth + 0.5; }""",
+    )
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", list(LOCALES))
+@pytest.mark.parametrize("game", list(CARD_VALUE_TABLES))
+def test_the_result_shows_every_captured_card_by_kind_and_fits(
+    server: tuple[str, Any], browser: Browser, game: str, lang: str, size: str
+) -> None:
+    url, _app = server
+    page = new_page(browser, locale=LOCALES[lang], **SIZES[size])
+    seats, rules = CARD_VALUE_TABLES[game]
+    frame = round_break(page, url, game, seats, rules)
+    shown = result_lines(page)
+    sent = frame["view"]["last_round"]["lines"]
+    assert [line["rule"] for line in shown] == [line["rule"] for line in sent]
+    card_lines = 0
+    for line, said in zip(sent, shown, strict=True):
+        # every card the line counts is drawn, however many (no first dozen only)
+        assert sorted(said["cards"]) == sorted(line["cards"]), line["rule"]
+        assert said["points"] == line["points"]
+        if line["rule"] == "cards":
+            card_lines += 1
+            assert said["groups"] and sum(said["groups"]) == line["points"], said
+            assert all(
+                str(points) in label
+                for points, label in zip(said["groups"], said["labels"], strict=True)
+            )
+    assert card_lines == 3
+    assert max(len(line["cards"]) for line in sent if line["rule"] == "cards") > 12
+    # the box, its totals and its button are on the screen without scrolling the page
+    page.evaluate("window.scrollTo(0, 0)")
+    assert fits_viewport(page, "#round-result")
+    assert fits_viewport(page, "#round-result #next-round")
+    shot(page, f"result-{game}-{lang}-{size}")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def pile_cards(page: Page, own: bool) -> dict[str, list[float]]:
+    """The player's own piles (or the others'): the width of each card as laid out, and of
+    each stack the cards fan out in."""
+    seat = ".seat-box.own" if own else ".seat-box:not(.own)"
+    return page.evaluate(
+        """seat => ({
+            cards: [...document.querySelectorAll(`${seat} .stack-cards .card`)]
+                .map(c => parseFloat(getComputedStyle(c).width)),
+            stacks: [...document.querySelectorAll(`${seat} .stack`)].map(s => s.clientWidth),
+        })""",
+        seat,
+    )
+
+
+def overflowing_labels(page: Page) -> list[str]:
+    """The piles' labels ("Zwykłe 9") whose text does not fit their box."""
+    return page.eval_on_selector_all(
+        ".stack-count, .stack-count > span",
+        "labels => labels.filter(l => l.scrollWidth > l.clientWidth).map(l => l.textContent)",
+    )
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_own_piles_read_as_well_as_the_opponents(
+    server: tuple[str, Any], browser: Browser, lang: str, size: str
+) -> None:
+    url, _app = server
+    page = new_page(browser, locale=LOCALES[lang], **SIZES[size])
+    round_break(page, url, "bakappana", *CARD_VALUE_TABLES["bakappana"])
+    page.click("#result-fold")  # the final board, every pile full
+    own, others = pile_cards(page, own=True), pile_cards(page, own=False)
+    assert own["cards"] and others["cards"]
+    assert min(own["cards"]) >= max(others["cards"]) - 0.5, (own, others)
+    assert min(own["stacks"]) >= max(others["stacks"]) - 0.5, (own, others)
+    assert not overflowing_labels(page)
+    shot(page, f"piles-{lang}-{size}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_a_match_that_ends_early_says_why(
+    server: tuple[str, Any], browser: Browser, lang: str, size: str
+) -> None:
+    """Koi-koi for a stake of 1: the first round anyone wins ends the match, rounds early."""
+    url, app = server
+    page = new_page(browser, locale=LOCALES[lang], **SIZES[size])
+    table_id = create_table(page, url, "koi-koi", ["human", "bot:random"], {"zero_sum_start": "1"})
+    rng = random.Random(3)
+    with seat_socket(page, url, table_id) as ws:
+        while play_until_break(ws, rng) is not None:  # a drawn round: the next one
+            page.click("#round-result #next-round")
+    page.wait_for_selector("#round-result:not([hidden]) #close-result")
+    view = app.state.hub.tables[table_id].state.view(None)
+    assert view["over"] and view["round"] < view["rounds"]
+    names = dict(
+        page.eval_on_selector_all(
+            ".seat-box", "bs => bs.map(b => [b.dataset.seat, b.querySelector('.name').textContent])"
+        )
+    )
+    broke = [names[str(seat)] for seat, score in enumerate(view["scores"]) if score <= 0]
+    said = message(
+        "hanafuda.ended.stake", lang, names=", ".join(broke), n=view["round"], of=view["rounds"]
+    )
+    assert page.inner_text("#round-result #ended-early") == said
+    page.evaluate("window.scrollTo(0, 0)")
+    assert fits_viewport(page, "#round-result")
+    shot(page, f"ended-early-{lang}-{size}")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+@pytest.mark.parametrize("game", ["koi-koi", "hana-awase-88"])
+def test_the_phone_header_says_the_game_and_round_whole(
+    server: tuple[str, Any], browser: Browser, game: str, lang: str
+) -> None:
+    url, _app = server
+    page = new_page(browser, locale=LOCALES[lang], **PHONE)
+    seats = ["human", "bot:random"] + (["bot:random"] if game == "hana-awase-88" else [])
+    create_table(page, url, game, seats, {})
+    title = page.locator("#title")
+    round_text = message("table.round", lang, n=1, of=12)
+    eventually(lambda: round_text in title.inner_text(), what="the round in the header")
+    assert title.inner_text() == f"{spec_of(game).title} · {round_text}"
+    box = title.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    unclipped = "t => t.scrollWidth <= t.clientWidth && t.scrollHeight <= t.clientHeight"
+    assert page.eval_on_selector("#title", unclipped)
+    shot(page, f"phone-header-{game}-{lang}")
