@@ -61,6 +61,8 @@ from cardtable.server.settings import Settings
 from cardtable.server.sockets import play as play_socket
 from cardtable.server.store import StorageUnavailable, Store
 from cardtable.server.tables import Hub, LiveTable, TableRequest
+from cardtable.server.transfers import TransferBox
+from cardtable.server.transfers import router as transfers_router
 
 log = logging.getLogger("cardtable.server")
 
@@ -443,6 +445,12 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             return missing(request, table_id)
         return FileResponse(WEB_ROOT / "replay.html")
 
+    @app.get("/continue/{token}", include_in_schema=False)
+    def continue_page(token: str) -> FileResponse:
+        """Where a "continue on another device" link lands: its page takes the token (a
+        GET spends nothing, so a link preview cannot use it up)."""
+        return FileResponse(WEB_ROOT / "continue.html")
+
     @app.get("/verify", include_in_schema=False)
     def verify_page() -> FileResponse:
         return FileResponse(WEB_ROOT / "replay.html")
@@ -477,6 +485,8 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     app.include_router(companion_router(store, limits))
     app.include_router(seating_router(live, limits))
     app.include_router(rating_router(limits))
+    app.state.transfers = TransferBox(hub.settings.transfer_seconds, hub.settings.max_transfers)
+    app.include_router(transfers_router(app.state.transfers, limits, hub.settings))
     app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")
     for client in {c.folder: c for c in web_clients().values()}.values():
         app.mount(f"/games/{client.folder}", StaticFiles(directory=client.root))

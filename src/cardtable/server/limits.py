@@ -1,6 +1,6 @@
 """Token buckets: one per WebSocket for its message rate, and one per client address and
 kind of request (tables made, hints and reviews, wrong seat keys, ratings, QR codes,
-renames), all the same small class.
+renames, transfer links), all the same small class.
 
 >>> bucket = TokenBucket(rate=0.0, burst=2)
 >>> [bucket.allow(), bucket.allow(), bucket.allow()]
@@ -114,3 +114,4 @@ class ClientLimits:
         self.ratings = AddressBuckets(settings.ratings_per_minute, settings.ratings_burst)
         self.qr_codes = AddressBuckets(settings.qr_per_minute, settings.qr_burst)
         self.renames = AddressBuckets(settings.renames_per_minute, settings.renames_burst)
+        self.transfers = AddressBuckets(settings.transfers_per_minute, settings.transfers_burst)

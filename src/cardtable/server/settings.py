@@ -46,6 +46,13 @@ class Settings:
     qr_per_minute: float = 60.0
     renames_burst: int = 10
     renames_per_minute: float = 10.0
+    # "continue on another device": links made per address, how long one lives, how big
+    # one may be (seats and the record) and how many may wait at once
+    transfers_burst: int = 5
+    transfers_per_minute: float = 5.0
+    transfer_seconds: float = 600.0
+    max_transfer_bytes: int = 512 * 1024
+    max_transfers: int = 200
     listeners_per_table: int = 500
     # the compute pool (server/workers.py): every bot move, hint, coach note and review
     # runs there, in turn by client address and table. compute: "local" (worker
@@ -90,6 +97,8 @@ class Settings:
             qr_per_minute=1e9,
             renames_burst=huge,
             renames_per_minute=1e9,
+            transfers_burst=huge,
+            transfers_per_minute=1e9,
             listeners_per_table=huge,
             hint_queue=huge,
         )
@@ -104,6 +113,7 @@ POSITIVE = frozenset(
         "renames_burst", "sockets_per_address", "listeners_per_table", "bot_workers",
         "hint_workers", "lobby_size", "evict_after_seconds", "sweep_seconds",
         "storage_retry_seconds", "think_scale", "unstarted_tables", "bot_seconds",
+        "transfers_burst", "transfer_seconds", "max_transfer_bytes", "max_transfers",
     }
 )  # fmt: skip
 

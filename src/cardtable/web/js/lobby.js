@@ -3,6 +3,7 @@ import { api, h } from "./api.js";
 import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
 import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { exportRecord, importRecord, loadRecord, mySeats, tally } from "./record.js";
+import { shareLink } from "./table/waiting.js";
 
 let games = [];
 const $ = (id) => document.getElementById(id);
@@ -293,6 +294,27 @@ function setupRecord() {
   });
 }
 
+/** "Continue on another device": this browser's seats and record, handed to the server
+ * for a single-use link (and its QR code) that another browser opens to take them. */
+async function makeContinueLink() {
+  const out = $("continue-link");
+  const seats = mySeats().map(({ id, seat, key }) => ({ table: id, seat, key }));
+  const record = loadRecord();
+  if (!seats.length && !record.games.length) {
+    out.replaceChildren(h("p", { class: "muted" }, t("continue.nothing")));
+    return;
+  }
+  try {
+    const made = await api("/api/transfers", { method: "POST", body: { seats, record } });
+    const url = `${location.origin}${made.url}`;
+    out.replaceChildren(h("div", { class: "invite continue-share" },
+      h("p", { class: "invite-for" }, t("continue.once", { minutes: Math.round(made.seconds / 60) })),
+      shareLink(url, { id: "continue-copy", caption: t("continue.qr"), t })));
+  } catch (error) {
+    out.replaceChildren(h("p", { class: "error" }, errorText(error)));
+  }
+}
+
 function translate() {
   translatePage();
   renderGame();
@@ -328,6 +350,7 @@ async function main() {
   // back from the table the page may come from the browser's cache, its button still busy
   window.addEventListener("pageshow", (event) => event.persisted && showCreating(false));
   setupRecord();
+  $("continue-make").addEventListener("click", makeContinueLink);
   $("lang-slot").append(languageSwitch(translate));
   translate();
   setInterval(refreshTables, 5000);

@@ -21,6 +21,11 @@ export function mySeats() {
   return seats;
 }
 
+/** Hold ``seat`` of table ``id`` with its ``key`` in this browser (as an invite link does). */
+export function keepSeat(id, seat, key) {
+  localStorage.setItem(`${SEAT_PREFIX}${id}`, JSON.stringify({ seat, key }));
+}
+
 export function loadRecord() {
   try {
     const data = JSON.parse(localStorage.getItem(KEY) || "null");

@@ -10,9 +10,11 @@ export function openSeats(table) {
   return table.seats.map((seat, n) => ({ ...seat, n })).filter((s) => s.kind === "human" && !s.claimed).map((s) => s.n);
 }
 
-function inviteRow(invite, seatName, t) {
-  const url = `${location.origin}${invite.url}`;
-  const copy = h("button", { class: "primary copy", id: `copy-invite-${invite.seat}`, type: "button" }, t("table.copy"));
+/** A link to hand to another device: the address with a big copy button, and its QR code
+ * for a phone at hand (the waiting room's invites, "continue on another device"). */
+export function shareLink(url, { id, seat, caption, t }) {
+  const copy = h("button", { class: "primary copy", id, type: "button" }, t("table.copy"));
+  const input = h("input", { readonly: true, value: url, class: "invite-url", "data-seat": seat, onfocus: (e) => e.target.select() });
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
@@ -22,13 +24,19 @@ function inviteRow(invite, seatName, t) {
     }
     copy.textContent = t("wait.copied");
   });
-  const input = h("input", { readonly: true, value: url, class: "invite-url", "data-seat": invite.seat, onfocus: (e) => e.target.select() });
-  return h("li", { class: "invite", "data-seat": invite.seat },
-    h("p", { class: "invite-for" }, t("wait.share", { name: seatName(invite.seat) })),
+  return [
     h("div", { class: "invite-link" }, input, copy),
     h("figure", { class: "qr" },
-      h("img", { src: `/api/qr?text=${encodeURIComponent(url)}`, alt: t("wait.qr"), width: 168, height: 168, "data-seat": invite.seat }),
-      h("figcaption", {}, t("wait.qr"))));
+      h("img", { src: `/api/qr?text=${encodeURIComponent(url)}`, alt: caption, width: 168, height: 168, "data-seat": seat }),
+      h("figcaption", {}, caption)),
+  ];
+}
+
+function inviteRow(invite, seatName, t) {
+  const url = `${location.origin}${invite.url}`;
+  return h("li", { class: "invite", "data-seat": invite.seat },
+    h("p", { class: "invite-for" }, t("wait.share", { name: seatName(invite.seat) })),
+    shareLink(url, { id: `copy-invite-${invite.seat}`, seat: invite.seat, caption: t("wait.qr"), t }));
 }
 
 /** Fill `panel` while seats are empty; hide it once the game has started. */

@@ -1,0 +1,73 @@
+// "Continue on another device", the receiving end: /continue/TOKEN takes the seats and the
+// record another browser handed over (once: the token is spent), keeps them in this
+// browser, and says what came.
+import { api, h } from "./api.js";
+import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
+import { importRecord, keepSeat } from "./record.js";
+
+const $ = (id) => document.getElementById(id);
+const token = location.pathname.split("/").pop();
+let taken = null; // what was handed over, kept to say it again in another language
+let tables = []; // [{ seat, meta }] the tables of those seats this server still has
+let added = 0;
+let failure = null; // the link was used or has expired
+
+/** Keep every seat and merge the record: the number of games new to this browser's record. */
+function keep(handed) {
+  for (const { table, seat, key } of handed.seats || []) keepSeat(table, seat, key);
+  if (!handed.record) return 0;
+  try {
+    return importRecord(JSON.stringify(handed.record));
+  } catch {
+    return 0; // not a record: the seats still came
+  }
+}
+
+async function describe(handed) {
+  const found = await Promise.all((handed.seats || []).map(async ({ table, seat }) => {
+    try {
+      return { seat, meta: await api(`/api/tables/${table}`) };
+    } catch {
+      return null; // a table this server no longer has
+    }
+  }));
+  return found.filter(Boolean).sort((a, b) => b.meta.created_at - a.meta.created_at);
+}
+
+function render() {
+  translatePage();
+  const status = $("continue-status");
+  status.className = failure ? "error" : "";
+  status.textContent = failure ? errorText(failure) : t(taken ? "continue.done" : "continue.taking");
+  if (!taken) return;
+  $("continue-tables").replaceChildren(...tables.map(({ seat, meta }) => {
+    const finished = meta.status === "finished";
+    const labels = seatLabels(meta.seats);
+    return h("li", { class: "table-row", "data-table": meta.id },
+      h("strong", {}, meta.title), " ",
+      h("span", { class: "muted" }, labels.map((name, n) => (n === seat ? `${name} (${t("lobby.you")})` : name)).join(", ")), " ",
+      h("span", { class: "tag" }, finished ? t("lobby.finished") : t("lobby.playing")),
+      h("span", { class: "actions" }, finished
+        ? h("a", { class: "button", href: `/replay/${meta.id}` }, t("table.replay"))
+        : h("a", { class: "button primary", href: `/t/${meta.id}` }, t("lobby.resume"))));
+  }));
+  $("continue-record").textContent = t("continue.record", { n: added });
+}
+
+async function main() {
+  await loadLanguage(pickLanguage());
+  $("lang-slot").append(languageSwitch(render));
+  render();
+  try {
+    taken = await api("/api/transfers/take", { method: "POST", body: { token } });
+  } catch (error) {
+    failure = error;
+    render();
+    return;
+  }
+  added = keep(taken);
+  tables = await describe(taken);
+  render();
+}
+
+main();
