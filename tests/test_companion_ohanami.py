@@ -8,8 +8,9 @@ import pytest
 
 import cardtable
 from cardtable.core.errors import OptionError
-from cardtable.games.ohanami.companion import Garden, OhanamiPad, stage_result
+from cardtable.games.ohanami.companion import Garden, OhanamiPad, results, stage_result
 from cardtable.games.ohanami.game import OhanamiState
+from cardtable.locales import Term, message
 
 
 def play_stage(state: OhanamiState, rng: random.Random) -> None:
@@ -45,9 +46,30 @@ def test_pad_agrees_with_the_engine(players: int) -> None:
 def test_bad_gardens_are_refused_with_the_reason() -> None:
     with pytest.raises(OptionError, match="two gardens"):
         stage_result(2, 1, [Garden(cards=(5, 6)), Garden(cards=(6,))])
-    with pytest.raises(OptionError, match="1 to 120"):
+    with pytest.raises(OptionError, match="there is no card 121"):
         stage_result(2, 1, [Garden(cards=(121,)), Garden()])
-    with pytest.raises(OptionError, match="only 17 grey"):
+    with pytest.raises(OptionError, match=r"Grey \(stones\): the box has only 17 such cards"):
         stage_result(2, 3, [Garden(counts={"grey": 18}), Garden()])
+    with pytest.raises(OptionError, match=r"Blue \(water\): a count cannot be below 0"):
+        stage_result(2, 1, [Garden(counts={"blue": -4}), Garden()])
     with pytest.raises(OptionError, match="stages 1 to 3"):
         stage_result(2, 4, [Garden(), Garden()])
+
+
+def test_a_refused_count_comes_with_its_reason_for_the_page() -> None:
+    """The pad's answer carries the refusal's catalogue key and values, so the page says
+    it in its own language (here as the Polish page would)."""
+    current = [{"counts": {"blue": 99}}, {"counts": {"pink": -4}}]
+    why = results("ohanami", {"players": 2}, {"rounds": [], "current": current})[
+        "current_error_reason"
+    ]
+    assert why["key"] == "pad.count_over"
+    values = why["values"]
+    assert values["which"] == "blue" and (values["have"], values["wanted"]) == (34, 99)
+    said = message(why["key"], "pl", **{**values, "colour": Term(values["colour"]["term"])})
+    assert said == "Niebieskie (woda): w pudełku jest ich tylko 34, nie 99."
+    current[0] = {"counts": {"blue": 2}}
+    why = results("ohanami", {"players": 2}, {"rounds": [], "current": current})[
+        "current_error_reason"
+    ]
+    assert why["key"] == "pad.count_negative" and why["values"]["wanted"] == -4

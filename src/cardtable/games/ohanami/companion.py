@@ -18,6 +18,7 @@ from cardtable.core.errors import CardtableError, OptionError
 from cardtable.core.game import load
 from cardtable.core.results import RoundResult
 from cardtable.games.ohanami.scoring import STAGES, Garden, pink_tiebreak, score_stage
+from cardtable.locales import Reason
 
 __all__ = ["STAGES", "Garden", "OhanamiPad", "results", "stage_result"]
 
@@ -90,4 +91,7 @@ def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[st
             out["current"] = result.to_json()
         except CardtableError as error:
             out["current_error"] = str(error)
+            why = error.args[0] if error.args else None
+            if isinstance(why, Reason):  # the page says it in its own language
+                out["current_error_reason"] = why.to_json()
     return out

@@ -16,7 +16,7 @@ from typing import Any
 from cardtable.core.errors import OptionError
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.ohanami.deck import COLOUR_OF, COLOUR_POINTS, COLOURS, PINK_CAP, stage_points
-from cardtable.locales import Term
+from cardtable.locales import Term, reason
 
 STAGES = 3
 IN_THE_BOX: dict[str, int] = {
@@ -37,17 +37,19 @@ class Garden:
             unknown = set(self.counts) - set(COLOURS)
             if unknown:
                 raise OptionError(f"colours are {', '.join(COLOURS)}, not {', '.join(unknown)}")
-            if any(int(v) < 0 for v in self.counts.values()):
-                raise OptionError("a colour count cannot be negative")
+            # said by catalogue key: a score pad shows why in the page's language, at the field
             for colour, wanted in self.counts.items():
-                have = IN_THE_BOX[colour]
-                if int(wanted) > have:
-                    raise OptionError(f"the box has only {have} {colour} cards, not {wanted}")
+                said = {"colour": Term(f"line.colour.{colour}"), "which": colour}
+                if int(wanted) < 0:
+                    raise OptionError(reason("pad.count_negative", wanted=wanted, **said))
+                if int(wanted) > IN_THE_BOX[colour]:
+                    have = IN_THE_BOX[colour]
+                    raise OptionError(reason("pad.count_over", have=have, wanted=wanted, **said))
             return {c: int(self.counts.get(c, 0)) for c in COLOURS}
         counts: dict[str, int] = dict.fromkeys(COLOURS, 0)
         for card in self.cards:
             if card not in COLOUR_OF:
-                raise OptionError(f"{card} is not an Ohanami card (1 to 120)")
+                raise OptionError(reason("pad.not_a_card", token=card))
             counts[COLOUR_OF[card]] += 1
         return counts
 
@@ -96,7 +98,7 @@ def score_stage(stage: int, gardens: Sequence[Garden]) -> RoundResult:
     for garden in gardens:
         twice = seen & set(garden.cards)
         if twice:
-            raise OptionError(f"card {min(twice)} cannot be in two gardens")
+            raise OptionError(reason("pad.two_gardens", card=min(twice)))
         seen |= set(garden.cards)
     lines = [
         line for seat, garden in enumerate(gardens) for line in garden_lines(seat, garden, stage)

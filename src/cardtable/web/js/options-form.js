@@ -100,6 +100,22 @@ export function optionFields(schema, skip = ["players"], words = null) {
     .filter(Boolean);
 }
 
+/** A game's rule sets as the choices of `select`, each in the catalogue's words, "default"
+ * chosen; what the chosen one means goes to `help` (an element) as the choice changes. */
+export function presetChoices(select, game, t, help = null) {
+  select.replaceChildren(...game.presets.map((name) => new Option(t(`preset.${game.id}.${name}`), name, false, name === "default")));
+  const explain = () => {
+    if (help) help.textContent = t(`preset.${game.id}.${select.value}.help`);
+  };
+  select.onchange = explain;
+  explain();
+}
+
+/** The rule set chosen in `select` as a request names it: none for the game's defaults. */
+export function chosenPreset(select) {
+  return select.value && select.value !== "default" ? select.value : null;
+}
+
 /** The fewest and most players a game's options allow. */
 export function playerRange(game) {
   const property = game.schema.properties?.players;

@@ -2,12 +2,14 @@
 import { api, cards, h, svg } from "/static/js/api.js";
 import { hanafudaCard } from "./cards.js";
 import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
-import { optionFields, playerRange, readChangedOptions } from "/static/js/options-form.js";
+import { chosenPreset, optionFields, playerRange, presetChoices, readChangedOptions } from "/static/js/options-form.js";
 import { breakdown } from "/static/js/render/common.js";
+import { lineCards } from "./render.js";
 
 const GAMES = ["koi-koi", "hana-awase", "hana-awase-88", "bakappana"];
 const $ = (id) => document.getElementById(id);
 let games = [];
+let cardData = null; // the deck and what each game makes of it (/api/cards)
 let deck = null;
 let pad = null; // the server's answer: the pad, its data and its results
 let active = 0; // the player whose cards a tap assigns
@@ -35,10 +37,9 @@ function setupForm() {
   const playersSelect = $("pad-players");
   playersSelect.replaceChildren();
   for (let n = low; n <= high; n++) playersSelect.append(new Option(String(n), String(n), false, n === (players?.default ?? low)));
-  const preset = $("pad-preset");
-  preset.replaceChildren(new Option(t("lobby.preset.none"), ""));
-  for (const name of game.presets) preset.append(new Option(name, name));
-  $("pad-rule-fields").replaceChildren(...optionFields(game.schema, ["players", "rounds"]));
+  // the rule sets and house rules as the new-table form says them: grouped, explained
+  presetChoices($("pad-preset"), game, t, $("pad-preset-help"));
+  $("pad-rule-fields").replaceChildren(...optionFields(game.schema, ["players", "rounds"], { game: game.id, t }));
 }
 
 async function createPad() {
@@ -48,7 +49,7 @@ async function createPad() {
   const options = readChangedOptions(schema, $("pad-rule-fields"));
   if (schema.properties.players) options.players = Number($("pad-players").value);
   try {
-    pad = await api("/api/companion", { method: "POST", body: { kind: "hanafuda", game, preset: $("pad-preset").value || null, options } });
+    pad = await api("/api/companion", { method: "POST", body: { kind: "hanafuda", game, preset: chosenPreset($("pad-preset")), options } });
   } catch (error) {
     $("pad-error").textContent = errorText(error);
     return;
@@ -158,11 +159,11 @@ function settlementList(element, payments) {
 
 function renderResult() {
   const results = pad.results;
-  const ctx = { t, seatName: playerName, gameId: pad.game, ruleSections: pad.rule_sections };
+  const ctx = { t, seatName: playerName, gameId: pad.game, ruleSections: pad.rule_sections, cards: cardData };
   const info = Object.fromEntries(deck.map((c) => [c.code, c]));
-  const draw = (code, size) => svg(hanafudaCard(info[code], lang()), { class: `card ${size}` });
+  const draw = (code, size) => svg(hanafudaCard(info[code], lang()), { class: `card ${size}`, "data-code": code });
   if (results.current) {
-    $("pad-round").replaceChildren(breakdown(results.current, ctx, draw));
+    $("pad-round").replaceChildren(breakdown(results.current, ctx, draw, (line) => lineCards(line, ctx, draw)));
     $("pad-round").dataset.scores = results.current.scores.join(",");
     settlementList($("pad-settlement"), results.current_settlement);
     if (results.current_balance) {
@@ -187,7 +188,10 @@ function renderResult() {
 
 function render() {
   translatePage();
-  if (!pad) return;
+  if (!pad) {
+    setupForm(); // in the language just chosen
+    return;
+  }
   if (!pad.data.current) pad.data.current = emptyRound(pad.players);
   renderEntry();
   renderResult();
@@ -205,10 +209,10 @@ async function nextRound() {
 async function main() {
   await loadLanguage(pickLanguage());
   games = await api("/api/games");
-  deck = (await cards()).hanafuda.cards;
+  cardData = await cards();
+  deck = cardData.hanafuda.cards;
   $("lang-slot").append(languageSwitch(render));
   translatePage();
-  setupForm();
   $("pad-new").addEventListener("click", createPad);
   $("pad-save").addEventListener("click", nextRound);
   const wanted = new URLSearchParams(location.search).get("pad") || localStorage.getItem("cardtable.pad");

@@ -42,7 +42,9 @@ function renderForm() {
       h("legend", {}, playerName(n)),
       COLOURS.map((colour) => h("label", {}, svg(ohanamiCard("", colour), { class: "card tiny" }), ` ${t(`colour.${colour}`)} `,
         h("input", { type: "number", min: 0, max: 40, value: garden.counts?.[colour] ?? 0, "data-colour": colour,
-          oninput: (e) => { garden.counts = { ...garden.counts, [colour]: Math.max(0, Number(e.target.value) || 0) }; delete garden.cards; save(); } }))),
+          // as typed, even below 0 or past the box: the server says why it cannot count it
+          oninput: (e) => { garden.counts = { ...garden.counts, [colour]: Number(e.target.value) || 0 }; delete garden.cards; save(); } }))),
+      h("p", { class: "counts-problem error", "data-counts-problem": n, "aria-live": "polite" }),
       h("label", { class: "cards-field" }, t("pad.cards_instead"),
         h("input", { type: "text", class: "card-numbers", placeholder: "3 14 62", "data-cards": n,
           autocomplete: "off", "aria-describedby": `pad-cards-problem-${n}`,
@@ -89,14 +91,32 @@ function readCards(text) {
   return { numbers, problems };
 }
 
+/** Why the stage cannot be scored, in the page's language (the server sends the reason's
+ * catalogue key and values); said also under the colour count it is about, marked wrong. */
+function showProblem(results) {
+  for (const said of document.querySelectorAll("[data-counts-problem]")) said.textContent = "";
+  for (const input of document.querySelectorAll("[data-colour]")) input.removeAttribute("aria-invalid");
+  const why = results.current_error_reason;
+  const text = why ? errorText({ key: why.key, values: why.values, message: results.current_error }, playerName) : results.current_error || "";
+  const wrong = why?.values?.which
+    ? [...document.querySelectorAll(`[data-colour="${why.values.which}"]`)].find((input) => Number(input.value) === why.values.wanted)
+    : null;
+  if (wrong) {
+    wrong.setAttribute("aria-invalid", "true");
+    wrong.closest("fieldset").querySelector("[data-counts-problem]").textContent = text;
+  }
+  return text;
+}
+
 function renderResults() {
   const results = pad.results;
   const ctx = { t, seatName: playerName, gameId: "ohanami", ruleSections: pad.rule_sections };
+  const problem = showProblem(results);
   if (results.current) {
     $("pad-round").replaceChildren(breakdown(results.current, ctx, (c) => h("span", {}, c)));
     $("pad-round").dataset.scores = results.current.scores.join(",");
   } else {
-    $("pad-round").replaceChildren(h("p", { class: "error" }, results.current_error || ""));
+    $("pad-round").replaceChildren(h("p", { class: "error", role: "alert" }, problem));
   }
   $("pad-history").replaceChildren(
     h("table", { class: "breakdown", id: "pad-totals" },
