@@ -24,11 +24,13 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import shutil
 import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 #: the modules compiled, in import order (a compiled class's base class is compiled too)
 HOT_PATH = (
@@ -161,16 +163,27 @@ def build(root: Path, *, quiet: bool = True) -> list[Path]:
         )
         dist = Distribution({"name": "cardtable-compiled", "ext_modules": extensions})
         command = dist.get_command_obj("build_ext")
-        command.inplace = True
+        command.build_lib = str(root / "build" / "lib")
         command.build_temp = str(root / "build" / "temp")
         dist.verbose = not quiet
         dist.run_command("build_ext")
-        # where the in-place build put each module (get_outputs names the build folder)
-        made = [Path(command.get_ext_fullpath(module.name)).resolve() for module in extensions]
+        made = [_install(root, command, module.name, src) for module in extensions]
     finally:
         os.chdir(here)
     (package / MANIFEST.name).write_text(json.dumps({"sources": digests}, indent=1) + "\n")
     return sorted(made, key=lambda path: GROUP not in path.name)
+
+
+def _install(root: Path, command: Any, name: str, src: Path) -> Path:
+    """Move one built module beside its source by a rename: a process running the old
+    engine keeps its mapped file whole (written over in place, it could die of SIGBUS
+    when a test run or a server uses the engine during a rebuild)."""
+    relative = str(command.get_ext_filename(name))
+    built, target = root / "build" / "lib" / relative, src / relative
+    staged = target.with_name(f".{target.name}.{os.getpid()}")
+    shutil.copy2(built, staged)
+    os.replace(staged, target)
+    return target.resolve()
 
 
 def main(argv: Sequence[str] = ()) -> None:
