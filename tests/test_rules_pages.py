@@ -178,8 +178,36 @@ def test_the_option_tables_say_every_option_and_bot_in_the_pages_language(
         base = f"option.{game_id}.{info.name}"
         assert catalogue(lang).get(base) and catalogue(lang).get(f"{base}.help"), (lang, base)
         _, label, help_text = option_words(game_id, info, lang)
-        for words in (label, help_text, value_words(game_id, info, lang)):
+        for words in (label, help_text, value_words(game_id, info, lang, codes=False)):
             assert words.replace("|", "\\|") in page, (lang, base, words)
         assert info.description not in page, (lang, base)
     for name in describe_agents(game_id):
         assert catalogue(lang).get(bot_help_key(game_id, name)), (lang, game_id, name)
+
+
+#: a developer's word on a player's page: a code name (own_x2, zero_sum) or a bare true/false
+CODE_NAME = re.compile(r"\b(\w+_\w+|true|false|True|False)\b")
+
+
+def test_translated_pages_say_options_in_words_not_code_names(tmp_path: Path) -> None:
+    """/rules/GAME?lang=pl|ru as a player gets it: options, their values and the rule sets
+    in the catalogue's words (yes/no, not true/false), in the tables and in the prose."""
+    from fastapi.testclient import TestClient
+
+    from cardtable.server.app import create_app
+
+    from .server_helpers import FAST
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)) as client:
+        for game_id in cardtable.game_ids():
+            for lang in TRANSLATED_DOCS:
+                answer = client.get(f"/rules/{game_id}?lang={lang}")
+                assert answer.status_code == 200
+                words = html.unescape(re.sub(r"<[^>]+>", " ", answer.text))
+                found = CODE_NAME.findall(words)
+                assert not found, f"{lang}/{game_id}: {sorted(set(found))[:12]}"
+                yes = message("rules.yes", lang)
+                assert game_id in ("siedem-slow", "ohanami") or f" {yes}" in words
+        # the English page keeps the code names that --rule NAME=VALUE takes
+        english = client.get("/rules/koi-koi").text
+        assert "own_x2" in english and "zero_sum" in english

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from cardtable.core.game import Capability, spec_of
 from cardtable.core.markdown import markdown_table
@@ -52,34 +53,69 @@ def option_words(game_id: str, info: OptionInfo, lang: str = "en") -> tuple[str,
     return group, _said(base, lang, info.name), _said(f"{base}.help", lang, info.description)
 
 
-def value_words(game_id: str, info: OptionInfo, lang: str = "en") -> str:
-    """An option's values: each named choice with its words, else the range."""
+def value_said(game_id: str, name: str, value: Any, lang: str = "en") -> str:
+    """One value of an option as a player reads it: yes or no, a choice's words, a number,
+    a list's items (an empty list: a dash)."""
+    if isinstance(value, bool):
+        return _said("rules.yes" if value else "rules.no", lang, str(value).lower())
+    if isinstance(value, str):
+        return _said(f"option.{game_id}.{name}.{value}", lang, value)
+    if isinstance(value, list | tuple):
+        return ", ".join(value_said(game_id, name, item, lang) for item in value) or "—"
+    return str(value)
+
+
+def value_words(game_id: str, info: OptionInfo, lang: str = "en", codes: bool = True) -> str:
+    """An option's values: each named choice with its words (after its code name, with
+    ``codes``), yes and no for a switch without codes, else the range."""
     named = [c for c in info.choices or () if isinstance(c, str)]
+    if not codes and info.choices == (False, True):
+        return ", ".join(value_said(game_id, info.name, v, lang) for v in (True, False))
     if not named:
         return info.describe_values()
+    if not codes:
+        return "; ".join(value_said(game_id, info.name, c, lang) for c in named)
     base = f"option.{game_id}.{info.name}"
     return "; ".join(f"`{c}`: {_said(f'{base}.{c}', lang, c)}" for c in named)
 
 
-def option_rows(game_id: str, lang: str = "en") -> list[list[str]]:
+def setting_words(game_id: str, name: str, value: Any, lang: str = "en") -> str:
+    """An option set to a value, in words: "Gra o stawkę (suma zerowa): nie"."""
+    label = _said(f"option.{game_id}.{name}", lang, name)
+    return f"{label}: {value_said(game_id, name, value, lang)}"
+
+
+def option_rows(game_id: str, lang: str = "en", codes: bool = True) -> list[list[str]]:
     """Group, option, default, values and meaning of every option, in the order of the
-    groups (the docs' table and ``cardtable rules``); code spans in backquotes."""
+    groups (the docs' table and ``cardtable rules``). With ``codes`` the option and its
+    values also go by their code names, in backquotes (what ``--rule NAME=VALUE`` takes);
+    without, only in the reader's words (the translated pages)."""
     model = spec_of(game_id).options_model
     order = {group: n for n, group in enumerate(model.GROUPS)}
     infos = sorted(describe(model), key=lambda info: order.get(info.group or "", -1))
     rows = []
     for info in infos:
-        default = str(info.default).lower() if isinstance(info.default, bool) else info.default
         group, label, help_text = option_words(game_id, info, lang)
+        values = value_words(game_id, info, lang, codes)
+        if not codes:
+            default = value_said(game_id, info.name, info.default, lang)
+            rows.append([group, f"**{label}**", default, values, help_text])
+            continue
+        default = str(info.default).lower() if isinstance(info.default, bool) else info.default
         meaning = f"**{label}.** {help_text}" if label != info.name else help_text
-        values = value_words(game_id, info, lang)
         rows.append([group, f"`{info.name}`", f"`{default}`", values, meaning])
     return rows
 
 
+def _codes(lang: str) -> bool:
+    """Whether a page in ``lang`` names options by their code names: the English one,
+    which the command line's ``--rule NAME=VALUE`` users read; a translation says words."""
+    return lang == "en"
+
+
 def options_table(game_id: str, lang: str = "en") -> str:
     """The options in the order of their groups, each in a player's words."""
-    return markdown_table(HEADERS[lang]["options"], option_rows(game_id, lang))
+    return markdown_table(HEADERS[lang]["options"], option_rows(game_id, lang, _codes(lang)))
 
 
 def preset_words(game_id: str, name: str, lang: str = "en") -> tuple[str, str]:
@@ -90,11 +126,16 @@ def preset_words(game_id: str, name: str, lang: str = "en") -> tuple[str, str]:
 
 def presets_table(game_id: str, lang: str = "en") -> str:
     rows = []
+    codes = _codes(lang)
     for name, values in spec_of(game_id).presets.items():
         defaults = HEADERS[lang]["defaults"][0]
-        shown = ", ".join(f"`{k}={v}`" for k, v in values.items()) or defaults
         title, help_text = preset_words(game_id, name, lang)
-        rows.append([f"`{name}`", f"**{title}.** {help_text}" if help_text else title, shown])
+        if codes:
+            shown = ", ".join(f"`{k}={v}`" for k, v in values.items()) or defaults
+            rows.append([f"`{name}`", f"**{title}.** {help_text}" if help_text else title, shown])
+        else:
+            shown = "; ".join(setting_words(game_id, k, v, lang) for k, v in values.items())
+            rows.append([f"**{title}**", help_text, shown or defaults])
     return markdown_table(HEADERS[lang]["presets"], rows)
 
 
