@@ -14,8 +14,18 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cardtable
-from cardtable.agents import make_agent
-from cardtable.agents.coach import REVIEW_MOVES, Judgement, judge, public_seed, review, worst
+from cardtable.agents import coach, make_agent
+from cardtable.agents.coach import (
+    REVIEW_MOVES,
+    Judgement,
+    Reading,
+    behind,
+    judge,
+    public_seed,
+    read_curve,
+    review,
+    worst,
+)
 from cardtable.core.actions import Action
 from cardtable.core.record import GameRecord
 from cardtable.core.rng import Rng
@@ -213,3 +223,79 @@ def test_old_finished_reviews_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> 
     }
     reviews._forget_old()
     assert list(reviews.jobs) == [("b", 0), ("c", 0)]
+
+
+# -- the review's curve ----------------------------------------------------------------------
+def point(number: int, before: float, after: float, noise: float = 0.0) -> tuple[int, Judgement]:
+    """A judged move of the curve: the chances before it (the bot's choice) and after it."""
+    state, _seat = first_deal()
+    move = state.legal_actions(0)[0]
+    return number, Judgement("koi-koi", move, move, before - after, (), noise, value=after)
+
+
+def test_the_curve_reads_swings_before_anything_else() -> None:
+    judged = [point(0, 0.6, 0.6), point(4, 0.62, 0.3), point(9, 0.35, 0.34)]
+    assert worst(judged) == [4]
+    reading = read_curve(judged, lost=True)
+    assert reading.kind == "swings" and reading.start == 0.6 and reading.end == 0.34
+    # a loss within the search's noise is no swing, however large
+    noisy = [point(0, 0.6, 0.6), point(4, 0.62, 0.3, noise=0.2), point(9, 0.2, 0.18)]
+    assert worst(noisy) == [] and read_curve(noisy, lost=True).kind == "small"
+
+
+def test_no_clear_mistake_only_where_the_curve_agrees() -> None:
+    steady = [point(0, 0.55, 0.55), point(3, 0.6, 0.58), point(7, 0.7, 0.69)]
+    assert read_curve(steady, lost=False).kind == "clean"
+    close = [point(0, 0.5, 0.5), point(3, 0.45, 0.44), point(7, 0.4, 0.38)]
+    assert read_curve(close, lost=True).kind == "clean"  # lost, but not clearly: no blame
+    dealt = [point(0, 0.3, 0.3), point(3, 0.25, 0.24), point(7, 0.1, 0.1)]
+    assert read_curve(dealt, lost=True) == Reading("against", 0.3, 0.1, pytest.approx(0.01))
+    # chances high at the start, gone between two of the seat's moves: that fall is marked
+    slipped = [point(0, 0.6, 0.6), point(3, 0.58, 0.57), point(7, 0.2, 0.2), point(9, 0.1, 0.1)]
+    reading = read_curve(slipped, lost=True)
+    assert reading.kind == "fell" and reading.fall == (3, 7)
+    assert reading.to_json() == {
+        "kind": "fell", "start": 0.6, "end": 0.1, "given": 0.01, "fall": [3, 7]
+    }  # fmt: skip
+    # many small losses of the seat's own, none clearly worse: said so, not put on the deal
+    small_steps = [point(n, 0.6 - n / 20, 0.6 - (n + 1) / 20) for n in range(10)]
+    reading = read_curve(small_steps, lost=True)
+    assert reading.kind == "small" and reading.given == pytest.approx(0.5)
+    assert read_curve([], lost=True).kind == "clean"
+
+
+def test_behind_is_below_another_seat_at_the_end() -> None:
+    record = played_record(BAD)
+    final = list(record.states())[-1]
+    scores = final.scores()
+    assert behind(final, 0) == (scores[0] < max(scores))
+    assert behind(final, 0) != behind(final, 1) or scores[0] == scores[1]
+
+
+# -- a move the first search flags is judged by a second look -------------------------------
+def test_a_flag_from_the_first_search_is_judged_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first search overstates a gap (its best the largest of noisy means, the played
+    move tried seldom): a second look at the two moves alone judges the move, and a move as
+    good as the bot's choice there gets no warning."""
+    state, seat = first_deal()
+    good, bad = parse(state, GOOD), parse(state, BAD)
+    first = {good: (40, 0.72), bad: (4, 0.35)}  # clearly worse at a glance
+    monkeypatch.setattr(coach, "evaluate", lambda *args, **kwargs: first)
+    looks: list[int] = []
+
+    def second(state: State, seat: int, moves: list[Action], iterations: int, again: int = 0):
+        looks.append(iterations)
+        return {moves[0]: (150, 0.6), moves[1]: (150, gap_found)}
+
+    monkeypatch.setattr(coach, "duel", second)
+    gap_found = 0.59  # the two moves alone: even
+    assert judge(state, seat, bad, BUDGET, confirm=False).clearly_worse
+    again = judge(state, seat, bad, BUDGET)
+    assert not again.clearly_worse and looks == [coach.CONFIRM_ITERATIONS]
+    assert again.value == 0.59 and again.before == 0.6
+    gap_found = 0.4  # the two moves alone: still far apart
+    confirmed = judge(state, seat, bad, BUDGET)
+    assert confirmed.clearly_worse and confirmed.loss == pytest.approx(0.2)
+    assert confirmed.better == good and confirmed.reasons  # the capture named
+    # a move the first search finds fine is not looked at again
+    assert not judge(state, seat, good, BUDGET).loss and len(looks) == 2

@@ -7,12 +7,15 @@ both at 1366x768 and 390x844 in en, pl and ru."""
 from __future__ import annotations
 
 import json
+import random
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
+from websockets.sync.client import connect
 
 from cardtable.games.siedem_slow import solve
 from cardtable.server import tables
@@ -20,9 +23,9 @@ from cardtable.server.fairness import Commitment
 from cardtable.server.settings import Settings
 
 from .browser_helpers import board, browser, create_table, new_page, play_until_over, shot
-from .server_helpers import server_thread
+from .server_helpers import http, random_action, server_thread
 from .test_coach import BUDGET, SEED
-from .test_web_table import seat_socket
+from .test_web_table import frames, seat_socket
 
 __all__ = ["browser"]  # fixtures used by name
 
@@ -170,6 +173,12 @@ def test_the_seven_words_review_lists_the_solver_words(browser: Browser, server:
         for action in ({"type": "submit", "word": written.word}, {"type": "flip"}):
             ws.send(json.dumps({"type": "action", "action": action}))
     page.wait_for_selector("#board[data-status='finished']", timeout=60_000)
+    # the coach's note on the word, once the round is scored: beside the solver's best
+    note = page.locator("#coach-note[data-version='round-1']")
+    expect(note).to_have_text(
+        f"Round 1: {written.word.upper()} — {written.points}. The best here was "
+        f"{found[0].word.upper()} — {found[0].points} ({found[0].points - written.points} more)."
+    )
     page.goto(f"{url}/replay/{table_id}?review=0")
     page.wait_for_selector("#review-panel[data-status='ready']", timeout=60_000)
     round_one = page.locator(".review-round[data-round='1']")
@@ -208,5 +217,166 @@ def test_screenshots_of_the_coach_and_the_review(browser: Browser, server: Any, 
         shot(page, f"review-{lang}-{name}")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert board(page) is not None
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+# -- where the coach speaks: never over the hand, always in sight -----------------------------
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two bounding boxes intersect."""
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def in_viewport(page: Page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()  # relative to the viewport
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["height"] > 0
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_the_coach_never_covers_the_hand_and_stays_in_sight(
+    browser: Browser, server: Any, lang: str
+) -> None:
+    url, _ = server
+    page = new_page(browser, LOCALES[lang], width=1366, height=800)
+    coached_table(page, url)
+    play_card(page, "02-4")
+    page.wait_for_selector("#coach-note[data-version='1']", timeout=NOTE_DEADLINE * 1000)
+    hand = page.locator("#board .mine .hand")
+    # wide: the note is in the side column, in sight, off the hand; a toast keeps off it too
+    assert in_viewport(page, "#coach-note")
+    assert not overlap(page.locator("#coach-panel").bounding_box(), hand.bounding_box())  # type: ignore[arg-type]
+    note = page.inner_text("#coach-note")
+    page.evaluate("text => import('/static/js/table.js').then((m) => m.toast(text))", note)
+    expect(page.locator("#toast")).to_be_visible()
+    assert not overlap(page.locator("#toast").bounding_box(), hand.bounding_box())  # type: ignore[arg-type]
+    shot(page, f"coach-toast-{lang}-wide")
+    # a phone: the coach is a bar pinned to the top, in sight wherever the page is scrolled
+    page.set_viewport_size({"width": 390, "height": 844})
+    for scroll in ("0", "document.body.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {scroll})")
+        expect(page.locator("#coach-note")).to_be_in_viewport()
+        assert in_viewport(page, "#coach-panel") and in_viewport(page, "#board .mine .hand")
+        assert not overlap(page.locator("#coach-panel").bounding_box(), hand.bounding_box())  # type: ignore[arg-type]
+        shot(page, f"coach-bar-{lang}-phone-{'top' if scroll == '0' else 'bottom'}")
+    assert page.locator("#coach-needs").is_hidden()  # shut: the note only
+    page.click("#coach-toggle")
+    expect(page.locator("#coach-needs")).to_be_visible()
+    assert page.get_attribute("#coach-toggle", "aria-expanded") == "true"
+    shot(page, f"coach-bar-{lang}-phone-open")
+    page.click("#coach-toggle")
+    expect(page.locator("#coach-needs")).to_be_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+# -- the review's curve and the replay's rounds ---------------------------------------------
+VIEWS = [(lang, size) for lang in ("pl", "ru") for size in SIZES]
+
+
+@pytest.fixture(scope="module")
+def reviewed_game(browser: Browser, server: Any) -> str:
+    """A finished coached koi-koi round whose first move threw the Moon away."""
+    url, _ = server
+    page = new_page(browser)
+    table_id = coached_table(page, url)
+    play_card(page, "02-4")
+    play_until_over([page])
+    page.context.close()
+    return table_id
+
+
+@pytest.mark.parametrize(("lang", "size"), VIEWS)
+def test_the_review_draws_the_curve_with_its_swings(
+    browser: Browser, server: Any, reviewed_game: str, lang: str, size: str
+) -> None:
+    url, _ = server
+    width, height = SIZES[size]
+    page = new_page(browser, LOCALES[lang], width=width, height=height)
+    page.goto(f"{url}/replay/{reviewed_game}?review=0")
+    page.wait_for_selector("#review-panel[data-status='ready']", timeout=60_000)
+    expect(page.locator("#step")).to_have_text(re.compile(r"^\D+ 0 \D+ \d+$"))  # the deal
+    _, answer = http("GET", f"{url}/api/tables/{reviewed_game}/review?seat=0")
+    assert answer["total"] == len(answer["points"]) > 1
+    # a point per reviewed move, the swings red, and the first move (the Moon) among them
+    assert page.locator("#review-curve .curve-point").count() == answer["total"]
+    swings = page.locator("#review-curve .curve-point.swing")
+    assert swings.count() == len(answer["moves"]) >= 1
+    assert swings.first.get_attribute("data-move") == "0"
+    assert page.get_attribute("#review-status", "data-reading") == "swings"
+    clean = {"pl": "nie popełnił(a) wyraźnego błędu", "ru": "нет явных ошибок"}[lang]
+    assert clean not in page.inner_text("#review-panel")
+    title = page.inner_text(".curve-title")
+    assert title.startswith(
+        {"pl": "Szanse po każdym ruchu", "ru": "Шансы после каждого хода"}[lang]
+    )
+    box = page.locator("#review-curve").bounding_box()
+    assert box is not None and box["width"] >= 240 and box["x"] + box["width"] <= width
+    # the swing on the curve takes the board to that move, the better move marked
+    swings.first.click()
+    page.wait_for_selector(".review-move.current[data-move='0']")
+    assert page.locator("#board .card.hinted[data-code='08-1']").count() == 1
+    shot(page, f"review-curve-{lang}-{size}")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def three_rounds(server: Any) -> str:
+    """A finished three-round Bakappana game, its human seat played at random."""
+    url, _ = server
+    body = {"game": "bakappana", "seats": ["human", "bot:greedy"], "options": {"rounds": 3}}
+    _, created = http("POST", f"{url}/api/tables", body)
+    table_id, key = created["id"], created["key"]
+    rng = random.Random(3)
+    with connect(f"{url.replace('http', 'ws')}/ws/tables/{table_id}?seat=0&key={key}") as ws:
+        for frame in frames(ws):
+            if frame["table"]["status"] == "finished":
+                break
+            if frame["table"]["round_break"]:
+                ws.send(json.dumps({"type": "next_round"}))
+            elif action := random_action(frame["view"], rng):
+                ws.send(
+                    json.dumps({"type": "action", "action": action, "version": frame["version"]})
+                )
+    return str(table_id)
+
+
+@pytest.mark.parametrize(("lang", "size"), VIEWS)
+def test_the_replay_opens_at_the_deal_with_a_jump_per_round(
+    browser: Browser, server: Any, three_rounds: str, lang: str, size: str
+) -> None:
+    url, _ = server
+    table_id = three_rounds
+    _, replay = http("GET", f"{url}/api/tables/{table_id}/replay")
+    rounds = replay["rounds"]
+    assert len(rounds) == 3 and rounds[0] == 0
+    assert [replay["views"][step]["round"] for step in rounds] == [1, 2, 3]
+    width, height = SIZES[size]
+    page = new_page(browser, LOCALES[lang], width=width, height=height)
+    page.goto(f"{url}/replay/{table_id}")
+    expect(page.locator("#step")).to_have_text(
+        re.compile(rf"^\D+ 0 \D+ {len(replay['views']) - 1}$")
+    )
+    assert page.locator("#round-ticks .round-tick").count() == 2  # rounds 2 and 3 begin
+    jumps = page.locator("#round-jumps .round-jump")
+    assert jumps.count() == 3
+    assert page.get_attribute(".round-jump[data-round='1']", "aria-current") == "step"
+    page.click(".round-jump[data-round='3']")
+    expect(page.locator("#step")).to_have_text(re.compile(rf"^\D+ {rounds[2]} \D+"))
+    assert page.get_attribute(".round-jump[data-round='3']", "aria-current") == "step"
+    assert page.get_attribute(".round-jump[data-round='1']", "aria-current") is None
+    word = {"pl": "Runda 2", "ru": "Раунд 2"}[lang]
+    assert page.get_attribute(".round-jump[data-round='2']", "aria-label") == word
+    shot(page, f"replay-rounds-{lang}-{size}")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()

@@ -5,7 +5,16 @@ seat's information set: every iteration re-deals what the seat cannot see, and t
 is seeded from what the seat *can* see (its own view), so re-dealing the unseen cards
 changes no number and no note. Each searched move gets its mean reward in [0, 1] (half
 the chance to win the game, half the margin, as the bot itself judges); a move is
-*clearly worse* when the bot's own choice is worth at least ``THRESHOLD`` more.
+*clearly worse* when the bot's own choice is worth at least ``THRESHOLD`` more. A move the
+first search flags is searched again against the bot's choice alone (:func:`second_look`),
+which judges it: the first search overstates gaps.
+
+The review plots the seat's chances after each of its moves (the played move's value) and
+marks the largest *swings*: the moves that gave away most against the bot's choice, with
+that choice and its reasons. Where no move did, it still says what the curve shows of a
+game lost clearly (:func:`read_curve`): a deal bad from the first move, small losses that
+added up, or chances that fell between the seat's moves (the draws and the other
+players); "no clear mistake" only when the curve agrees.
 
 >>> import cardtable
 >>> state = cardtable.load("koi-koi", rounds=1).new_state(seed=4)
@@ -23,7 +32,8 @@ import hashlib
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any
 
 from cardtable.agents.base import Shortlisting, actions_for, make_agent
@@ -43,8 +53,18 @@ THRESHOLD = 0.08
 NOISE_SIGMAS = 2.0
 #: the standard deviation of one playout's reward assumed for that (rewards in [0, 1])
 REWARD_SPREAD = 0.25
+#: the second look at a flagged move (:func:`second_look`) searches at least this many
+#: iterations: shared by two moves, enough to tell a gap of THRESHOLD from none at
+#: NOISE_SIGMAS (a standard error near 0.035)
+CONFIRM_ITERATIONS = 300
 #: the review shows at most this many moves
 REVIEW_MOVES = 5
+#: the review's reading of the curve (chances in [0, 1], 0.5 even): a game ending at or
+#: under LOST_AT was lost clearly; one starting at or under AGAINST_AT was against the seat
+#: from its first move; a fall of at least FALL_AT between two of its moves is marked
+LOST_AT = 0.3
+AGAINST_AT = 0.4
+FALL_AT = 0.2
 
 
 def public_seed(state: State, seat: int) -> int:
@@ -62,13 +82,22 @@ def evaluate(
     legal = actions_for(state, seat)
     if len(legal) == 1:
         return {legal[0]: (1, 0.5)}
-    seed = public_seed(state, seat)
-    rollout = make_agent("greedy", state.game.id, seed)
-    bot = ISMCTSAgent(iterations=max(iterations, 2 * len(legal)), seed=seed, rollout=rollout)
+    rollout = make_agent("greedy", state.game.id, public_seed(state, seat))
     if isinstance(rollout, Shortlisting) and len(legal) > ROOT_WIDTH:
         listed = rollout.shortlist(state, seat, legal, ROOT_WIDTH)
         legal = [*listed, include] if include in legal and include not in listed else listed
-    root = bot.search(state.clone(), seat, legal, shortlist=False)
+    return duel(state, seat, legal, iterations)
+
+
+def duel(
+    state: State, seat: int, moves: Sequence[Action], iterations: int, again: int = 0
+) -> dict[Action, tuple[int, float]]:
+    """The search of :func:`evaluate` among ``moves`` only (``again``: the how-manieth
+    look, which changes the seed and nothing else: still nothing hidden)."""
+    seed = (public_seed(state, seat) + again) % 2**31
+    rollout = make_agent("greedy", state.game.id, seed)
+    bot = ISMCTSAgent(iterations=max(iterations, 2 * len(moves)), seed=seed, rollout=rollout)
+    root = bot.search(state.clone(), seat, list(moves), shortlist=False)
     return {a: (c.visits, c.reward / c.visits) for a, c in root.children.items() if c.visits}
 
 
@@ -82,10 +111,16 @@ class Judgement:
     loss: float
     reasons: tuple[Reason, ...]
     noise: float = 0.0  # the standard error of the loss
+    value: float = 0.5  # the seat's chances after the played move (the review's curve)
 
     @property
     def clearly_worse(self) -> bool:
         return self.loss >= max(THRESHOLD, NOISE_SIGMAS * self.noise)
+
+    @property
+    def before(self) -> float:
+        """The seat's chances before the move: after the bot's choice."""
+        return self.value + self.loss
 
     def to_json(self, lang: str = "en", names: Sequence[str] = ()) -> JSON:
         game = explainer(self.game_id)
@@ -97,22 +132,52 @@ class Judgement:
             "better_text": better.text(lang, names),
             "reasons": [r.to_json() for r in self.reasons],
             "loss": round(self.loss, 3),
+            "value": round(self.value, 3),
         }
 
 
-def judge(state: State, seat: int, played: Action, iterations: int) -> Judgement:
+def judge(
+    state: State, seat: int, played: Action, iterations: int, confirm: bool = True
+) -> Judgement:
     """``played`` (by ``seat`` in ``state``, before it is applied) against the strong bot's
-    evaluation from ``seat``'s information set."""
+    evaluation from ``seat``'s information set. A move the search finds clearly worse is
+    judged again by :func:`second_look` (unless not ``confirm``: the first search alone, as
+    benchmarks/coach_false_alarms.py measures the coach before it)."""
     values = evaluate(state, seat, iterations, include=played)
     best = max(values, key=lambda action: values[action][1])
+    judged = gap(state.game.id, values, best, played)
+    if confirm and judged.clearly_worse:
+        judged = gap(
+            state.game.id, second_look(state, seat, best, played, iterations), best, played
+        )
+    if not judged.loss:
+        return judged
+    game = explainer(state.game.id)
+    reasons = () if game is None else tuple(game.explain(state, seat, best))
+    return replace(judged, reasons=reasons)
+
+
+def second_look(
+    state: State, seat: int, best: Action, played: Action, iterations: int
+) -> dict[Action, tuple[int, float]]:
+    """A flagged move searched against the bot's choice alone, with another seed, and the
+    judgement made from that. The first search overstates the gap: its best is the largest
+    of several noisy means, and a move it seldom tried keeps an unlucky low mean; that made
+    moves as good as the bot's look clearly worse (Ohanami's wide choices). Two moves
+    alone, each tried often, show the gap without either bias."""
+    return duel(state, seat, [best, played], max(iterations, CONFIRM_ITERATIONS), again=1)
+
+
+def gap(
+    game_id: str, values: dict[Action, tuple[int, float]], best: Action, played: Action
+) -> Judgement:
+    """What ``played`` gives away against ``best`` in one search's ``values`` (no reasons)."""
     tried, mean = values.get(played, values[best])
     loss = max(0.0, values[best][1] - mean)
     if played == best or loss == 0.0:
-        return Judgement(state.game.id, played, played, 0.0, ())
+        return Judgement(game_id, played, played, 0.0, (), value=mean)
     noise = REWARD_SPREAD * math.sqrt(1 / tried + 1 / values[best][0])
-    game = explainer(state.game.id)
-    reasons = () if game is None else tuple(game.explain(state, seat, best))
-    return Judgement(state.game.id, played, best, loss, reasons, noise)
+    return Judgement(game_id, played, best, loss, (), noise, value=mean)
 
 
 @dataclass(frozen=True)
@@ -140,8 +205,59 @@ def worst(judged: Sequence[tuple[int, Judgement]], limit: int = REVIEW_MOVES) ->
     return sorted(number for number, _ in costly[:limit])
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What the review's curve says of the game, in one word and the numbers behind it.
+
+    ``kind``: ``swings`` (moves gave chances away: they are the review), ``clean`` (none
+    did and the game was not lost clearly), and for a game lost clearly without a swing:
+    ``against`` (chances low from the first move: the deal), ``small`` (the seat's own
+    small losses, ``given`` in all, outweigh the falls between its moves) or ``fell`` (the
+    chances fell between the seat's moves: ``fall`` is the pair of moves around the
+    largest such fall, when one stands out)."""
+
+    kind: str
+    start: float  # the chances before the first reviewed move
+    end: float  # ...and after the last
+    given: float = 0.0  # what the seat's moves gave away in all
+    fall: tuple[int, int] | None = None
+
+    def to_json(self) -> JSON:
+        fall = None if self.fall is None else list(self.fall)
+        return {"kind": self.kind, "start": round(self.start, 3), "end": round(self.end, 3),
+                "given": round(self.given, 3), "fall": fall}  # fmt: skip
+
+
+def read_curve(judged: Sequence[tuple[int, Judgement]], lost: bool) -> Reading:
+    """The review's verdict on the curve of ``judged`` (in game order); ``lost``: the seat
+    ended below another. "No clear mistake" (``clean``) only when no move is a swing and
+    the game was not lost clearly: a clear loss is put down to what the curve shows."""
+    if not judged:
+        return Reading("clean", 0.5, 0.5)
+    start, end = judged[0][1].before, judged[-1][1].value
+    given = sum(j.loss for _, j in judged)
+    if worst(judged):
+        return Reading("swings", start, end, given)
+    if not lost or end > LOST_AT:
+        return Reading("clean", start, end, given)
+    if start <= AGAINST_AT:
+        return Reading("against", start, end, given)
+    falls = [(a[1].value - b[1].before, a[0], b[0]) for a, b in pairwise(judged)]
+    if given >= sum(max(drop, 0.0) for drop, _, _ in falls):
+        return Reading("small", start, end, given)
+    drop, after, before = max(falls)
+    return Reading("fell", start, end, given, (after, before) if drop >= FALL_AT else None)
+
+
+def behind(final: State, seat: int) -> bool:
+    """Whether ``seat`` finished the game (``final``: its last state) below another seat."""
+    scores = final.scores()
+    return scores[seat] < max(scores)
+
+
 def review(record: GameRecord, seat: int, iterations: int) -> list[tuple[int, Judgement]]:
-    """The review in one call (the terminal and tests; the server judges move by move)."""
+    """The review's swings in one call (the terminal and tests; the server judges move by
+    move)."""
     steps = review_steps(record, seat)
     judged = [(s.number, judge(s.state, seat, s.action, iterations)) for s in steps]
     keep = set(worst(judged))

@@ -352,7 +352,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         return {
             "record": data,
             "verdict": verify(data, trusted_key=hub.signer().public_key).to_json(),
-            "views": replay_views(data, seat),
+            **replay_views(data, seat),
         }
 
     @app.get("/api/tables/{table_id}/review")
@@ -503,7 +503,14 @@ async def watch_storage(store: Store, settings: Settings) -> None:
                 await asyncio.to_thread(store.probe)
 
 
-def replay_views(data: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
-    """The view of ``seat`` (None: spectator) before the first move and after each move."""
+def replay_views(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (None: spectator) before the first move and after each move,
+    and the steps where each round (or stage) begins: the replay's round marks."""
     record = GameRecord.from_json(data)
-    return [state.view(seat, brief=False) for state in record.states()]
+    views, rounds, scored = [], [0], 0
+    for step, state in enumerate(record.states()):
+        views.append(state.view(seat, brief=False))
+        if state.rounds_finished > scored and not state.is_over:
+            rounds.append(step)  # a round was scored by the move before: the next begins
+        scored = state.rounds_finished
+    return {"views": views, "rounds": rounds}

@@ -5,7 +5,9 @@ it goes to a hint worker, which searches it from the seat's information set
 (:mod:`cardtable.agents.coach`); a clearly worse move gets a note, sent to that seat only
 and kept for its next frames. The review of a finished game judges each of a seat's
 moves the same way, one worker job per move (so the page can show how far it got),
-and is kept per table and seat for as long as the server runs.
+and is kept per table and seat for as long as the server runs. It answers the curve of the
+seat's chances after each of its moves (``points``), the swings among them with the better
+move and its reasons (``moves``), and what the curve says of the game (``reading``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardtable.agents.coach import Judgement, coach_budget, judge, review_steps, worst
+from cardtable.agents.coach import (
+    Judgement,
+    behind,
+    coach_budget,
+    judge,
+    read_curve,
+    review_steps,
+    worst,
+)
 from cardtable.core.actions import Action
 from cardtable.core.game import Capability
 from cardtable.core.record import GameRecord
@@ -44,6 +54,13 @@ def said(judged: Judgement, seats: Sequence[Seat]) -> JSON:
     texts = {lang: judged.to_json(lang, seat_labels(seats, lang)) for lang in LANGUAGES}
     return {**texts["en"], "texts": {lang: t["better_text"] for lang, t in texts.items()},
             "played_texts": {lang: t["played_text"] for lang, t in texts.items()}}  # fmt: skip
+
+
+def curve_point(number: int, judged: Judgement, swing: bool) -> JSON:
+    """One point of the review's curve: the seat's chances before and after move ``number``
+    (``swing``: one of the moves the review shows)."""
+    return {"move": number, "value": round(judged.value, 3), "before": round(judged.before, 3),
+            "swing": swing}  # fmt: skip
 
 
 class Coach:
@@ -99,7 +116,9 @@ class ReviewJob:
 
     total: int = 0
     done: int = 0
-    moves: list[JSON] = field(default_factory=list)
+    moves: list[JSON] = field(default_factory=list)  # the swings, said in every language
+    points: list[JSON] = field(default_factory=list)  # the curve: one per judged move
+    reading: JSON | None = None  # what the curve says (agents.coach.Reading)
     words: list[JSON] = field(default_factory=list)  # 7 słów: the solver's words per round
     ready: bool = False
     failed: bool = False
@@ -111,6 +130,8 @@ class ReviewJob:
             "done": self.done,
             "total": self.total,
             "moves": self.moves,
+            "points": self.points,
+            "reading": self.reading,
             "words": self.words,
         }
 
@@ -171,6 +192,8 @@ class Reviews:
                 judged.append((step.number, found))
                 job.done += 1
             keep = set(worst(judged))
+            job.points = [curve_point(number, found, number in keep) for number, found in judged]
+            job.reading = read_curve(judged, behind(table.state, seat)).to_json()
             job.moves = [
                 {"move": number, "seat": seat, **said(found, table.seats)}
                 for number, found in judged

@@ -75,6 +75,7 @@ function render() {
   const game = games.find((g) => g.id === data.record.game);
   $("title").textContent = `${t("replay.title")} · ${game?.title ?? data.record.game}`;
   $("step").textContent = t("replay.step", { n: step, of: data.views.length - 1 });
+  showRounds();
   $("slider").max = String(data.views.length - 1);
   $("slider").value = String(step);
   $("players").replaceChildren(...(view.scores || []).map((s, n) => h("li", { class: "player" }, h("span", { class: "name" }, seatName(n)), h("span", { class: "score" }, s))));
@@ -105,9 +106,43 @@ function render() {
   review?.render(step);
 }
 
+/** The game's rounds (Ohanami's stages) on the timeline: a tick where each begins, and a
+ * button per round that jumps to its first move, the current one marked. */
+function roundKey() {
+  return data.views[0].stage !== undefined ? "replay.stage_n" : "replay.round_n";
+}
+
+function roundAt(at) {
+  return data.rounds.filter((start) => start <= at).length - 1;
+}
+
+function showRounds() {
+  const rounds = data.rounds || [0];
+  const last = Math.max(data.views.length - 1, 1);
+  $("round-ticks").replaceChildren(...rounds.slice(1).map((start) =>
+    h("span", { class: "round-tick", style: `--at: ${start / last}` })));
+  const jumps = $("round-jumps");
+  jumps.hidden = rounds.length < 2;
+  const current = roundAt(step);
+  jumps.replaceChildren(h("span", { class: "muted" }, t(data.views[0].stage !== undefined ? "replay.stages" : "replay.rounds")),
+    ...rounds.map((start, index) => h("button", {
+      type: "button",
+      class: "round-jump",
+      "data-round": index + 1,
+      "aria-current": index === current ? "step" : null,
+      "aria-label": t(roundKey(), { n: index + 1 }),
+      onclick: () => goTo(start),
+    }, String(index + 1))));
+}
+
 async function loadReplay(seat) {
   data = await api(`/api/tables/${tableId}/replay${seat === null ? "" : `?seat=${seat}`}`);
   await browserCheck(data.record);
+}
+
+function goTo(n) {
+  step = Math.max(0, Math.min(data.views.length - 1, n));
+  render();
 }
 
 function setupControls(players) {
@@ -123,10 +158,7 @@ function setupControls(players) {
       }
     });
   }
-  const go = (n) => {
-    step = Math.max(0, Math.min(data.views.length - 1, n));
-    render();
-  };
+  const go = goTo;
   $("first").onclick = () => go(0);
   $("prev").onclick = () => go(step - 1);
   $("next").onclick = () => go(step + 1);
@@ -174,13 +206,14 @@ async function main() {
     $("upload-label").hidden = true;
     await loadReplay(0);
     setupControls(data.views[0].players);
-    step = data.views.length - 1;
+    step = 0; // a replay is watched from the deal, like a game
     review = new Review($("review-panel"), {
       tableId,
       t,
       lang,
       players: data.views[0].players,
       seats: data.record.table?.seats || [],
+      timeline: () => ({ steps: data.views.length, rounds: data.rounds || [0], roundKey: roundKey() }),
       show: async (seat, at) => {
         if ($("seat").value !== String(seat)) {
           $("seat").value = String(seat);

@@ -10,7 +10,7 @@ import { Narrator } from "./table/narration.js";
 import { countdownText, renderResult, scoringCards } from "./table/result.js";
 import { askName, openSeats, renderWaiting } from "./table/waiting.js";
 import { renderDepartures } from "./table/departures.js";
-import { noteText, renderCoach } from "./table/coach.js";
+import { coachInSight, noteText, renderCoach } from "./table/coach.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -105,7 +105,8 @@ function connect() {
     } else if (message.type === "coach" && frame) {
       frame.coach = message; // the next state frames carry it too
       renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx: client ? context() : null });
-      toast(noteText(message, t, lang())); // seen at once, where the panel is out of sight
+      // said at once in a toast only where the panel is out of sight (the toast keeps off the hand)
+      if (!coachInSight($("coach-panel"))) toast(noteText(message, t, lang()));
     } else if (message.type === "hint") {
       ui.hint = message;
       showHint();

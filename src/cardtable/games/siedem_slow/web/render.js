@@ -354,6 +354,21 @@ export function coachNeeds(view, seat, ctx) {
   ];
 }
 
+/** Coach mode (renderer hook `coachNote`): once a round is scored, the seat's word beside
+ * the solver's best for that area (the frame's `best_words`: public by then, so nothing is
+ * told while anyone still writes). {round, text}, or null before the first round ends. */
+export function coachNote(view, seat, ctx) {
+  const result = lastResult(view);
+  const best = ctx.frame?.best_words?.[0];
+  if (view.solo || !result || !best) return null;
+  const mine = ((view.history || [])[result.round - 1] || []).find((w) => w.seat === seat && w.word);
+  const values = { round: result.round, best: best.word.toUpperCase(), best_points: best.points };
+  if (!mine) return { round: result.round, text: ctx.t("word.coach_none", values) };
+  const word = { ...values, word: mine.word.toUpperCase(), points: mine.points, more: best.points - mine.points };
+  const key = mine.struck ? "word.coach_struck" : mine.points >= best.points ? "word.coach_best" : "word.coach_better";
+  return { round: result.round, text: ctx.t(key, word) };
+}
+
 export function lastResult(view) {
   const last = view?.last_round ?? null;
   const final = view?.final_round;

@@ -1,16 +1,22 @@
-// The review after a game, beside the replay: the moves where a player lost most against
-// the strong bot's evaluation, each a button that shows the board at that move with the
-// better move marked. The server works it out (a job): the panel shows how far it got.
+// The review after a game, beside the replay: the curve of a player's chances over the
+// whole game (the strong bot's evaluation after each of their moves), its largest swings
+// marked, and those moves listed, each a button that shows the board at that move with
+// the better move marked and why. Where no move was a swing it says what the curve shows
+// (a clean game, a deal against the player, chances lost between their moves). The
+// server works it out (a job): the panel shows how far it got.
 import { api, h } from "../api.js";
 import { seatLabels } from "../i18n.js";
 import { noteText } from "../table/coach.js";
+import { drawCurve } from "./curve.js";
 
 const POLL_MS = 400;
 const BIG = 0.25; // a loss this large (in the bot's reward, 0 to 1) is a big mistake
+const percent = (value) => `${Math.round(value * 100)}%`;
 
 export class Review {
-  constructor(panel, { tableId, t, lang, seats, show }) {
-    Object.assign(this, { panel, tableId, t, lang, seats, show });
+  /** `timeline()`: the replay's {steps, rounds, roundKey}, for the curve's axis and marks. */
+  constructor(panel, { tableId, t, lang, seats, show, timeline }) {
+    Object.assign(this, { panel, tableId, t, lang, seats, show, timeline });
     this.seat = null;
     this.answer = null;
     this.error = null;
@@ -62,7 +68,9 @@ export class Review {
     const progress = panel.querySelector("#review-progress");
     const list = panel.querySelector("#review-list");
     const words = panel.querySelector("#review-words");
+    const curve = panel.querySelector("#review-curve-slot");
     words.replaceChildren();
+    curve.replaceChildren();
     const button = panel.querySelector("#review-start");
     const answer = this.answer;
     button.hidden = answer !== null && !this.error;
@@ -94,16 +102,42 @@ export class Review {
       words.append(...answer.words.map((round) => this.wordsOf(round)));
       if (!answer.total) return; // the game's moves are not judged: its words are the review
     }
-    status.textContent = answer.moves.length ? t("review.found", { name }) : t("review.clean", { name });
+    const reading = answer.reading ?? { kind: answer.moves.length ? "swings" : "clean" };
+    status.textContent = this.verdict(reading, name);
+    status.dataset.reading = reading.kind;
+    if (answer.points?.length) {
+      const { steps, rounds, roundKey } = this.timeline();
+      const title = t("review.curve_title", { name });
+      curve.append(h("h4", { class: "curve-title" }, title),
+        drawCurve({ title, points: answer.points, steps, rounds, roundKey, fall: reading.fall, step, t, onPick: (move) => this.jump(move) }));
+    }
+    const points = new Map((answer.points || []).map((point) => [point.move, point]));
     for (const move of answer.moves) {
       const here = step === move.move;
+      const point = points.get(move.move);
+      const chances = point ? t("review.swing", { before: percent(point.before), after: percent(point.value) }) : "";
       list.append(h("li", { class: `review-move${here ? " current" : ""}`, "data-move": move.move },
         h("button", { type: "button", class: "review-jump", onclick: () => this.jump(move.move) },
           h("strong", {}, t("review.move", { n: move.move + 1 })), " ",
-          h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(move.loss >= BIG ? "review.big" : "review.mistake"))),
+          h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(move.loss >= BIG ? "review.big" : "review.mistake")),
+          chances ? h("span", { class: "review-chances" }, chances) : ""),
         h("p", { class: "review-note" }, noteText(move, t, this.lang()))));
       if (here) this.mark(move);
     }
+  }
+
+  /** What the curve says, in a sentence: never "no clear mistake" for a game lost clearly. */
+  verdict(reading, name) {
+    const { t } = this;
+    const numbers = { name, start: percent(reading.start ?? 0.5), end: percent(reading.end ?? 0.5), given: percent(reading.given ?? 0) };
+    if (reading.kind === "swings") return t("review.found", numbers);
+    if (reading.kind === "against") return t("review.against", numbers);
+    if (reading.kind === "small") return t("review.small", numbers);
+    if (reading.kind === "fell") {
+      const fall = reading.fall ? ` ${t("review.fall", { from: reading.fall[0] + 1, to: reading.fall[1] + 1 })}` : "";
+      return t("review.fell", numbers) + fall;
+    }
+    return t("review.clean", numbers);
   }
 
   /** One 7 słów round: the word written beside the solver's best words and their scores. */
