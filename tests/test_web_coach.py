@@ -380,3 +380,37 @@ def test_the_replay_opens_at_the_deal_with_a_jump_per_round(
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+@pytest.mark.parametrize("kind", ["fell", "against", "small"])
+def test_a_clear_loss_without_a_swing_is_said_from_the_curve(
+    browser: Browser, server: Any, reviewed_game: str, kind: str
+) -> None:
+    """The page's side of the reading (its numbers are agents.coach.read_curve's, tested in
+    tests/test_coach.py): a game lost clearly with no swing never reads "no clear mistake"."""
+    url, _ = server
+    _, real = http("GET", f"{url}/api/tables/{reviewed_game}/review?seat=0")
+    points = [{**p, "swing": False} for p in real["points"]]
+    fall = [points[0]["move"], points[1]["move"]] if kind == "fell" else None
+    reading = {"kind": kind, "start": 0.62, "end": 0.08, "given": 0.31, "fall": fall}
+    answer = {**real, "moves": [], "points": points, "reading": reading}
+    page = new_page(browser, "pl-PL", width=390, height=844)
+    page.route(f"**/api/tables/{reviewed_game}/review*", lambda route: route.fulfill(json=answer))
+    page.goto(f"{url}/replay/{reviewed_game}?review=0")
+    page.wait_for_selector("#review-panel[data-status='ready']")
+    status = page.inner_text("#review-status")
+    assert "nie popełnił(a) wyraźnego błędu: dobra gra" not in status
+    expected = {
+        "fell": "szanse spadły z 62% do 8% między ruchami",
+        "against": "rozdanie było przeciw od pierwszego ruchu: szanse 62% na początku, 8% na końcu",
+        "small": "drobne straty się zsumowały: 31% szans",
+    }[kind]
+    assert expected in status, status
+    assert page.locator("#review-curve .curve-point").count() == len(points)
+    assert page.locator("#review-curve .curve-point.swing").count() == 0
+    assert page.locator("#review-curve .curve-fall").count() == (kind == "fell")
+    if kind == "fell":
+        assert f"między ruchami {fall[0] + 1} i {fall[1] + 1}" in status  # type: ignore[index]
+    shot(page, f"review-{kind}-pl-phone")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
