@@ -2,7 +2,8 @@
 hint, a coach's note, a review entry nor the terminal's list of moves, in any language.
 Where card points do score (Bakappana, Hana-awase) the same explanations still cite them.
 The koi-koi reasons speak of yaku instead: made, brought nearer, denied, and the risk of a
-koi-koi call."""
+koi-koi call. The guided koi-koi round teaches every family of yaku, a threat stopped and
+a call under risk, and calls the learner by name."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KoiKoi, Shobu
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.terminal import HanafudaRenderer
+from cardtable.games.hanafuda.yaku import koikoi_table
+from cardtable.learn import ScriptedBot, coach, expected, lesson_of
 from cardtable.locales import catalogue
 
 LANGS = ("en", "pl", "ru")
@@ -162,3 +165,87 @@ def test_the_coach_and_the_review_speak_what_scores(game_id: str) -> None:
         for lang in LANGS:
             cited += cites_card_points(note.to_json(lang, NAMES)["better_text"], lang)
     assert (cited > 0) == (game_id == "bakappana")
+
+
+# -- the guided koi-koi round teaches the whole game --------------------------------------
+#: each family of yaku, by the yaku keys any of which a line may name
+FAMILIES = {
+    "lights": ("sanko", "shiko", "goko"),
+    "ribbons": ("tanzaku", "akatan", "aotan"),
+    "animals": ("inoshikacho", "tane"),
+    "plains": ("kasu",),
+    "viewing": ("tsukimi", "hanami"),
+}
+
+
+def lesson_lines(lang: str, name: str = "") -> list[tuple[str, str, str]]:
+    """The koi-koi coach's (idea, key, text) at each of the learner's moves and at the end,
+    for a learner called ``name`` who follows the coach."""
+    lesson = lesson_of("koi-koi")
+    state = lesson.new_state()
+    bot = ScriptedBot(lesson, 1)
+    out = []
+    while not state.is_over:
+        seat = min(state.to_move)
+        if seat == lesson.learner:
+            said = coach(lesson, state, lang, name)
+            out.append((said["idea"], said["key"], said["text"]))
+            action = expected(lesson, state, seat)
+            assert action is not None
+        else:
+            action = bot.choose(state, seat)
+        state.apply(seat, action)
+    said = coach(lesson, state, lang, name)
+    return [*out, (said["idea"], said["key"], said["text"])]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_koikoi_lesson_names_every_family_of_yaku(lang: str) -> None:
+    table = koikoi_table({})
+    text = " ".join(line for _idea, _key, line in lesson_lines(lang))
+    for family, keys in FAMILIES.items():
+        assert any(table.row(key).name in text for key in keys), family
+    assert not cites_card_points(text, lang)
+
+
+def test_the_koikoi_lesson_stops_a_threat_and_calls_under_risk() -> None:
+    lesson = lesson_of("koi-koi")
+    ideas = [step.idea for step in lesson.steps_of(lesson.learner)]
+    assert len(ideas) >= 8 and {"threat", "ribbons", "plains", "yaku", "risk"} <= set(ideas)
+    state = lesson.new_state()
+    bot = ScriptedBot(lesson, 1)
+    table = koikoi_table({})
+    seen: set[str] = set()
+    while not state.is_over:
+        seat = min(state.to_move)
+        step = lesson.step(state, seat) if seat == lesson.learner else None
+        action = expected(lesson, state, seat) if seat == lesson.learner else None
+        action = action or bot.choose(state, seat)
+        theirs = state.piles[1]  # type: ignore[attr-defined]
+        if step is not None and step.idea == "threat":
+            # the opponent is one card from Ino-shika-chō, and the move takes that card
+            assert table.row("inoshikacho").missing(theirs) == 1
+            state.apply(seat, action)
+            assert table.row("inoshikacho").missing(state.piles[1] | state.table) > 0  # type: ignore[attr-defined]
+            assert state.piles[0] & table.row("inoshikacho").counts  # type: ignore[attr-defined]
+            seen.add("threat")
+            continue
+        if step is not None and step.idea == "risk":
+            # the learner has a yaku to call on while the opponent is one card from one
+            assert isinstance(action, Shobu) and state.pile_yaku(0)  # type: ignore[attr-defined]
+            assert any(p.missing == 1 for p in table.progress(theirs, state.piles[0]))  # type: ignore[attr-defined]
+            said = coach(lesson, state, "en")
+            assert "Aotan" in said["text"] and said["values"]["pl"]["threat"].startswith("Aotan")
+            seen.add("risk")
+        state.apply(seat, action)
+    assert seen == {"threat", "risk"}
+    assert state.view(0)["last_round"]["scores"][0] > 0  # the stop scored the yaku
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_koikoi_coach_calls_the_learner_by_name(lang: str) -> None:
+    lines = lesson_lines(lang, name="Ala")
+    named = [idea or "done" for idea, _key, text in lines if "Ala" in text]
+    assert named == ["match", "risk", "done"]
+    words = catalogue(lang)
+    assert not any(words["lobby.default_name"].format(n=1) in text for _i, _k, text in lines)

@@ -29,7 +29,7 @@ from cardtable.locales import LANGUAGES, catalogue
 
 #: the ideas each game's guided game brings up, in this order
 IDEAS = {
-    "koi-koi": ["match", "choice", "draw", "yaku", "stop"],
+    "koi-koi": ["match", "choice", "draw", "threat", "ribbons", "plains", "yaku", "risk"],
     "bakappana": ["match", "choice", "draw", "points"],
     "hana-awase": ["match", "choice", "draw", "yaku"],
     "hana-awase-88": ["match", "choice", "draw", "steal", "yaku"],
@@ -467,13 +467,13 @@ def test_a_lesson_survives_a_server_restart(tmp_path: Path) -> None:
             socket.send(json.dumps({"type": "action", "action": first, "version": 0}))
             # the learner's move, then the scripted opponent's
             frame = frame_at_least(socket, 2)
-            assert frame["lesson"]["key"] == "lesson.hanafuda.choice"
+            assert frame["lesson"]["key"] == "lesson.koi-koi.choice"
         server.kill9()
         server.start()
         with connect(socket_url) as socket:
             frame = frame_at_least(socket, 2)
-        assert frame["lesson"]["key"] == "lesson.hanafuda.choice"
-        assert frame["lesson"]["target"] == {"type": "play", "card": "09-1", "take": "09-3"}
+        assert frame["lesson"]["key"] == "lesson.koi-koi.choice"
+        assert frame["lesson"]["target"] == {"type": "play", "card": "09-4", "take": "09-1"}
         assert frame["table"]["preset"] == "lesson"
     finally:
         server.kill9()

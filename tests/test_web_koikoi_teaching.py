@@ -1,6 +1,8 @@
-"""A koi-koi hint on the table page, in real Chromium, speaks of yaku and never of card
-points (koi-koi scores yaku only): on the seeded deal whose best first move takes the Moon,
-the Polish hint names Tsukimi-zake and says no "pkt w kartach", at both sizes."""
+"""Koi-koi teaching in real Chromium. A hint on the table page speaks of yaku and never of
+card points (koi-koi scores yaku only): on the seeded deal whose best first move takes the
+Moon, the Polish and Russian hints name Tsukimi-zake and no card points, at both sizes. The
+guided koi-koi round, in Polish at both sizes, asks the learner's name and calls them by it
+through every step."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
+from cardtable.learn import lesson_of
 from cardtable.locales import catalogue
 from cardtable.server import tables
 from cardtable.server.fairness import Commitment
@@ -18,6 +21,7 @@ from cardtable.server.settings import Settings
 from .browser_helpers import browser, create_table, new_page, shot
 from .server_helpers import server_thread
 from .test_coach import SEED
+from .test_web_learn import TARGET, follow_the_coach
 
 __all__ = ["browser"]  # fixtures used by name
 
@@ -62,4 +66,35 @@ def test_a_koikoi_hint_speaks_of_yaku_not_card_points(
     assert "Tsukimi-zake" in said  # the yaku the Moon brings one card away
     page.locator("#hint-text").scroll_into_view_if_needed()
     shot(page, f"koikoi-hint-{lang}-{size}")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_koikoi_lesson_walks_through_in_polish_with_the_learners_name(
+    server: tuple[str, Any], browser: Browser, size: str
+) -> None:
+    """A new player asked for a name on the lesson page follows the Polish coach through
+    every step; the coach and the table call them by that name, never "Gracz 1"."""
+    url, _app = server
+    width, height = SIZES[size]
+    page = new_page(browser, locale="pl-PL", width=width, height=height)
+    page.goto(f"{url}/learn/koi-koi")
+    page.wait_for_selector("#learn-name-form:not([hidden])")
+    shot(page, f"learn-name-pl-{size}")
+    page.fill("#learn-name", "Ala")
+    page.click("#learn-start")
+    page.wait_for_selector("#coach:not([hidden]) #coach-text")
+    page.wait_for_selector(f"#board {TARGET}")
+    first = page.inner_text("#coach-text")
+    assert first.startswith("Witaj, Ala!")
+    shot(page, f"learn-koikoi-pl-{size}-first")
+    said = follow_the_coach(page)
+    lesson = lesson_of("koi-koi")
+    assert said == [step.say for step in lesson.steps_of(lesson.learner)]
+    page.wait_for_selector(f"#coach {TARGET}#lesson-next")
+    end = page.inner_text("#coach-text")
+    assert "Ala" in end and "pkt w kartach" not in end
+    shot(page, f"learn-koikoi-pl-{size}-done")
+    text = page.inner_text("body")
+    assert "Gracz 1" not in text and "Ala" in page.inner_text("#board")
     assert not page.errors  # type: ignore[attr-defined]

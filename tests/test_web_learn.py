@@ -28,8 +28,21 @@ POINTED_OR_OVER = """() =>
 MOVED_ON = """() => !document.querySelector('[data-coach-target][data-clicked]')"""
 
 
+#: the learner's name, asked on the lesson page when the browser keeps none
+LEARNER = "Ala"
+
+
+def give_name(page: Page, name: str = LEARNER) -> None:
+    """Answer the lesson page's "what should the coach call you?" where it asks."""
+    page.wait_for_selector("#learn-name-form:not([hidden]), #board[data-version]")
+    if page.locator("#learn-name-form:not([hidden])").count():
+        page.fill("#learn-name", name)
+        page.click("#learn-start")
+
+
 def open_lesson(page: Page, url: str, game: str, fresh: bool = True) -> str:
     page.goto(f"{url}/learn/{game}{'?new=1' if fresh else ''}")
+    give_name(page)
     page.wait_for_selector("#board[data-version]")
     page.wait_for_selector("#coach:not([hidden])")
     return page.url.rsplit("/", 1)[-1]
@@ -67,8 +80,10 @@ def test_a_new_player_finishes_the_guided_koikoi_game_by_following_the_coach(
     page.wait_for_selector("#learn-link:visible")
     assert page.get_attribute("#learn-link", "href") == "/learn/koi-koi"
     page.click("#learn-link")
+    give_name(page)
     page.wait_for_selector("#coach:not([hidden])")
     table_id = page.url.rsplit("/", 1)[-1]
+    assert LEARNER in page.inner_text("#coach-text")  # the coach greets the learner by name
     said = follow_the_coach(page)
     lesson = lesson_of("koi-koi")
     assert said == [step.say for step in lesson.steps_of(lesson.learner)]
@@ -109,7 +124,7 @@ def test_a_wrong_move_is_explained(server: tuple[str, Any], browser: Browser, la
     assert words["lesson.not_now"] in wrong
     assert board(page)["version"] == version  # nothing was played
     # the coach still says what to do, and the pointed card is still marked
-    assert page.get_attribute("#coach-text", "data-key") == "lesson.hanafuda.match"
+    assert page.get_attribute("#coach-text", "data-key") == "lesson.koi-koi.match"
     assert page.get_attribute(f"#board {TARGET}", "data-code") == pointed
     if lang != "en":
         assert catalogue("en")["lesson.not_now"] not in page.inner_text("#coach")
@@ -152,7 +167,7 @@ def test_a_lesson_left_is_resumed(server: tuple[str, Any], browser: Browser) -> 
         "v => document.querySelector('#board').dataset.version !== v", arg=version
     )
     page.wait_for_function(
-        "() => document.querySelector('#coach-text').dataset.key === 'lesson.hanafuda.choice'"
+        "() => document.querySelector('#coach-text').dataset.key === 'lesson.koi-koi.choice'"
     )
     page.goto(f"{url}/")
     page.wait_for_selector("#learn-link:visible")
@@ -160,7 +175,7 @@ def test_a_lesson_left_is_resumed(server: tuple[str, Any], browser: Browser) -> 
     page.wait_for_selector("#coach:not([hidden])")
     assert page.url.rsplit("/", 1)[-1] == table_id
     page.wait_for_function(
-        "() => document.querySelector('#coach-text')?.dataset.key === 'lesson.hanafuda.choice'"
+        "() => document.querySelector('#coach-text')?.dataset.key === 'lesson.koi-koi.choice'"
     )
     assert page.locator(f"#board {TARGET}").count() == 1
 

@@ -72,29 +72,35 @@ def refusal(lesson: Lesson, state: State, seat: int, action: Action) -> Reason |
     return None
 
 
-def coach(lesson: Lesson, state: State, lang: str) -> JSON:
-    """What the coach says and points at now, for the learner."""
+def coach(lesson: Lesson, state: State, lang: str, name: str = "") -> JSON:
+    """What the coach says and points at now, for the learner, called ``name`` (the name
+    they gave; the browser puts in their seat's name itself, and without one the coach
+    says "player")."""
     seat = lesson.learner
     scripted = lesson.steps_of(seat)
     step = lesson.step(state, seat)
     target = expected(lesson, state, seat)
     if state.is_over:
         key = lesson.done
+    elif target is None:  # the others move: the next line's values need the learner's turn
+        key = "lesson.waiting"
     elif step is not None:
         key = step.say
     else:
         key = lesson.play_on
+
+    def values(code: str) -> dict[str, Any]:
+        called = name or message("lesson.learner", code)
+        return {"name": called, **lesson.values_at(state, seat, target, code)}
+
     return {
         "step": min(lesson.moves_made(state, seat), len(scripted)),
         "steps": len(scripted),
         "key": key,
-        "text": message(key, lang, **lesson.values_at(state, seat, target, lang)),
+        "text": message(key, lang, **values(lang)),
         # the line's named values in each language (the browser says the line in its own)
         "values": {
-            code: {
-                name: str(value)
-                for name, value in lesson.values_at(state, seat, target, code).items()
-            }
+            code: {named: str(value) for named, value in values(code).items()}
             for code in sorted(LANGUAGES)
         },
         "idea": step.idea if step is not None and not state.is_over else "",

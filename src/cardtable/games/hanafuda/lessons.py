@@ -3,12 +3,13 @@ comes up in order, every scripted move, and the coach's lines (``lesson.*`` keys
 package's catalogues).
 
 The ideas the hanafuda games share are declared once (:data:`IDEAS`): matching by month,
-two matches and the choice, drawing from the stock, the first yaku, koi-koi or stop.
+two matches and the choice, drawing from the stock, a threat denied, each kind of card
+and its yaku, the first yaku, koi-koi or stop under risk.
 
 >>> from cardtable.core.game import Capability, spec_of
 >>> lesson = spec_of("koi-koi").capability(Capability.LESSON)
 >>> [step.idea for step in lesson.steps_of(0)]
-['match', 'choice', 'draw', 'yaku', 'stop']
+['match', 'choice', 'draw', 'threat', 'ribbons', 'plains', 'yaku', 'risk']
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from cardtable.games.hanafuda.deck import (
     CARDS,
     CODES,
     MONTH_MASK_OF,
+    Kind,
     card_index,
     cards,
     kind_name,
 )
-from cardtable.games.hanafuda.yaku import table_for
+from cardtable.games.hanafuda.yaku import YakuDef, table_for
 from cardtable.locales import message
 
 JSON = dict[str, Any]
@@ -139,7 +141,8 @@ def values(state: State, seat: int, action: Action | None, lang: str) -> dict[st
     ``card`` (the card played, or the stock's card a Take places), ``month``, ``taken`` and
     ``points`` (the two cards' card points), ``source`` (the table or whose pile),
     ``drawn`` (the stock's card turned over, for a Take),
-    ``yaku`` (made by the move); once the round is over ``cards``, ``par``, ``score`` (the
+    ``yaku`` (made by the move), for a koi-koi call ``threat`` (the yaku an opponent is one
+    card from); once the round is over ``cards``, ``par``, ``score`` (the
     game's) and ``round`` (this round's lines)."""
     view = state.view(seat)
     out: dict[str, Any] = {"players": view.get("players", state.num_players)}
@@ -149,6 +152,10 @@ def values(state: State, seat: int, action: Action | None, lang: str) -> dict[st
         out["score"] = (view.get("scores") or [0] * (seat + 1))[seat]
         lines = (view.get("last_round") or {}).get("lines") or []
         out["round"] = sum(int(line["points"]) for line in lines if line.get("seat") == seat)
+        return out
+    if isinstance(action, KoiKoi | Shobu):  # the call: the yaku an opponent is close to
+        near = [row.said() for _other, row in _near_yaku(state, seat)]
+        out["threat"] = ", ".join(getattr(name, lang, name.en) for name in near)
         return out
     captured = _captured(state, seat, action)
     played = CODES[action.card] if isinstance(action, Play) else str(view.get("flipped") or "")
@@ -177,6 +184,38 @@ def _big_capture(state: State, seat: int, action: Action) -> bool:
     return len(captured) == 2 and max(_value(code) for code in captured) >= 10
 
 
+def _near_yaku(state: State, seat: int) -> list[tuple[int, YakuDef]]:
+    """Each opponent's yaku one card away that it can still make, as (seat, row): what
+    the learner may deny it, or must fear when it plays on (piles are open: nothing hidden
+    is read)."""
+    table = table_for(state.game.id, state.game.options)
+    if table is None:
+        return []
+    piles = [cards(pile) for pile in state.view(seat).get("piles") or []]
+    return [
+        (other, table.row(near.key))
+        for other, pile in enumerate(piles) if other != seat
+        for near in table.progress(pile, piles[seat])
+        if near.missing == 1
+    ]  # fmt: skip
+
+
+def _denies(state: State, seat: int, action: Action) -> bool:
+    """The move takes a card an opponent needs for a yaku it is one card from."""
+    taken = cards(_captured(state, seat, action))
+    return any(row.counts & taken for _other, row in _near_yaku(state, seat))
+
+
+def _captures_kind(kind: Kind, only: bool = False) -> Condition:
+    """The move captures a card of ``kind`` (``only``: nothing but such cards)."""
+
+    def shows(state: State, seat: int, action: Action) -> bool:
+        kinds = [CARDS[card_index(code)].kind for code in _captured(state, seat, action)]
+        return bool(kinds) and (all(k == kind for k in kinds) if only else kind in kinds)
+
+    return shows
+
+
 #: the ideas every hanafuda lesson brings up, each with the condition that shows it
 IDEAS: dict[str, Condition] = {
     # a played card finds exactly one card of its month on the table
@@ -191,8 +230,14 @@ IDEAS: dict[str, Condition] = {
     "points": lambda s, n, a: isinstance(a, Play) and _big_capture(s, n, a),
     # the move completes the player's first yaku
     "yaku": _yaku_made,
-    # koi-koi's call: go on for more, or stop and score
-    "stop": lambda s, n, a: isinstance(a, (KoiKoi, Shobu)),
+    # the move takes a card an opponent needs for a yaku it is one card from
+    "threat": _denies,
+    # the move captures a ribbon: the ribbon yaku (Tanzaku, Akatan, Aotan)
+    "ribbons": _captures_kind(Kind.RIBBON),
+    # the move captures plain cards only: Kasu, ten of them
+    "plains": _captures_kind(Kind.PLAIN, only=True),
+    # koi-koi's call under risk: an opponent is one card from a yaku, so play on or stop
+    "risk": lambda s, n, a: isinstance(a, (KoiKoi, Shobu)) and bool(_near_yaku(s, n)),
 }
 
 
@@ -201,21 +246,30 @@ def _play(card: str, take: str | None = None) -> JSON:
 
 
 def _koikoi() -> Lesson:
+    """Koi-koi's guided round: a light, the sake cup chosen, the stock's choice, a threat
+    stopped (the opponent's Ino-shika-chō), a ribbon and plains with their yaku, then
+    Tsukimi-zake and the call under risk: the opponent is one card from Aotan, so stop."""
     deal = full_deal(
         0,
-        ["03-1 09-1 08-1 01-1 06-2 07-1 10-2 12-2", "04-1 10-1 05-1 05-2 06-1 11-1 11-2 12-1"],
-        "01-3 09-3 09-4 08-3 02-3 02-4 07-3 12-3",
-        "03-3 06-4 02-1 12-4 11-4",
+        ["01-1 09-4 06-3 03-2 04-3 08-1 02-3 12-2", "07-1 10-1 09-2 10-4 08-4 06-2 11-2 12-3"],
+        "01-3 09-1 09-3 05-3 05-4 06-1 03-3 04-4",
+        "07-3 10-3 05-1 10-2 02-1 07-4 01-4 03-4 06-4 07-2 11-3",
         hand_size=8,
     )
     script = (
-        Step(0, _play("01-1"), "lesson.hanafuda.match", "match"),
-        Step(1, _play("04-1")),
-        Step(0, _play("09-1", "09-3"), "lesson.hanafuda.choice", "choice"),
-        Step(0, {"type": "take", "card": "02-3"}, "lesson.hanafuda.draw", "draw"),
+        Step(0, _play("01-1"), "lesson.koi-koi.match", "match"),
+        Step(1, _play("07-1")),
+        Step(0, _play("09-4", "09-1"), "lesson.koi-koi.choice", "choice"),
+        Step(0, {"type": "take", "card": "05-3"}, "lesson.koi-koi.draw", "draw"),
         Step(1, _play("10-1")),
-        Step(0, _play("08-1"), "lesson.hanafuda.yaku", "yaku"),
-        Step(0, {"type": "shobu"}, "lesson.koi-koi.stop", "stop"),
+        Step(0, _play("06-3"), "lesson.koi-koi.threat", "threat"),
+        Step(1, _play("09-2")),
+        Step(0, _play("03-2"), "lesson.koi-koi.ribbons", "ribbons"),
+        Step(1, _play("10-4")),
+        Step(0, _play("04-3"), "lesson.koi-koi.plains", "plains"),
+        Step(1, _play("08-4")),
+        Step(0, _play("08-1"), "lesson.koi-koi.yaku", "yaku"),
+        Step(0, {"type": "shobu"}, "lesson.koi-koi.risk", "risk"),
     )
     return Lesson(
         game="koi-koi",

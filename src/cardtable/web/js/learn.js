@@ -1,5 +1,6 @@
 // /learn/GAME: the game's guided first game. A lesson this browser left unfinished is
-// resumed (its seat is remembered like any table's); otherwise the server deals a new one.
+// resumed (its seat is remembered like any table's); otherwise the server deals a new one,
+// the learner's seat named as they asked (the coach calls them by it).
 import { api } from "./api.js";
 import { errorText, loadLanguage, pickLanguage, t, translatePage } from "./i18n.js";
 
@@ -18,6 +19,27 @@ async function unfinished() {
   }
 }
 
+/** The learner's name: the one this browser keeps (the lobby's), else asked for here, so
+ * the coach and the table call them by it rather than "Player 1". */
+function learnerName() {
+  const kept = (localStorage.getItem("cardtable.name") || "").trim();
+  if (kept) return Promise.resolve(kept);
+  $("learn-status").hidden = true;
+  $("learn-name-form").hidden = false;
+  $("learn-name").focus();
+  return new Promise((resolve) => {
+    $("learn-name-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = $("learn-name").value.trim();
+      if (!name) return;
+      localStorage.setItem("cardtable.name", name); // the lobby's name from now on too
+      $("learn-name-form").hidden = true;
+      $("learn-status").hidden = false;
+      resolve(name);
+    });
+  });
+}
+
 async function main() {
   await loadLanguage(pickLanguage());
   translatePage();
@@ -27,9 +49,8 @@ async function main() {
     location.replace(`/t/${resume}`);
     return;
   }
+  const name = await learnerName();
   try {
-    // no name typed: the learner's seat is "Player 1" in whichever language the page shows
-    const name = localStorage.getItem("cardtable.name") || "";
     const created = await api(`/api/learn/${game}`, { method: "POST", body: { names: [name, t("lesson.opponent"), t("lesson.opponent")] } });
     sessionStorage.setItem(`cardtable.created.${created.id}`, "1"); // this browser sits down at once
     localStorage.setItem(`cardtable.lesson.${game}`, created.id);

@@ -233,7 +233,7 @@ function renderLesson() {
     // the coach calls the learner by their seat's name (the one they gave on the lesson page)
     h("p", { class: "coach-text", id: "coach-text", "data-key": lesson.key }, t(lesson.key, { ...(lesson.values?.[lang()] || {}), name: seatName(frame.seat) })),
     ui.lessonWrong ? h("p", { class: "coach-wrong", id: "coach-wrong", role: "alert" }, ui.lessonWrong.text) : "",
-    lesson.waiting && !lesson.over ? h("p", { class: "coach-wait muted" }, t("lesson.waiting")) : "",
+    lesson.waiting && !lesson.over && lesson.key !== "lesson.waiting" ? h("p", { class: "coach-wait muted" }, t("lesson.waiting")) : "",
     lesson.over
       ? h("p", {}, h("button", { class: "primary lesson-target", id: "lesson-next", "data-coach-target": "", onclick: playEasyBot }, t("lesson.next_game")))
       : "",
