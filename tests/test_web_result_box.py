@@ -103,6 +103,11 @@ def test_the_result_shows_every_captured_card_by_kind_and_fits(
     assert fits_viewport(page, "#round-result")
     assert fits_viewport(page, "#round-result #next-round")
     shot(page, f"result-{game}-{lang}-{size}")
+    # a board longer than the screen (more seats, a coach beside it) keeps the box in view
+    page.evaluate("document.querySelector('#board .hanafuda').style.minHeight = '1600px'")
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.evaluate("document.documentElement.scrollHeight") > SIZES[size]["height"] + 500
+    assert fits_viewport(page, "#round-result #next-round")
     assert not page.errors  # type: ignore[attr-defined]
 
 
