@@ -31,9 +31,9 @@ from cardtable.agents.coach import (
     THRESHOLD,
     Judgement,
     coach_budget,
-    duel,
     evaluate,
     gap,
+    search_moves,
     second_look,
 )
 from cardtable.core.actions import Action
@@ -103,7 +103,7 @@ def played_moves(games: int, budget: int, reference: int) -> dict[str, Any]:
                 first, now = both_ways(state, SEAT, move, budget)
                 row = {"seed": seed, "move": number, "before": first.clearly_worse}
                 if first.clearly_worse:
-                    ref = duel(state, SEAT, [first.better, move], reference, again=7)
+                    ref = search_moves(state, SEAT, [first.better, move], reference, again=7)
                     row |= {
                         "after": now.clearly_worse,
                         "reference_gap": round(ref[first.better][1] - ref[move][1], 3),

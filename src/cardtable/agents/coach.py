@@ -86,10 +86,10 @@ def evaluate(
     if isinstance(rollout, Shortlisting) and len(legal) > ROOT_WIDTH:
         listed = rollout.shortlist(state, seat, legal, ROOT_WIDTH)
         legal = [*listed, include] if include in legal and include not in listed else listed
-    return duel(state, seat, legal, iterations)
+    return search_moves(state, seat, legal, iterations)
 
 
-def duel(
+def search_moves(
     state: State, seat: int, moves: Sequence[Action], iterations: int, again: int = 0
 ) -> dict[Action, tuple[int, float]]:
     """The search of :func:`evaluate` among ``moves`` only (``again``: the how-manieth
@@ -165,7 +165,7 @@ def second_look(
     of several noisy means, and a move it seldom tried keeps an unlucky low mean; that made
     moves as good as the bot's look clearly worse (Ohanami's wide choices). Two moves
     alone, each tried often, show the gap without either bias."""
-    return duel(state, seat, [best, played], max(iterations, CONFIRM_ITERATIONS), again=1)
+    return search_moves(state, seat, [best, played], max(iterations, CONFIRM_ITERATIONS), again=1)
 
 
 def gap(
