@@ -182,13 +182,14 @@ def test_a_match_that_ends_early_says_why(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", list(LOCALES))
 @pytest.mark.parametrize("game", ["koi-koi", "hana-awase-88"])
-def test_the_phone_header_says_the_game_and_round_whole(
-    server: tuple[str, Any], browser: Browser, game: str, lang: str
+def test_the_header_says_the_game_and_round_whole(
+    server: tuple[str, Any], browser: Browser, game: str, lang: str, size: str
 ) -> None:
     url, _app = server
-    page = new_page(browser, locale=LOCALES[lang], **PHONE)
+    page = new_page(browser, locale=LOCALES[lang], **SIZES[size])
     seats = ["human", "bot:random"] + (["bot:random"] if game == "hana-awase-88" else [])
     create_table(page, url, game, seats, {})
     title = page.locator("#title")
@@ -196,7 +197,35 @@ def test_the_phone_header_says_the_game_and_round_whole(
     eventually(lambda: round_text in title.inner_text(), what="the round in the header")
     assert title.inner_text() == f"{spec_of(game).title} · {round_text}"
     box = title.bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[size]["width"]
     unclipped = "t => t.scrollWidth <= t.clientWidth && t.scrollHeight <= t.clientHeight"
     assert page.eval_on_selector("#title", unclipped)
-    shot(page, f"phone-header-{game}-{lang}")
+    if size == "laptop":  # one header row: the title beside the logo, not under it
+        logo = page.locator(".top .logo").bounding_box()
+        assert logo is not None and box["y"] < logo["y"] + logo["height"]
+    shot(page, f"header-{game}-{lang}-{size}")
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_an_early_end_without_a_known_reason_still_says_so(
+    server: tuple[str, Any], browser: Browser, lang: str
+) -> None:
+    """A game whose renderer names no reason: the result says it ended after round n of m;
+    a game that played every round says nothing of the kind."""
+    url, _app = server
+    page = new_page(browser, locale=LOCALES[lang])
+    page.goto(f"{url}/")
+    said = page.evaluate(
+        """async (lang) => {
+            const { earlyEnd } = await import('/static/js/table/result.js');
+            const i18n = await import('/static/js/i18n.js');
+            await i18n.loadLanguage(lang);
+            const ctx = { t: i18n.t };
+            const finished = { status: 'finished', options: {} };
+            return [earlyEnd({ round: 3, rounds: 12 }, finished, {}, ctx),
+                    earlyEnd({ round: 12, rounds: 12 }, finished, {}, ctx),
+                    earlyEnd({ round: 3, rounds: 12 }, { status: 'playing' }, {}, ctx)];
+        }""",
+        lang,
+    )
+    assert said == [message("table.ended_early", lang, n=3, of=12), None, None]
