@@ -365,6 +365,10 @@ def new_calculator(
         page.select_option("#pad-players", str(players))
     if rules:
         page.click("#pad-rules summary")
+        # the house rules come in groups, as on the new-table form: open them all
+        page.evaluate(
+            "for (const g of document.querySelectorAll('#pad-rule-fields details')) g.open = true"
+        )
         for rule in rules:
             page.check(f"[data-option='{rule}']")
     page.click("#pad-new")
