@@ -222,3 +222,51 @@ def test_a_move_the_rules_refuse_comes_back_with_the_engines_reason(
     assert coach["code"] == "illegal" and coach["key"] == "lesson.not_now"
     meta = page.request.get(f"{url}/api/tables/{table_id}").json()
     assert meta["moves"] == 0  # neither was played
+
+
+#: the centre of an element lies in view and no other element covers it there
+UNCOVERED = """selector => {
+    const element = document.querySelector(selector);
+    const box = element.getBoundingClientRect();
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) return false;
+    return element.contains(document.elementFromPoint(x, y));
+}"""
+
+
+@pytest.mark.parametrize("size", [(1366, 800), (390, 844)])
+def test_ohanami_stage_step_waits_for_the_stage_result(
+    server: tuple[str, Any], browser: Browser, size: tuple[int, int]
+) -> None:
+    """Step 10 of the Ohanami lesson names cards of the next stage's hand: while the stage
+    result covers the table the coach only asks to read it; once it is dismissed, step 10
+    speaks, in view and uncovered."""
+    url, _app = server
+    width, height = size
+    page = new_page(browser, locale="pl-PL", width=width, height=height)
+    open_lesson(page, url, "ohanami")
+    lesson = lesson_of("ohanami")
+    stages = next(step.say for step in lesson.steps_of(lesson.learner) if step.idea == "stages")
+    for _ in range(60):  # follow the coach to the end of stage 1
+        page.wait_for_function(POINTED_OR_OVER, timeout=30_000)
+        if page.locator("#round-result:not([hidden])").count():
+            break
+        target = page.locator(f"#board {TARGET}")
+        target.evaluate("element => { element.dataset.clicked = '1'; }")
+        target.click()
+        page.wait_for_function(MOVED_ON, timeout=30_000)
+    page.wait_for_selector(f"#round-result:not([hidden]) {TARGET}")
+    assert page.get_attribute("#coach-text", "data-key") == "lesson.read_result"
+    assert page.inner_text("#coach-text") == catalogue("pl")["lesson.read_result"]
+    shot(page, f"learn-ohanami-break-{width}")
+    page.locator(f"#round-result {TARGET}").click()
+    page.wait_for_function(
+        "key => document.querySelector('#coach-text')?.dataset.key === key", arg=stages
+    )
+    assert page.locator("#round-result:not([hidden])").count() == 0
+    page.locator("#coach").scroll_into_view_if_needed()
+    assert page.evaluate(UNCOVERED, "#coach-text")
+    assert "105" in page.inner_text("#coach-text")  # the cards to keep, now on show
+    page.wait_for_selector(f"#board {TARGET}")
+    shot(page, f"learn-ohanami-stage-step-{width}")
+    assert not page.errors  # type: ignore[attr-defined]

@@ -228,10 +228,14 @@ function renderLesson() {
   if (!lesson) return;
   if (ui.lessonWrong && ui.lessonWrong.version !== frame.version) ui.lessonWrong = null;
   const step = Math.min(lesson.step + 1, lesson.steps);
+  // a stage or round result covers the table: the next step (which names cards on it)
+  // waits until the result is dismissed; till then the coach says to read it
+  const atBreak = !lesson.over && Boolean(frame.table.round_break?.waiting?.includes(frame.seat));
+  const key = atBreak ? "lesson.read_result" : lesson.key;
   panel.replaceChildren(
     h("h3", {}, t("lesson.coach"), " ", h("span", { class: "coach-step muted" }, lesson.over || lesson.step >= lesson.steps ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
     // the coach calls the learner by their seat's name (the one they gave on the lesson page)
-    h("p", { class: "coach-text", id: "coach-text", "data-key": lesson.key }, t(lesson.key, { ...(lesson.values?.[lang()] || {}), name: seatName(frame.seat) })),
+    h("p", { class: "coach-text", id: "coach-text", "data-key": key }, t(key, { ...(lesson.values?.[lang()] || {}), name: seatName(frame.seat) })),
     ui.lessonWrong ? h("p", { class: "coach-wrong", id: "coach-wrong", role: "alert" }, ui.lessonWrong.text) : "",
     lesson.waiting && !lesson.over && lesson.key !== "lesson.waiting" ? h("p", { class: "coach-wait muted" }, t("lesson.waiting")) : "",
     lesson.over
