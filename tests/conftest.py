@@ -23,9 +23,9 @@ os.environ.setdefault(
     "CARDTABLE_CACHE_DIR", str(Path(__file__).resolve().parent.parent / ".cache" / "cardtable")
 )
 
-# The toy game registers itself when imported: only tests/test_house.py's fixture may do
-# that (and forgets it after), so --doctest-modules must not import it for the others.
-collect_ignore = ["toy_fishing"]
+# The toy games are registered by tests/test_house.py's fixture alone (toy_fishing also
+# registers itself when imported): --doctest-modules must not import them for the others.
+collect_ignore = ["toy_fishing", "toy_flowers"]
 
 
 @pytest.fixture(autouse=True)

@@ -1,9 +1,12 @@
 """The house: a new game is its own package plus one registry line, and every layer plays
 it unchanged; no layer above the games imports a game.
 
-The toy fishing game (tests/toy_fishing/) is such a package: importing it registers it.
-The conformance suite, the server (HTTP and WebSocket), the RL environments, the arena
-and the CLI then run it, and none of them was changed for it.
+Two toy games are such packages, registered only by this module's fixture: a 12-card
+fishing game written from scratch on the State API (tests/toy_fishing/), and Hana-kazoe
+(tests/toy_flowers/), an interpreted subclass of the hanafuda engine's FishingState (the
+compiled class, when the engine is compiled) with its own options, scoring and words. The
+conformance suite, the server (HTTP and WebSocket), the RL environments, the arena and the
+CLI then run each, and none of them was changed for it.
 """
 
 from __future__ import annotations
@@ -24,24 +27,39 @@ from typer.testing import CliRunner
 import cardtable
 from cardtable.arena import run, schedule
 from cardtable.cli import app as cli
-from cardtable.core.game import register, unregister
+from cardtable.core.game import GameSpec, register, unregister
+from cardtable.core.record import GameRecord
 from cardtable.server.app import create_app
 
 from .server_helpers import FAST
 from .test_conformance import play_checked
 
 SOURCE = Path(cardtable.__file__).parent
-GAME = "toy-fishing"
+
+
+def toy_spec(game: str) -> GameSpec:
+    if game == "toy-fishing":
+        from tests.toy_fishing.game import SPEC
+    else:
+        from tests.toy_flowers.game import SPEC
+    return SPEC
+
+
+@pytest.fixture(params=["toy-fishing", "hana-kazoe"])
+def toy(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A toy game registered for one test (the registry line a real game adds once)."""
+    spec = toy_spec(request.param)
+    register(spec)
+    yield spec.id
+    unregister(spec.id)
 
 
 @pytest.fixture
-def toy() -> Iterator[str]:
-    """The toy game registered for one test (the registry line a real game adds once)."""
-    from tests.toy_fishing.game import SPEC
-
-    register(SPEC)
-    yield GAME
-    unregister(GAME)
+def toy_fishing() -> Iterator[str]:
+    spec = toy_spec("toy-fishing")
+    register(spec)
+    yield spec.id
+    unregister(spec.id)
 
 
 def test_the_conformance_suite_passes_for_the_new_game(toy: str) -> None:
@@ -73,14 +91,18 @@ def test_the_server_plays_it_over_http_and_websocket(toy: str, tmp_path: Path) -
                     message = {"type": "action", "action": action, "version": frame["version"]}
                     socket.send_text(json.dumps(message))
         record = client.get(f"/api/tables/{table['id']}/record").json()
-        assert record["game"] == toy and len(record["log"]) == 6
+        assert record["game"] == toy and record["log"]
+        assert GameRecord.from_json(record).replay().is_over  # every move was kept
 
 
 @pytest.mark.parametrize("fails", [False, True])
 def test_the_server_prepares_it_as_it_starts(
-    toy: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    toy_fishing: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
     fails: bool,
-) -> None:  # fmt: skip
+) -> None:
     """A game's PREPARE work runs in the background when the server starts; a game whose
     preparation fails is logged and the server serves all the same."""
     from tests.toy_fishing import game
@@ -95,7 +117,8 @@ def test_the_server_prepares_it_as_it_starts(
             time.sleep(0.05)
         assert expected in caplog.text
         assert bool(game.PREPARED) is not fails
-        response = client.post("/api/tables", json={"game": toy, "seats": ["human", "human"]})
+        seats = ["human", "human"]
+        response = client.post("/api/tables", json={"game": toy_fishing, "seats": seats})
         assert response.status_code == 201, response.text
 
 
@@ -107,12 +130,19 @@ def test_the_rl_environments_run_it(toy: str) -> None:
     api_test(rl.env(toy), num_cycles=40)
     single = rl.SingleAgentEnv(toy, opponents="greedy")
     observation, _ = single.reset(seed=3)
-    done, steps = False, 0
+    done, steps, returned = False, 0, 0.0
     while not done:
         action = int(observation["action_mask"].argmax())
-        observation, _reward, terminated, truncated, _ = single.step(action)
-        done, steps = terminated or truncated, steps + 1
-    assert steps == 3
+        observation, reward, terminated, truncated, _ = single.step(action)
+        done, steps, returned = terminated or truncated, steps + 1, returned + float(reward)
+    assert terminated and not truncated
+    # the episode's return is the learner's score change, and every hand card was played
+    assert returned == pytest.approx(single.state.scores()[single.seat])
+    assert steps >= HAND_CARDS[toy]
+
+
+#: the cards a two-player hand holds in each toy: the learner plays every one
+HAND_CARDS = {"toy-fishing": 3, "hana-kazoe": 8}
 
 
 def test_the_arena_plays_it_on_a_process_pool(toy: str) -> None:

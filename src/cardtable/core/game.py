@@ -19,11 +19,13 @@ import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
 from cardtable.core.options import GameOptions, build_options
+from cardtable.locales import exclude_catalogues, include_catalogues
 
 if TYPE_CHECKING:
     from cardtable.core.state import State
@@ -119,6 +121,9 @@ class GameSpec:
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     family: str = ""
     capabilities: Mapping[Capability, str] = field(default_factory=dict)
+    #: a folder of the game's own message catalogues (``LANG.json``) for a game that lives
+    #: outside ``cardtable.games`` (whose packages' ``locales/`` are read anyway)
+    locales: Path | None = None
 
     def has(self, capability: Capability) -> bool:
         return capability in self.capabilities
@@ -204,12 +209,16 @@ def register(spec: GameSpec) -> GameSpec:
     if spec.id in _REGISTRY and _REGISTRY[spec.id] is not spec:
         raise ValueError(f"game id {spec.id!r} is registered twice")
     _REGISTRY[spec.id] = spec
+    if spec.locales is not None:
+        include_catalogues(spec.locales)
     return spec
 
 
 def unregister(game_id: str) -> None:
     """Forget a registered game (tests that register a game of their own put it back)."""
-    _REGISTRY.pop(game_id, None)
+    spec = _REGISTRY.pop(game_id, None)
+    if spec is not None and spec.locales is not None:
+        exclude_catalogues(spec.locales)
 
 
 def game_ids() -> list[str]:

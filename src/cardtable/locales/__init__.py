@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, NamedTuple
 
 LANGUAGES = ("en", "pl", "ru")
@@ -18,15 +19,34 @@ LANGUAGES = ("en", "pl", "ru")
 TRANSLATED_DOCS = ("pl", "ru")
 
 
+#: catalogue folders of games registered from outside ``cardtable.games`` (GameSpec.locales)
+_INCLUDED: list[Path] = []
+
+
+def include_catalogues(folder: Path) -> None:
+    """Read ``folder/LANG.json`` too: a game package's own words, wherever it lives."""
+    if folder not in _INCLUDED:
+        _INCLUDED.append(folder)
+        catalogue.cache_clear()
+
+
+def exclude_catalogues(folder: Path) -> None:
+    if folder in _INCLUDED:
+        _INCLUDED.remove(folder)
+        catalogue.cache_clear()
+
+
 @cache
 def catalogue(lang: str) -> dict[str, str]:
     """Every message of a language (English for an unknown one): the shared catalogue, and
-    each game package's own (``games/NAME/locales/LANG.json``: its options, its words)."""
+    each game package's own (``games/NAME/locales/LANG.json``, and the folders of
+    :func:`include_catalogues`: its options, its words)."""
     lang = lang if lang in LANGUAGES else "en"
     root = resources.files("cardtable")
     data: dict[str, str] = json.loads((root / "locales" / f"{lang}.json").read_text("utf-8"))
-    for package in sorted((root / "games").iterdir(), key=lambda entry: entry.name):
-        own = package / "locales" / f"{lang}.json"
+    games = sorted((root / "games").iterdir(), key=lambda entry: entry.name)
+    for folder in [*(package / "locales" for package in games), *_INCLUDED]:
+        own = folder / f"{lang}.json"
         if own.is_file():
             data.update(json.loads(own.read_text("utf-8")))
     return data

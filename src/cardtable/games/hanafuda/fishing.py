@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any, Final, NamedTuple, cast
 
 from librt.vecs import append, vec
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 from cardtable.core.actions import Action
 from cardtable.core.errors import OptionError
@@ -338,6 +338,9 @@ def parse_deal(data: Mapping[str, Any], players: int, sizes: tuple[int, int], wh
     return Deal(dealer, hands, table, stock, piles)
 
 
+# open to interpreted subclasses: a new fishing game is a package of its own (docs/house.md),
+# not a line of the compiled engine's list
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FishingState(KeepsRounds):
     """A match of a fishing game in progress. Subclasses supply the scoring."""
 
