@@ -37,8 +37,19 @@ def card_point_words(lang: str) -> str:
     return template.split("{points}", 1)[1].strip(" ()")
 
 
-def cites_card_points(text: str, lang: str) -> bool:
-    return card_point_words(lang) in text or bool(PLUS_POINTS.search(text))
+def card_values(lang: str) -> re.Pattern[str]:
+    """A card's own points as the terminal's menu says them: ``20 pts``, ``1 pkt``."""
+    words = catalogue(lang)
+    forms = {words[f"hanafuda.term.point_{n}"].replace("{value}", "") for n in ("one", "many")}
+    return re.compile(r"\b\d+(" + "|".join(re.escape(f) for f in forms) + r")\b")
+
+
+def cites_card_points(text: str, lang: str, menu: bool = False) -> bool:
+    """Card points in an explanation: ``(11 points of cards)``, ``(+21)``; a line of the
+    terminal's menu (``menu``) also a card's own value (``— pine light, 20 pts``)."""
+    if card_point_words(lang) in text or PLUS_POINTS.search(text):
+        return True
+    return menu and bool(card_values(lang).search(text))
 
 
 def positions(game_id: str, count: int, seed: int) -> Iterator[tuple[State, int]]:
@@ -57,9 +68,9 @@ def positions(game_id: str, count: int, seed: int) -> Iterator[tuple[State, int]
             yield state, min(state.to_move)
 
 
-def explanations(state: State, seat: int) -> Iterator[tuple[str, str]]:
+def explanations(state: State, seat: int) -> Iterator[tuple[str, str, bool]]:
     """Every legal move's explanation (the reasons a hint or the coach gives for it) and
-    its line in the terminal's list of moves, in each language."""
+    its line in the terminal's list of moves (``True``: a menu line), in each language."""
     game = explainer(state.game.id)
     assert game is not None
     renderer = HanafudaRenderer(NAMES)
@@ -67,15 +78,15 @@ def explanations(state: State, seat: int) -> Iterator[tuple[str, str]]:
         said = Hint(state.game.id, action, tuple(game.explain(state, seat, action)))
         for lang in LANGS:
             renderer.lang = lang
-            yield lang, said.text(lang, NAMES)
-            yield lang, renderer.describe(state, seat, action).plain
+            yield lang, said.text(lang, NAMES), False
+            yield lang, renderer.describe(state, seat, action).plain, True
 
 
 def test_no_koikoi_explanation_cites_card_points() -> None:
     said = 0
     for state, seat in positions("koi-koi", 150, seed=11):
-        for lang, text in explanations(state, seat):
-            assert not cites_card_points(text, lang), text
+        for lang, text, menu in explanations(state, seat):
+            assert not cites_card_points(text, lang, menu), text
             said += 1
         found = hint(state, seat, bot="medium", seed=1)
         assert all(r.kind != "captures_worth" and "points" not in r.values
@@ -87,8 +98,8 @@ def test_where_card_points_score_the_explanations_still_cite_them() -> None:
     cited = {lang: 0 for lang in LANGS}
     for game_id in ("bakappana", "hana-awase"):
         for state, seat in positions(game_id, 20, seed=12):
-            for lang, text in explanations(state, seat):
-                cited[lang] += cites_card_points(text, lang)
+            for lang, text, menu in explanations(state, seat):
+                cited[lang] += cites_card_points(text, lang, menu)
     assert all(count > 50 for count in cited.values()), cited
 
 

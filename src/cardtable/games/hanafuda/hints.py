@@ -132,7 +132,7 @@ def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
             threatened = [
                 row for row in table.rows
                 if row.counts & gained and 0 < row.missing(theirs) <= 2
-                and not row.requires & (mine | gained) & ~theirs
+                and not row.requires & mine  # taking a card it requires is the denial
             ]  # fmt: skip
             if threatened:
                 best = max(threatened, key=lambda row: row.points)

@@ -75,18 +75,21 @@ def card_chip(index: int, lang: str = "en", label: Labeller = None) -> Text:
     return chip
 
 
-def card_long(index: int, lang: str = "en") -> Text:
-    """The chip (the name in the player's language only), the plant, kind and value: for
-    menus.
+def card_long(index: int, lang: str = "en", points: bool = True) -> Text:
+    """The chip (the name in the player's language only), the plant, kind and, where the
+    game counts them (``points``; not koi-koi), the card's points: for menus.
 
-    >>> card_long(8, "en").plain
-    ' 03-1 ★ Curtain  — cherry light, 20 pts'
+    >>> card_long(8, "en").plain, card_long(8, "en", points=False).plain
+    (' 03-1 ★ Curtain  — cherry light, 20 pts', ' 03-1 ★ Curtain  — cherry light')
     """
     card = CARDS[index]
-    points = said("point_one" if card.value == 1 else "point_many", lang, value=card.value)
     plant, kind = card.plant.name(lang).lower(), kind_name(card.kind, lang)
     text = card_chip(index, lang)
-    text.append(said("card_long", lang, plant=plant, kind=kind, points=points), "dim")
+    if not points:
+        text.append(said("card_kind", lang, plant=plant, kind=kind), "dim")
+        return text
+    value = said("point_one" if card.value == 1 else "point_many", lang, value=card.value)
+    text.append(said("card_long", lang, plant=plant, kind=kind, points=value), "dim")
     return text
 
 
@@ -209,7 +212,8 @@ class HanafudaRenderer:
     def describe(self, state: State, seat: int, action: Action) -> Text:
         assert isinstance(state, FishingState)
         if isinstance(action, Play):
-            text = Text(said("play", self.lang)) + card_long(action.card, self.lang)
+            points = card_points_score(state.game.options)
+            text = Text(said("play", self.lang)) + card_long(action.card, self.lang, points)
             options = state.capture_options(seat, action.card)
             matches = options[0] if len(options) == 1 else 0
             if action.take is not None:
@@ -225,7 +229,8 @@ class HanafudaRenderer:
                 text.append(said("to_table", self.lang), "dim")
             return text
         if isinstance(action, Take):
-            return Text(said("take", self.lang)) + card_long(action.card, self.lang)
+            points = card_points_score(state.game.options)
+            return Text(said("take", self.lang)) + card_long(action.card, self.lang, points)
         if isinstance(action, KoiKoi):
             return Text(said("koikoi", self.lang), "bold")
         if isinstance(action, Shobu):
