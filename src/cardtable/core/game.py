@@ -62,6 +62,8 @@ class GameInfo:
     score_total: ScoreTotal = no_fixed_total
     #: the ``hard`` bot's search iterations a move: what fits in well under a second
     search_iterations: int = 150
+    #: offered first where a front end lists the games (the lobby's choice for a newcomer)
+    featured: bool = False
 
 
 class Capability(StrEnum):

@@ -32,7 +32,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from cardtable.agents import advanced_agents, agent_names, bot_levels, describe_agents
-from cardtable.companion import pad_of, scorer
+from cardtable.companion import pad_aliases, pad_of, scorer
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import Capability, game_ids, load, prepare_games, spec_of
 from cardtable.core.record import GameRecord
@@ -104,10 +104,6 @@ class SeatKey(BaseModel):
     key: str = Field(max_length=64)
 
 
-#: other addresses of the score pads
-PAD_ALIASES = {"words": "siedem-slow", "7-slow": "siedem-slow", "koi-koi": "hanafuda"}
-
-
 async def _storage_answer(_request: Request, exc: Exception) -> JSONResponse:
     detail = {"code": "storage_unavailable", "message": str(exc)}
     return JSONResponse({"detail": detail}, status_code=503)
@@ -157,7 +153,8 @@ def game_catalogue() -> list[dict[str, Any]]:
             pad = scorer(game_id)
             entry["pad"] = {"kind": pad.PAD, "url": f"/companion/{pad.PAD}", "label": pad.LINK}
         out.append(entry)
-    return out
+    # the featured game first (the lobby's default), then the registry's order
+    return sorted(out, key=lambda entry: not spec_of(entry["id"]).info.featured)
 
 
 def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None = None) -> FastAPI:
@@ -462,12 +459,13 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         return HTMLResponse(page_html(game_id, lang))
 
     pads = {pad_of(game_id): client for game_id, client in pads_by_game().items()}
+    aliases = pad_aliases()
 
     @app.get("/companion/{kind}", include_in_schema=False, response_model=None)
     def pad_page(kind: str, request: Request) -> FileResponse | RedirectResponse:
-        if kind in PAD_ALIASES:  # the names people say: /companion/words is the 7 słów pad
+        if kind in aliases:  # the names people say (each game's PAD_ALIASES)
             query = f"?{request.url.query}" if request.url.query else ""
-            return RedirectResponse(f"/companion/{PAD_ALIASES[kind]}{query}")
+            return RedirectResponse(f"/companion/{aliases[kind]}{query}")
         client = pads.get(kind)
         if client is None or client.pad is None:
             raise HTTPException(404, detail={"code": "not_found", "message": f"no pad {kind!r}"})

@@ -155,6 +155,8 @@ class Match:
 
 #: the browser pad that enters these rounds
 PAD = "hanafuda"
+#: the pad's other address: the game people most often score with it
+PAD_ALIASES = ("koi-koi",)
 #: the catalogue key of the lobby's link to the pad
 LINK = "lobby.companion"
 

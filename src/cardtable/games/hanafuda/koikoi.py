@@ -383,7 +383,10 @@ SPEC = register(
         start=KoiKoiState,
         parse_action=parse_action,
         info=GameInfo(
-            players=(2, 2), score_total=zero_sum_total, search_iterations=SEARCH_ITERATIONS
+            players=(2, 2),
+            score_total=zero_sum_total,
+            search_iterations=SEARCH_ITERATIONS,
+            featured=True,  # the hanafuda game most people know: the lobby offers it first
         ),
         presets=PRESETS,
         family="hanafuda",

@@ -252,6 +252,8 @@ def play_pad(
 
 #: the browser pad that enters these rounds
 PAD = "siedem-slow"
+#: the names people say: /companion/words is the 7 słów pad
+PAD_ALIASES = ("words", "7-slow")
 #: the catalogue key of the lobby's link to the pad
 LINK = "pad.words_link"
 

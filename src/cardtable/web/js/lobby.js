@@ -335,12 +335,10 @@ async function main() {
   games = await api("/api/games");
   renderPadLinks();
   const select = $("game");
-  // the most played game first; then the order of the catalogue
-  const order = [...games].sort((a, b) => (b.id === "koi-koi") - (a.id === "koi-koi"));
-  for (const game of order) select.append(new Option(game.title, game.id));
+  // the catalogue's order: the featured game first, and the default
+  for (const game of games) select.append(new Option(game.title, game.id));
   const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("cardtable.game");
-  if (wanted && games.some((g) => g.id === wanted)) select.value = wanted;
-  else select.value = "koi-koi";
+  select.value = wanted && games.some((g) => g.id === wanted) ? wanted : games[0].id;
   select.addEventListener("change", renderGame);
   $("coach").checked = localStorage.getItem("cardtable.coach") === "1";
   $("coach").addEventListener("change", () => localStorage.setItem("cardtable.coach", $("coach").checked ? "1" : "0"));
