@@ -211,7 +211,7 @@ def test_a_move_the_rules_refuse_comes_back_with_the_engines_reason(
         assert frame["type"] == "state" and frame["lesson"]["target"]["card"] == "01-1"
         version = frame["version"]
         answers = []
-        for action in ({"type": "play", "card": "04-1"}, {"type": "play", "card": "03-1"}):
+        for action in ({"type": "play", "card": "04-1"}, {"type": "play", "card": "03-2"}):
             ws.send(json.dumps({"type": "action", "action": action, "version": version}))
             answer = json.loads(ws.recv(timeout=30))
             while answer["type"] != "error":
