@@ -143,16 +143,18 @@ def test_an_unknown_language_gets_the_english_page() -> None:
 def test_a_partial_translation_still_shows_the_rest_in_english(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """docs/LANG/GAME.md may also translate some sections only (marked with the English
+    """LANG/GAME.md may also translate some sections only (marked with the English
     heading): the rest of the page stays English under a note."""
-    root = tmp_path / "cardtable"
-    (root / "docs" / "pl").mkdir(parents=True)
+    pages = tmp_path / "pages"
+    (pages / "pl").mkdir(parents=True)
     english = page_source("ohanami")
-    (root / "docs" / "ohanami.md").write_text(english, "utf-8")
-    (root / "docs" / "pl" / "ohanami.md").write_text(
+    (pages / "ohanami.md").write_text(english, "utf-8")
+    (pages / "pl" / "ohanami.md").write_text(
         "<!-- translates: Scoring -->\n## Punktacja\n\nPo każdym etapie.\n", "utf-8"
     )
-    monkeypatch.setattr(rules_pages.resources, "files", lambda package: root)
+    from cardtable.games.ohanami import docs
+
+    monkeypatch.setattr(docs, "PAGES", pages)
     source, anchors_of = rules_pages.merged_source("ohanami", "pl")
     assert message("rules.partial", "pl") in source
     assert "## Punktacja" in source and "## The deck" in source

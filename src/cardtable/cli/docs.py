@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -153,11 +152,9 @@ def generators(game_id: str) -> dict[str, Callable[[str, str], str]]:
 
 
 def page_path(game_id: str, lang: str = "en") -> Path:
-    """docs/GAME.md, or its translation docs/LANG/GAME.md."""
-    folder = resources.files("cardtable") / "docs"
-    if lang != "en":
-        folder = folder / lang
-    return Path(str(folder / f"{game_id}.md"))
+    """The game's rule page GAME.md, or its translation LANG/GAME.md (its DOCS capability's
+    PAGES folder)."""
+    return spec_of(game_id).rule_page(lang)
 
 
 def render(game_id: str, text: str, lang: str = "en") -> str:

@@ -3,8 +3,6 @@ sets, bots, in the reader's language (docs/LANG/GAME.md and the message catalogu
 
 from __future__ import annotations
 
-from importlib import resources
-
 from rich.markdown import Markdown
 from rich.table import Table
 
@@ -20,7 +18,7 @@ def rules_text(game_id: str, lang: str = "en") -> str:
     """The page's Markdown in ``lang`` without its options and presets blocks."""
     spec_of(game_id)  # an unknown game raises its error before any file is read
     if lang == "en":
-        page = resources.files("cardtable") / "docs" / f"{game_id}.md"
+        page = spec_of(game_id).rule_page()
         return strip_generated(page.read_text(encoding="utf-8"), game_id, lang)
     return strip_generated(merged_source(game_id, lang)[0], game_id, lang)
 

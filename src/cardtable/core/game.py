@@ -84,9 +84,10 @@ class Capability(StrEnum):
     table (public: 7 słów's best words after a round);
     ``REVIEW``: ``review(state, seat) -> list[JSON]``, what the review after a game adds
     from the finished state (7 słów: the solver's best words beside each word written);
-    ``DOCS``: a module with ``TABLES`` (block name -> ``table(game_id, lang)``, the
-    markdown ``make docs`` fills in) and ``SECTIONS`` (game id -> score-line rule prefix ->
-    the heading of the game's page that explains it);
+    ``DOCS``: a module with ``PAGES`` (the folder of the game's rule page ``GAME.md`` and
+    its translations ``LANG/GAME.md``), ``TABLES`` (block name -> ``table(game_id,
+    lang)``, the markdown ``make docs`` fills in) and ``SECTIONS`` (game id -> score-line
+    rule prefix -> the heading of the game's page that explains it);
     ``LESSON``: the guided first game, a ``Lesson`` (``cardtable.learn``): its deal, every
     scripted move and the coach's lines;
     ``PREPARE``: ``prepare() -> list[str]``, the game's slow first-use work done ahead of
@@ -137,6 +138,12 @@ class GameSpec:
         if target is None:
             raise OptionError(missing or f"{self.title} has no {capability.value} capability")
         return _resolve(target)
+
+    def rule_page(self, lang: str = "en") -> Path:
+        """Where the game's rule page is (``GAME.md`` in its ``DOCS`` module's ``PAGES``),
+        or its translation into ``lang`` (``LANG/GAME.md``, which may not exist)."""
+        pages = Path(self.capability(Capability.DOCS, f"{self.title} has no rule page").PAGES)
+        return (pages if lang == "en" else pages / lang) / f"{self.id}.md"
 
     def optional(self, capability: Capability, default: Any = None) -> Any:
         """The capability's object, or ``default`` for a game without it."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 import html
 import re
 from functools import cache
-from importlib import resources
 from itertools import pairwise
 
 from markdown_it import MarkdownIt
@@ -87,7 +86,7 @@ def translated_sections(game_id: str, lang: str) -> dict[str, str]:
     """English heading -> its translated section (heading line included), for ``lang``."""
     if lang not in TRANSLATED_DOCS:
         return {}
-    path = resources.files("cardtable") / "docs" / lang / f"{game_id}.md"
+    path = spec_of(game_id).rule_page(lang)
     if not path.is_file():
         return {}
     parts = TRANSLATES.split(path.read_text("utf-8"))
@@ -106,7 +105,7 @@ def translated_page(game_id: str, lang: str) -> str | None:
     else None."""
     if lang not in TRANSLATED_DOCS:
         return None
-    path = resources.files("cardtable") / "docs" / lang / f"{game_id}.md"
+    path = spec_of(game_id).rule_page(lang)
     if not path.is_file():
         return None
     text = path.read_text("utf-8")
@@ -121,7 +120,7 @@ def merged_source(game_id: str, lang: str) -> tuple[str, dict[str, str]]:
     same order) replaces the English one; a partial one (sections marked ``<!-- translates:
     HEADING -->``) stands in for those sections only, under a note that the rest is in
     English."""
-    source = (resources.files("cardtable") / "docs" / f"{game_id}.md").read_text("utf-8")
+    source = spec_of(game_id).rule_page().read_text("utf-8")
     whole = translated_page(game_id, lang)
     if whole is not None:
         english, translated = headings(source), headings(whole)

@@ -4,10 +4,14 @@ capability: ``make docs`` fills each ``<!-- generated:NAME -->`` block)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from cardtable.core.markdown import markdown_table
 from cardtable.games.hanafuda.yaku import HANA_AWASE_ROWS, KOIKOI_ROWS, YakuDef
+
+#: the game's rule pages: GAME.md, and LANG/GAME.md for each translation
+PAGES = Path(__file__).parent / "pages"
 
 #: headers and words of the tables, per language of the translated sections
 WORDS: dict[str, dict[str, Any]] = {

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from cardtable.core.markdown import markdown_table
@@ -14,6 +15,9 @@ from cardtable.games.siedem_slow.tables import (
     SOLO_FIELDS_BRUTAL,
     SOLO_TARGET,
 )
+
+#: the game's rule pages: GAME.md, and LANG/GAME.md for each translation
+PAGES = Path(__file__).parent / "pages"
 
 #: headers and words of the tables, per language of the translated sections
 WORDS: dict[str, dict[str, Any]] = {
