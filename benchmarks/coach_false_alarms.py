@@ -3,7 +3,7 @@
 Two sets of fixed seeded positions, each move judged at the game's default coach budget
 once as the coach did before (one search) and once as it does now (a flagged move
 searched again against the bot's choice alone, which then judges it:
-:func:`cardtable.agents.coach.second_look`):
+:func:`cardtable.agents.coach.look_again`):
 
 - ``own`` (the measure of docs/coach.md): positions reached by seeded random moves, the
   move judged the ``hard`` bot's own (with another seed): every warning is a false alarm;
@@ -33,8 +33,8 @@ from cardtable.agents.coach import (
     coach_budget,
     evaluate,
     gap,
+    look_again,
     search_moves,
-    second_look,
 )
 from cardtable.core.actions import Action
 from cardtable.core.state import State
@@ -52,7 +52,7 @@ def both_ways(state: State, seat: int, move: Action, budget: int) -> tuple[Judge
     first = gap(GAME, values, best, move)
     if not first.clearly_worse:
         return first, first
-    return first, gap(GAME, second_look(state, seat, best, move, budget), best, move)
+    return first, look_again(state, seat, first, budget)
 
 
 def own_positions(count: int) -> Iterator[tuple[int, State, int, Action]]:

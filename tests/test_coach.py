@@ -297,8 +297,15 @@ def test_a_flag_from_the_first_search_is_judged_again(monkeypatch: pytest.Monkey
     confirmed = judge(state, seat, bad, BUDGET)
     assert confirmed.clearly_worse and confirmed.loss == pytest.approx(0.2)
     assert confirmed.better == good and confirmed.reasons  # the capture named
+    # a gap smaller than the first search said but real (beyond its noise, at least half
+    # the threshold) bears the warning out, at its own size
+    gap_found = 0.54
+    smaller = judge(state, seat, bad, BUDGET)
+    assert smaller.clearly_worse and smaller.loss == pytest.approx(0.06)
+    assert smaller.loss < coach.THRESHOLD
+    assert smaller.value == 0.54
     # a move the first search finds fine is not looked at again
-    assert not judge(state, seat, good, BUDGET).loss and len(looks) == 2
+    assert not judge(state, seat, good, BUDGET).loss and len(looks) == 3
 
 
 @pytest.mark.slow  # three Ohanami searches at the default budget: seconds

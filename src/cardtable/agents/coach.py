@@ -6,7 +6,7 @@ is seeded from what the seat *can* see (its own view), so re-dealing the unseen 
 changes no number and no note. Each searched move gets its mean reward in [0, 1] (half
 the chance to win the game, half the margin, as the bot itself judges); a move is
 *clearly worse* when the bot's own choice is worth at least ``THRESHOLD`` more. A move the
-first search flags is searched again against the bot's choice alone (:func:`second_look`),
+first search flags is searched again against the bot's choice alone (:func:`look_again`),
 which judges it: the first search overstates gaps.
 
 The review plots the seat's chances after each of its moves (the played move's value) and
@@ -53,7 +53,7 @@ THRESHOLD = 0.08
 NOISE_SIGMAS = 2.0
 #: the standard deviation of one playout's reward assumed for that (rewards in [0, 1])
 REWARD_SPREAD = 0.25
-#: the second look at a flagged move (:func:`second_look`) searches at least this many
+#: the second look at a flagged move (:func:`look_again`) searches at least this many
 #: iterations: shared by two moves, enough to tell a gap of THRESHOLD from none at
 #: NOISE_SIGMAS (a standard error near 0.035)
 CONFIRM_ITERATIONS = 300
@@ -112,10 +112,11 @@ class Judgement:
     reasons: tuple[Reason, ...]
     noise: float = 0.0  # the standard error of the loss
     value: float = 0.5  # the seat's chances after the played move (the review's curve)
+    confirmed: bool = False  # flagged by a first search, borne out by the second look
 
     @property
     def clearly_worse(self) -> bool:
-        return self.loss >= max(THRESHOLD, NOISE_SIGMAS * self.noise)
+        return self.confirmed or self.loss >= max(THRESHOLD, NOISE_SIGMAS * self.noise)
 
     @property
     def before(self) -> float:
@@ -141,15 +142,13 @@ def judge(
 ) -> Judgement:
     """``played`` (by ``seat`` in ``state``, before it is applied) against the strong bot's
     evaluation from ``seat``'s information set. A move the search finds clearly worse is
-    judged again by :func:`second_look` (unless not ``confirm``: the first search alone, as
+    judged again by :func:`look_again` (unless not ``confirm``: the first search alone, as
     benchmarks/coach_false_alarms.py measures the coach before it)."""
     values = evaluate(state, seat, iterations, include=played)
     best = max(values, key=lambda action: values[action][1])
     judged = gap(state.game.id, values, best, played)
     if confirm and judged.clearly_worse:
-        judged = gap(
-            state.game.id, second_look(state, seat, best, played, iterations), best, played
-        )
+        judged = look_again(state, seat, judged, iterations)
     if not judged.loss:
         return judged
     game = explainer(state.game.id)
@@ -157,15 +156,22 @@ def judge(
     return replace(judged, reasons=reasons)
 
 
-def second_look(
-    state: State, seat: int, best: Action, played: Action, iterations: int
-) -> dict[Action, tuple[int, float]]:
-    """A flagged move searched against the bot's choice alone, with another seed, and the
-    judgement made from that. The first search overstates the gap: its best is the largest
-    of several noisy means, and a move it seldom tried keeps an unlucky low mean; that made
-    moves as good as the bot's look clearly worse (Ohanami's wide choices). Two moves
-    alone, each tried often, show the gap without either bias."""
-    return search_moves(state, seat, [best, played], max(iterations, CONFIRM_ITERATIONS), again=1)
+def look_again(state: State, seat: int, flagged: Judgement, iterations: int) -> Judgement:
+    """A move the first search flagged, judged again by the bot's choice and the move alone
+    (another seed, at least ``CONFIRM_ITERATIONS``): its loss and chances are that search's,
+    and it stays clearly worse when that search bears the gap out — at least half of
+    ``THRESHOLD`` and beyond ``NOISE_SIGMAS`` of its noise.
+
+    The first search overstates gaps: its best is the largest of several noisy means, and
+    a move it seldom tried keeps an unlucky low mean; that made moves as good as the bot's
+    look clearly worse (Ohanami's wide choices: benchmarks/coach_false_alarms.py). Two
+    moves alone, each tried often, show the gap without either bias; a gap the first search
+    found is only confirmed there, not found again, so its bar is lower."""
+    best, played = flagged.better, flagged.played
+    values = search_moves(state, seat, [best, played], max(iterations, CONFIRM_ITERATIONS), again=1)
+    again = gap(state.game.id, values, best, played)
+    bar = max(THRESHOLD / 2, NOISE_SIGMAS * again.noise)
+    return replace(again, confirmed=bool(again.loss) and again.loss >= bar)
 
 
 def gap(
