@@ -16,9 +16,10 @@ import pytest
 import cardtable
 from cardtable.agents import make_agent
 from cardtable.agents.coach import judge, review_steps
-from cardtable.agents.hints import Hint, explainer, hint
+from cardtable.agents.hints import Hint, Reason, explainer, hint
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KoiKoi, Shobu
+from cardtable.games.hanafuda.deck import codes
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.terminal import HanafudaRenderer
 from cardtable.games.hanafuda.yaku import koikoi_table
@@ -103,6 +104,18 @@ def test_where_card_points_score_the_explanations_still_cite_them() -> None:
     assert all(count > 50 for count in cited.values()), cited
 
 
+def assert_a_real_denial(state: State, seat: int, denial: Reason, taken: list[str]) -> None:
+    """A denial names a yaku the opponent has half of, at most two cards short and still
+    open to it, and the move captures (or plays) one of its cards."""
+    assert isinstance(state, KoiKoiState)
+    table = state.yaku_table
+    row = next(row for row in table.rows if row.name == denial.values["yaku"])
+    theirs = state.piles[denial.values["player"]["seat"]]
+    assert 2 * row.count(theirs) >= row.need and 0 < row.missing(theirs) <= 2
+    assert not row.requires & state.piles[seat]
+    assert set(codes(row.counts)) & set(taken)
+
+
 def test_koikoi_reasons_speak_of_yaku_progress_denial_and_risk() -> None:
     kinds: set[str] = set()
     texts: dict[str, list[str]] = {lang: [] for lang in LANGS}
@@ -112,6 +125,11 @@ def test_koikoi_reasons_speak_of_yaku_progress_denial_and_risk() -> None:
         for action in state.legal_actions(seat):
             reasons = tuple(game.explain(state, seat, action))
             kinds |= {r.kind for r in reasons}
+            taken = [
+                c for r in reasons if r.kind == "captures" for c in r.values["cards"]["card_codes"]
+            ]
+            for denial in (r for r in reasons if r.kind == "denies"):
+                assert_a_real_denial(state, seat, denial, taken)
             for lang in LANGS:
                 texts[lang].append(Hint(state.game.id, action, reasons).text(lang, NAMES))
     assert {"captures", "makes", "near", "progress", "denies"} <= kinds

@@ -2,10 +2,11 @@
 card points (koi-koi scores yaku only): on the seeded deal whose best first move takes the
 Moon, the Polish and Russian hints name Tsukimi-zake and no card points, at both sizes. The
 guided koi-koi round, in Polish at both sizes, asks the learner's name and calls them by it
-through every step."""
+through every step. The coach's note on a weak move and the review say no card points."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,14 +19,17 @@ from cardtable.server import tables
 from cardtable.server.fairness import Commitment
 from cardtable.server.settings import Settings
 
-from .browser_helpers import browser, create_table, new_page, shot
+from .browser_helpers import browser, create_table, new_page, play_until_over, shot
 from .server_helpers import server_thread
-from .test_coach import SEED
+from .test_coach import BUDGET, SEED
+from .test_web_coach import NOTE_DEADLINE, coached_table, play_card
 from .test_web_learn import TARGET, follow_the_coach
 
 __all__ = ["browser"]  # fixtures used by name
 
-SETTINGS = Settings(bot_delay=0.05, think_scale=0.25, compute="local").relaxed()
+SETTINGS = Settings(
+    bot_delay=0.05, think_scale=0.25, coach_iterations=BUDGET, compute="local"
+).relaxed()
 SIZES = {"wide": (1366, 800), "phone": (390, 844)}
 LOCALES = {"pl": "pl-PL", "ru": "ru-RU"}
 
@@ -97,4 +101,26 @@ def test_the_koikoi_lesson_walks_through_in_polish_with_the_learners_name(
     shot(page, f"learn-koikoi-pl-{size}-done")
     text = page.inner_text("body")
     assert "Gracz 1" not in text and "Ala" in page.inner_text("#board")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_koikoi_coach_and_review_speak_of_yaku_in_polish(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """The coach's note on a weak koi-koi move ("Lepiej: ...") and the review after the
+    game give the better move's reasons in yaku, never in card points."""
+    url, _app = server
+    page = new_page(browser, locale="pl-PL", width=1366, height=800)
+    table_id = coached_table(page, url)
+    play_card(page, "02-4")  # throws a plum away instead of taking the Moon
+    page.wait_for_selector("#coach-note[data-version='1']", timeout=NOTE_DEADLINE * 1000)
+    note = page.inner_text("#coach-note")
+    assert "Tsukimi-zake" in note and "pkt w kartach" not in note, note
+    shot(page, "koikoi-coach-note-pl-wide")
+    play_until_over([page])
+    page.goto(f"{url}/replay/{table_id}?review=0")
+    page.wait_for_selector("#review-panel[data-status='ready']", timeout=60_000)
+    review = page.inner_text("#review-panel")
+    assert "pkt w kartach" not in review and not re.search(r"\(\+\d+\)", review), review
+    shot(page, "koikoi-review-pl-wide")
     assert not page.errors  # type: ignore[attr-defined]

@@ -128,12 +128,10 @@ def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
         for other in range(state.n):
             if other == seat:
                 continue
-            theirs = state.piles[other]
-            threatened = [
-                row for row in table.rows
-                if row.counts & gained and 0 < row.missing(theirs) <= 2
-                and not row.requires & mine  # taking a card it requires is the denial
-            ]  # fmt: skip
+            # the yaku it is well on the way to (half made, at most two cards short, still
+            # open to it) that the capture takes a card of: the denial
+            theirs = table.progress(state.piles[other], mine)
+            threatened = [table.row(p.key) for p in theirs if table.row(p.key).counts & gained]
             if threatened:
                 best = max(threatened, key=lambda row: row.points)
                 reasons.append(Reason("denies", {"yaku": best.name, "player": {"seat": other}}))
