@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import cardtable
+from cardtable.games.hanafuda.dealing import DEAL_SIZES
 from cardtable.games.hanafuda.deck import CODES, card_index
-from cardtable.games.hanafuda.fishing import DEAL_SIZES, FishingState
+from cardtable.games.hanafuda.fishing import FishingState
 
 
 def make_deal(

@@ -12,13 +12,9 @@ import cardtable
 from cardtable import IllegalAction, OptionError
 from cardtable.games.hanafuda.actions import MONTH_PLAYS, Play, Take, plays_of
 from cardtable.games.hanafuda.capture import captures, captures_on
+from cardtable.games.hanafuda.dealing import draw_first_dealer, month_misdeal, winner_deals_next
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF, card_index, codes, lowest_card
-from cardtable.games.hanafuda.fishing import (
-    Phase,
-    draw_first_dealer,
-    month_misdeal,
-    winner_deals_next,
-)
+from cardtable.games.hanafuda.fishing import Phase
 from tests.hanafuda_helpers import make_deal, mask, new_state, play
 
 

@@ -24,7 +24,8 @@ from cardtable.games.hanafuda.bots.inference import (
 )
 from cardtable.games.hanafuda.bots.strategist import StrategistAgent, chosen_capture
 from cardtable.games.hanafuda.deck import card_list
-from cardtable.games.hanafuda.fishing import FishingState, Source, unpacked_event
+from cardtable.games.hanafuda.events import Source, unpacked_event
+from cardtable.games.hanafuda.fishing import FishingState
 
 
 def fishing(state: cardtable.State) -> FishingState:

@@ -43,6 +43,8 @@ HOT_PATH = (
     "cardtable.games.hanafuda.actions",
     "cardtable.games.hanafuda.yaku",
     "cardtable.games.hanafuda.scoring",
+    "cardtable.games.hanafuda.dealing",
+    "cardtable.games.hanafuda.events",
     "cardtable.games.hanafuda.fishing",
     "cardtable.games.hanafuda.observation",
     "cardtable.games.hanafuda.koikoi",

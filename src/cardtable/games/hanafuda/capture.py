@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from cardtable.games.hanafuda.deck import NUM_CARDS, count_cards
+from cardtable.games.hanafuda.deck import NUM_CARDS, count_cards, lowest_card
 
 
 def captures(matches: int) -> tuple[int, ...]:
@@ -41,3 +41,18 @@ def captures_on(table: int, card: int) -> tuple[int, ...]:
     """:func:`captures` for ``card`` against the whole ``table``, by one look-up (a card's
     month is ``card >> 2``, its cards the nibble at bit ``card & ~3``)."""
     return CAPTURES[card >> 2][table >> (card & ~3) & 15]
+
+
+#: SINGLE_OPTIONS[month][nibble]: each card of that month's subset as its own option
+SINGLE_OPTIONS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple(1 << (4 * m + k) for k in range(4) if nibble >> k & 1) for nibble in range(16))
+    for m in range(12)
+)
+
+
+def single_options(matches: int) -> tuple[int, ...]:
+    """Each card of ``matches`` (cards of one month) as its own capture option."""
+    if not matches:
+        return ()
+    shift = lowest_card(matches) & ~3
+    return SINGLE_OPTIONS[shift >> 2][matches >> shift & 15]

@@ -36,19 +36,15 @@ from cardtable.games.hanafuda.actions import (
     action_of_number,
 )
 from cardtable.games.hanafuda.deck import CODES, NUM_CARDS, cards
-from cardtable.games.hanafuda.fishing import (
-    SEATS_SHOWN,
-    FishingState,
-    Phase,
-    legal_cells,
-)
-from cardtable.games.hanafuda.fishing import play_numbers as play_fishing_numbers
+from cardtable.games.hanafuda.fishing import SEATS_SHOWN, FishingState, Phase
 from cardtable.games.hanafuda.observation import (
     CARD_SETS,
     TAIL_SIZE,
+    legal_cells,
     numbers_into,
     observation_parts,
 )
+from cardtable.games.hanafuda.observation import play_numbers as play_fishing_numbers
 
 PHASES = tuple(phase.value for phase in Phase)
 

@@ -16,16 +16,15 @@ dealer, so seat ``(dealer + 1) % N`` plays second ("p1" in the rules, on the dea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
 from functools import partial
-from typing import Any, Final, NamedTuple, cast
+from typing import Any, Final, cast
 
 from librt.vecs import append, vec
 from mypy_extensions import i64, mypyc_attr
 
 from cardtable.core.actions import Action
-from cardtable.core.errors import OptionError
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, shuffle_in_one_draw
 from cardtable.core.state import KeepsRounds
@@ -37,17 +36,22 @@ from cardtable.games.hanafuda.actions import (
     Play,
     Take,
     action_number,
-    action_of_number,
     plays_of,
 )
 from cardtable.games.hanafuda.capture import CAPTURES, captures_on
+from cardtable.games.hanafuda.dealing import (
+    DEAL_SIZES,
+    Deal,
+    DealerDraw,
+    draw_first_dealer,
+    month_misdeal,
+    parse_deal,
+    winner_deals_next,
+)
 from cardtable.games.hanafuda.deck import (
     CODES,
-    DRAW_RANKS,
     FULL_DECK,
-    MONTH_MASKS,
     NUM_CARDS,
-    card_index,
     card_list,
     codes,
     count_cards,
@@ -55,14 +59,18 @@ from cardtable.games.hanafuda.deck import (
     lowest_card,
     value_of,
 )
+from cardtable.games.hanafuda.events import (
+    FROM_HAND,
+    FROM_STOCK,
+    CaptureEvent,
+    packed_event,
+    unpacked_event,
+)
 from cardtable.games.hanafuda.scoring import ROUND_SCORING, FinishedRound, RoundScoring
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 from cardtable.locales import LANGUAGES, Localized, Reason, message, reason
 
 JSON = dict[str, Any]
-
-#: players -> (cards per hand, cards on the table); the stock holds the rest (§2.2)
-DEAL_SIZES: Final[Mapping[int, tuple[int, int]]] = {2: (8, 8), 3: (7, 6), 4: (5, 8)}
 
 _SEAT_SETS: Final = tuple(frozenset({seat}) for seat in range(8))
 _NOBODY: Final[frozenset[int]] = frozenset()
@@ -85,58 +93,6 @@ _DECIDE: Final = Phase.DECIDE
 _OVER: Final = Phase.OVER
 
 
-class Source(StrEnum):
-    """Where a resolved card came from; the values are what views show."""
-
-    HAND = "hand"
-    STOCK = "stock"
-    STOCK_KEPT = "stock-kept"  # flipped, matched nothing, and went to hand (koi-koi variant)
-
-
-class CaptureEvent(NamedTuple):
-    """A card resolved against the table: who, from where, which card, what it captured
-    (a card mask; 0: the card joined the table).
-
-    The state keeps each event packed in one number (:func:`packed_event`): every card of
-    every round records one, and a number costs a fraction of a tuple to make and free.
-    Views and the terminal read them unpacked (:attr:`FishingState.events`).
-    """
-
-    seat: int
-    source: Source
-    card: int
-    captured: int
-
-    def to_json(self) -> JSON:
-        return {
-            "seat": self.seat,
-            "from": self.source,
-            "card": CODES[self.card],
-            "captured": codes(self.captured),
-        }
-
-
-#: where a resolved card came from, as :func:`packed_event` numbers it
-FROM_HAND: Final = 0
-FROM_STOCK: Final = 1
-KEPT_FROM_STOCK: Final = 2
-_SOURCES: Final = (Source.HAND, Source.STOCK, Source.STOCK_KEPT)
-
-
-def packed_event(seat: int, source: int, card: int, captured: int) -> int:
-    """A capture event as one number: seat (2 bits), source (2), card (6), then the mask.
-
-    >>> unpacked_event(packed_event(3, KEPT_FROM_STOCK, 47, 1 << 44 | 1 << 45))
-    CaptureEvent(seat=3, source=<Source.STOCK_KEPT: 'stock-kept'>, card=47, captured=52776558133248)
-    """
-    return seat | source << 2 | card << 4 | captured << 10
-
-
-def unpacked_event(number: int) -> CaptureEvent:
-    """The :class:`CaptureEvent` a :func:`packed_event` number stands for."""
-    return CaptureEvent(number & 3, _SOURCES[number >> 2 & 3], number >> 4 & 63, number >> 10)
-
-
 #: a phase's place in the RL observation's one-hot block
 _PHASE_NUMBER: Final = {phase: number for number, phase in enumerate(Phase)}
 #: seats an RL observation has room for (a game has at most four)
@@ -150,65 +106,6 @@ _SHOWN_SEATS: Final = tuple(
     )
     for players in range(SEATS_SHOWN + 1)
 )
-
-
-class DealerDraw(NamedTuple):
-    """The first-dealer draw (§2.1): each pass of draws, then the winner (a NamedTuple:
-    made for every new game, see :class:`~.scoring.FinishedRound`)."""
-
-    passes: tuple[tuple[tuple[int, int], ...], ...]  # ((seat, card), ...) per pass
-    dealer: int
-
-    def to_json(self) -> JSON:
-        return {
-            "dealer": self.dealer,
-            "passes": [[{"seat": s, "card": CODES[c]} for s, c in p] for p in self.passes],
-        }
-
-
-def draw_first_dealer(order: Iterable[int], players: int) -> DealerDraw:
-    """Resolve the first-dealer draw from cards taken in ``order`` (a shuffled deck).
-
-    Earliest month deals; in the same month the higher kind wins; players still tied
-    (two plains of one month) draw again.
-
-    >>> draw_first_dealer([47, 10, 30], 3).dealer  # 12-4, 03-3, 08-3: March is earliest
-    1
-    >>> d = draw_first_dealer([10, 11, 40, 20, 21], 3)  # 03-3 and 03-4 tie: seats 0, 1 redraw
-    >>> d.dealer, len(d.passes)  # 06-1 (animal) beats 06-2 (ribbon)
-    (0, 2)
-    """
-    contenders = list(range(players))
-    passes: list[tuple[tuple[int, int], ...]] = []
-    cards = iter(order)
-    while True:
-        drawn: list[tuple[int, int]] = []
-        best = NUM_CARDS
-        for seat in contenders:
-            card = next(cards, -1)
-            if card < 0:
-                raise ValueError("the draw ran out of cards before the tie was broken")
-            drawn.append((seat, card))
-            best = min(best, DRAW_RANKS[card])
-        passes.append(tuple(drawn))
-        contenders = [seat for seat, card in drawn if DRAW_RANKS[card] == best]
-        if len(contenders) == 1:
-            return DealerDraw(tuple(passes), contenders[0])
-
-
-#: SINGLE_OPTIONS[month][nibble]: each card of that month's subset as its own option
-SINGLE_OPTIONS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
-    tuple(tuple(1 << (4 * m + k) for k in range(4) if nibble >> k & 1) for nibble in range(16))
-    for m in range(12)
-)
-
-
-def single_options(matches: int) -> tuple[int, ...]:
-    """Each card of ``matches`` (cards of one month) as its own capture option."""
-    if not matches:
-        return ()
-    shift = lowest_card(matches) & ~3
-    return SINGLE_OPTIONS[shift >> 2][matches >> shift & 15]
 
 
 #: koi-koi's two calls as each language writes them
@@ -247,95 +144,6 @@ def _chosen(options: Sequence[int], take: int | None) -> int | None:
         if lowest_card(option) == take:
             return option
     return None
-
-
-def month_misdeal(table: int) -> int | None:
-    """The month index (0..11) whose four cards all lie on ``table``, if any (§2.2)."""
-    for month, mask in enumerate(MONTH_MASKS):
-        if table & mask == mask:
-            return month
-    return None
-
-
-def winner_deals_next(scores: Sequence[int], dealer: int) -> int:
-    """The round's best scorer deals next; on a tie the dealer keeps the deal if tied,
-    otherwise the tied player earliest in play order after the dealer (§3, §8.13)."""
-    best = max(scores)
-    if scores[dealer] == best:
-        return dealer
-    n = len(scores)
-    for step in range(1, n):
-        seat = (dealer + step) % n
-        if scores[seat] == best:
-            return seat
-    return dealer
-
-
-class Deal(NamedTuple):
-    """A round's cards as dealt (a NamedTuple: built for every round, see FinishedRound)."""
-
-    dealer: int | None
-    hands: tuple[int, ...]
-    table: int
-    stock: tuple[int, ...]  # top first
-    piles: tuple[int, ...] | None = None  # given: a mid-round position, not a fresh deal
-
-
-def parse_deal(data: Mapping[str, Any], players: int, sizes: tuple[int, int], where: str) -> Deal:
-    """Check and read a fixed deal; every problem is an OptionError saying what is wrong.
-
-    A deal with ``piles`` is a mid-round *position* (puzzles, tests, hints): hands may
-    hold fewer cards and the table any number, as long as every card is placed once.
-    """
-    hand_size, table_size = sizes
-    unknown = set(data) - {"dealer", "hands", "table", "stock", "piles"}
-    if unknown:
-        raise OptionError(
-            f"{where}: unknown keys {sorted(unknown)}; use dealer, hands, table, stock, piles"
-        )
-    position = data.get("piles") is not None
-    seen: dict[int, str] = {}
-
-    def read(cards: Any, label: str, size: int | None, at_most: bool = False) -> list[int]:
-        if not isinstance(cards, Sequence) or isinstance(cards, str):
-            raise OptionError(f"{where}: {label} must be a list of card codes")
-        out = []
-        for code in cards:
-            try:
-                index = card_index(str(code))
-            except ValueError as error:
-                raise OptionError(f"{where}: {label}: {error}") from None
-            if index in seen:
-                raise OptionError(f"{where}: card {CODES[index]} is in {seen[index]} and {label}")
-            seen[index] = label
-            out.append(index)
-        if size is not None and (len(out) > size if at_most else len(out) != size):
-            limit = f"at most {size}" if at_most else str(size)
-            raise OptionError(f"{where}: {label} holds {len(out)} cards; it must hold {limit}")
-        return out
-
-    def read_seats(key: str, size: int | None, at_most: bool) -> tuple[int, ...]:
-        given = data.get(key)
-        if not isinstance(given, Sequence) or len(given) != players:
-            raise OptionError(f"{where}: {key} must list {players} {key}, one per seat")
-        return tuple(
-            sum(1 << c for c in read(cards, f"{key}[{seat}]", size, at_most))
-            for seat, cards in enumerate(given)
-        )
-
-    hands = read_seats("hands", hand_size, at_most=position)
-    table = sum(
-        1 << c for c in read(data.get("table", []), "table", None if position else table_size)
-    )
-    piles = read_seats("piles", None, at_most=False) if position else None
-    stock_size = NUM_CARDS - len(seen)
-    stock = tuple(read(data.get("stock", []), "stock", stock_size))
-    dealer = data.get("dealer")
-    if dealer is not None and (
-        isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
-    ):
-        raise OptionError(f"{where}: dealer must be a seat number 0..{players - 1}")
-    return Deal(dealer, hands, table, stock, piles)
 
 
 # open to interpreted subclasses: a new fishing game is a package of its own (docs/house.md),
@@ -1018,26 +826,3 @@ class FishingState(KeepsRounds):
 
 
 # -- many games at once (cardtable.rl.vector) -------------------------------------------------
-def legal_cells(states: list[FishingState], seats: list[int], width: int) -> vec[i64]:
-    """Where the masks of many states have a 1, as cells of one flat array ``width``
-    numbers a row: ``row * width + number`` for each legal action number of a row's seat
-    (a ``vec``, which numpy reads in place)."""
-    cells = vec[i64]()
-    for row in range(len(states)):
-        for number in states[row].legal_numbers(seats[row]):
-            cells = append(cells, row * width + number)
-    return cells
-
-
-def play_numbers(states: list[FishingState], numbers: list[int]) -> list[int]:
-    """Each state's seat to move plays its action number, checked as ``apply`` checks a
-    move (an illegal one raises IllegalAction, after the rows before it have moved). The
-    rows whose round ended: only then do a fishing game's scores change."""
-    ended: list[int] = []
-    for row in range(len(states)):
-        state = states[row]
-        rounds = len(state.results)
-        state.apply(state.current, action_of_number(numbers[row]))
-        if len(state.results) != rounds:
-            ended.append(row)
-    return ended

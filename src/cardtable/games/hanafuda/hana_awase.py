@@ -21,13 +21,11 @@ from typing import cast
 from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.actions import parse_action
+from cardtable.games.hanafuda.capture import single_options
+from cardtable.games.hanafuda.dealing import winner_deals_next
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF, count_cards
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
-from cardtable.games.hanafuda.fishing import (
-    FishingState,
-    single_options,
-    winner_deals_next,
-)
+from cardtable.games.hanafuda.fishing import FishingState
 from cardtable.games.hanafuda.options import HanaAwase88Options, HanaAwaseOptions
 from cardtable.games.hanafuda.scoring import teyaku_lines, teyaku_plains
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable

@@ -21,6 +21,7 @@ from cardtable.core.options import GameOptions
 from cardtable.core.results import RoundResult
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, KoiKoi, Shobu, parse_action
 from cardtable.games.hanafuda.capture import captures
+from cardtable.games.hanafuda.dealing import Deal
 from cardtable.games.hanafuda.deck import (
     MONTH_MASK_OF,
     MONTH_MASKS,
@@ -28,15 +29,9 @@ from cardtable.games.hanafuda.deck import (
     iter_cards,
     tagged,
 )
+from cardtable.games.hanafuda.events import KEPT_FROM_STOCK, packed_event
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
-from cardtable.games.hanafuda.fishing import (
-    KEPT_FROM_STOCK,
-    Deal,
-    FishingState,
-    Phase,
-    action_said,
-    packed_event,
-)
+from cardtable.games.hanafuda.fishing import FishingState, Phase, action_said
 from cardtable.games.hanafuda.options import KoiKoiOptions
 from cardtable.games.hanafuda.scoring import (
     FinishedRound,

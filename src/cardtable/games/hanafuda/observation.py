@@ -24,6 +24,7 @@ from typing import Final
 from librt.vecs import append, vec
 from mypy_extensions import i64
 
+from cardtable.games.hanafuda.actions import action_of_number
 from cardtable.games.hanafuda.fishing import SEATS_SHOWN, FishingState, Phase
 
 #: bitsets a row starts with: the hand, the table, the flipped card, a pile per seat shown
@@ -78,3 +79,28 @@ def observation_parts(
     for row in range(len(states)):
         numbers = states[row].observe_into(numbers, seats[row])
     return numbers_into(numbers, len(states), scales)
+
+
+def legal_cells(states: list[FishingState], seats: list[int], width: int) -> vec[i64]:
+    """Where the masks of many states have a 1, as cells of one flat array ``width``
+    numbers a row: ``row * width + number`` for each legal action number of a row's seat
+    (a ``vec``, which numpy reads in place)."""
+    cells = vec[i64]()
+    for row in range(len(states)):
+        for number in states[row].legal_numbers(seats[row]):
+            cells = append(cells, row * width + number)
+    return cells
+
+
+def play_numbers(states: list[FishingState], numbers: list[int]) -> list[int]:
+    """Each state's seat to move plays its action number, checked as ``apply`` checks a
+    move (an illegal one raises IllegalAction, after the rows before it have moved). The
+    rows whose round ended: only then do a fishing game's scores change."""
+    ended: list[int] = []
+    for row in range(len(states)):
+        state = states[row]
+        rounds = len(state.results)
+        state.apply(state.current, action_of_number(numbers[row]))
+        if len(state.results) != rounds:
+            ended.append(row)
+    return ended

@@ -23,7 +23,8 @@ from cardtable.games.hanafuda.deck import (
     kind_name,
     value_of,
 )
-from cardtable.games.hanafuda.fishing import FishingState, Phase, Source
+from cardtable.games.hanafuda.events import Source
+from cardtable.games.hanafuda.fishing import FishingState, Phase
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.options import card_points_score

@@ -37,7 +37,8 @@ from cardtable.core.rng import RandomSource, Rng
 from cardtable.games.hanafuda.actions import plays_of
 from cardtable.games.hanafuda.bots.strategist import StrategistAgent, chosen_capture
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF, card_list
-from cardtable.games.hanafuda.fishing import FishingState, Source, unpacked_event
+from cardtable.games.hanafuda.events import Source, unpacked_event
+from cardtable.games.hanafuda.fishing import FishingState
 
 #: the softmax temperature, in the strategist's units (card values; a yaku point is 10 in
 #: koi-koi): fitted on strategist games (benchmarks/inference.py)
