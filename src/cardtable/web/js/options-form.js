@@ -135,7 +135,7 @@ export function describeOptions(schema, options, words, skip = ["players"]) {
       const said = wordsFor(words.game, name, property, words.t);
       const value = options[name];
       let text;
-      if (typeof value === "boolean") text = words.t(value ? "option.on" : "option.off");
+      if (typeof value === "boolean") text = words.t(value ? "rules.yes" : "rules.no");
       else if (Array.isArray(value)) text = value.join(", ");
       else text = said.value(value);
       return { name, label: said.label, value: text, help: said.help };
