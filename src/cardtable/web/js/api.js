@@ -24,7 +24,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (name === "html") element.innerHTML = value;
     else element.setAttribute(name, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     element.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

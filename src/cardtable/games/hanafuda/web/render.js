@@ -102,6 +102,32 @@ export function coachNeeds(view, seat, ctx) {
   return near.map((p) => ctx.t("hanafuda.coach.needs", { yaku: ctx.t(p.name).split(" (")[0], have: p.have, need: p.need, n: p.missing }));
 }
 
+/** The other seats in play order after `bottom` (the viewer's seat; null: a spectator,
+ * who sees every seat from seat 0 on). */
+function seatsAround(players, bottom) {
+  const around = [];
+  for (let k = 1; k <= players; k++) {
+    const n = ((bottom ?? -1) + k + players) % players;
+    if (n !== bottom) around.push(n);
+  }
+  return around;
+}
+
+/** Koi-koi's question after a yaku: the yaku made so far, then koi-koi or shōbu. */
+function decisionBox(decisions, ctx) {
+  const { view, seat, send, t } = ctx;
+  const made = view.yaku?.[seat] || [];
+  const label = (type) => ({ "koi-koi": t("table.koikoi"), shobu: t("table.shobu") })[type] || type;
+  return h("div", { class: "decision", id: "decision", role: "dialog", "aria-label": t("table.decide") },
+    h("p", { class: "decide" }, t("table.decide")),
+    made.length
+      ? h("p", { class: "decision-yaku" }, made.map((y) => `${y.name} ${y.points}`).join(" · "), " = ",
+          h("strong", {}, t("hanafuda.yaku_points", { n: view.yaku_totals?.[seat] ?? 0 })))
+      : "",
+    h("div", { class: "decision-buttons" }, decisions.map((a) =>
+      h("button", { class: a.type === "shobu" ? "primary" : "", "data-action": a.type, onclick: () => send(a) }, label(a.type)))));
+}
+
 export function render(root, ctx) {
   const { view, seat, send, t, ui } = ctx;
   const info = cardInfo(ctx);
@@ -177,11 +203,7 @@ export function render(root, ctx) {
 
   const players = view.players;
   const bottom = seat ?? null;
-  const around = [];
-  for (let k = 1; k <= players; k++) {
-    const n = ((bottom ?? -1) + k + players) % players;
-    if (n !== bottom) around.push(n);
-  }
+  const around = seatsAround(players, bottom);
   const others = h("div", { class: `seats seats-${around.length}` }, around.map((n) => seatBox(n)));
 
   const field = h("div", { class: "field" },
@@ -224,17 +246,7 @@ export function render(root, ctx) {
   } else if (takes.length) {
     prompt.append(t("table.choose_take"));
   }
-  const decision = decisions.length
-    ? h("div", { class: "decision", id: "decision", role: "dialog", "aria-label": t("table.decide") },
-        h("p", { class: "decide" }, t("table.decide")),
-        (view.yaku?.[seat] || []).length
-          ? h("p", { class: "decision-yaku" }, view.yaku[seat].map((y) => `${y.name} ${y.points}`).join(" · "), " = ",
-              h("strong", {}, t("hanafuda.yaku_points", { n: view.yaku_totals?.[seat] ?? 0 })))
-          : "",
-        h("div", { class: "decision-buttons" }, decisions.map((a) =>
-          h("button", { class: a.type === "shobu" ? "primary" : "", "data-action": a.type, onclick: () => send(a) },
-            a.type === "koi-koi" ? t("table.koikoi") : a.type === "shobu" ? t("table.shobu") : a.type))))
-    : "";
+  const decision = decisions.length ? decisionBox(decisions, ctx) : "";
 
   const mine = bottom === null
     ? ""

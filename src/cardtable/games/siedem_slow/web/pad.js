@@ -185,7 +185,7 @@ function renderResults() {
     h("table", { class: "breakdown", id: "pad-totals" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), results.totals.map((_, n) => h("th", { class: "num" }, playerName(n))))),
       h("tbody", {},
-        results.rounds.map((round, k) => h("tr", {}, h("td", {}, round.outcome === "strike-out" ? t("pad.final") : `#${round.round}`),
+        results.rounds.map((round) => h("tr", {}, h("td", {}, round.outcome === "strike-out" ? t("pad.final") : `#${round.round}`),
           round.scores.map((s) => h("td", { class: "num" }, s)))),
         h("tr", { class: "totals" }, h("td", {}, t("pad.totals")), results.totals.map((s) => h("td", { class: "num" }, s))))));
   $("pad-totals").dataset.totals = results.totals.join(",");

@@ -382,7 +382,7 @@ export function lastResult(view) {
 }
 
 /** A letter card named in a score line ("K", "H+2"). */
-export function cardArt(code, size = "", ctx = null) {
+export function cardArt(code, size = "") {
   const card = parseLetterCode(code);
   if (!card) return h("span", {}, "");
   return svg(letterCard(card), { class: `card letter ${size}`.trim(), "data-letter": card.letter });

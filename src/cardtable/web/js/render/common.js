@@ -39,7 +39,7 @@ export function lineText(line, ctx) {
  * points. `lineCards(line)`, where the game has one (its renderer's hook), lays a line's
  * cards out itself (hanafuda groups card values by kind). */
 export function breakdown(result, ctx, drawCard, lineCards = null) {
-  const { t, seatName } = ctx;
+  const { seatName } = ctx;
   const sections = ctx.ruleSections; // rule prefix -> anchor in the game's rule page
   const label = (line) => {
     const text = lineText(line, ctx);

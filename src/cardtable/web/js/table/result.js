@@ -33,11 +33,61 @@ export function countdownText(pause, now, t) {
   return t("table.next_in", { s: Math.max(0, Math.ceil(pause.deadline - now)) });
 }
 
+/** The buttons under the result: "Next round" for a player during a break; the winners and
+ * "Close" once the game is over. */
+function resultActions({ frame, ctx, ui, onNext, panel, key }) {
+  const { view, table, seat } = frame;
+  const { t } = ctx;
+  const pause = table.round_break;
+  const actions = [];
+  if (pause && isPlayer(seat)) {
+    const pressed = pause.ready.includes(seat) || !pause.waiting.includes(seat);
+    actions.push(h("button", {
+      class: "primary", id: "next-round", disabled: pressed || null, autofocus: true,
+      onclick: (event) => { event.currentTarget.disabled = true; onNext(); },
+    }, pressed ? t("table.waiting_others") : t(view.stage ? "table.next_stage" : "table.next_round")));
+  }
+  if (table.status === "finished") {
+    const winners = (table.winners || []).map((n) => ctx.seatName(n)).join(", ");
+    actions.push(h("p", { class: "winner" }, t("table.winner", { names: winners })));
+    actions.push(h("button", { class: "primary", id: "close-result", onclick: () => { ui.closedResult = key; panel.hidden = true; } }, t("table.close")));
+  }
+  return actions;
+}
+
+/** During a round break: who still has to press "Next round", and the countdown. */
+function breakLines(pause, seat, ctx, now) {
+  if (!pause) return "";
+  return [
+    waitingLine(pause, seat, ctx),
+    pause.deadline ? h("p", { class: "countdown", id: "next-countdown" }, countdownText(pause, now, ctx.t)) : "",
+  ];
+}
+
+function isPlayer(seat) {
+  return seat !== null && seat !== undefined;
+}
+
+/** The result's lines with their cards (drawn by the game's renderer where it draws
+ * them), and the rounds the same move ended at their deal (a lucky hand) after them. */
+function resultLines(result, pause, client, ctx) {
+  const drawCard = (code, size) => (client.cardArt ? client.cardArt(code, size, ctx) : h("span", {}, code));
+  const lineCards = client.lineCards ? (line) => client.lineCards(line, ctx, drawCard) : null;
+  return [
+    breakdown(result, ctx, drawCard, lineCards),
+    (pause?.also || []).map((more) => [
+      h("h4", { class: "also" }, ctx.t("table.round_over", { n: more.round })),
+      breakdown(more, ctx, drawCard, lineCards),
+    ]),
+  ];
+}
+
 /**
  * Fill `panel` for the frame: shown during a round break and once the game is over (until
  * closed). `client` is the game's renderer module; `onNext` presses "Next round".
  */
-export function renderResult(panel, { frame, client, ctx, ui, onNext, now }) {
+export function renderResult(panel, options) {
+  const { frame, client, ctx, ui, now } = options;
   const { view, table, seat } = frame;
   const pause = table.round_break;
   const finished = table.status === "finished";
@@ -50,25 +100,7 @@ export function renderResult(panel, { frame, client, ctx, ui, onNext, now }) {
     return;
   }
   const { t } = ctx;
-  const drawCard = (code, size) => (client.cardArt ? client.cardArt(code, size, ctx) : h("span", {}, code));
-  const lineCards = client.lineCards ? (line) => client.lineCards(line, ctx, drawCard) : null;
-  const lines = breakdown(result, ctx, drawCard, lineCards);
-  const extras = client.resultExtras ? client.resultExtras(view, ctx) : "";
-  const mine = seat !== null && seat !== undefined;
   const ended = finished ? earlyEnd(view, table, client, ctx) : null;
-  const actions = [];
-  if (pause && mine) {
-    const pressed = pause.ready.includes(seat) || !pause.waiting.includes(seat);
-    actions.push(h("button", {
-      class: "primary", id: "next-round", disabled: pressed || null, autofocus: true,
-      onclick: (event) => { event.currentTarget.disabled = true; onNext(); },
-    }, pressed ? t("table.waiting_others") : t(view.stage ? "table.next_stage" : "table.next_round")));
-  }
-  if (finished) {
-    const winners = (table.winners || []).map((n) => ctx.seatName(n)).join(", ");
-    actions.push(h("p", { class: "winner" }, t("table.winner", { names: winners })));
-    actions.push(h("button", { class: "primary", id: "close-result", onclick: () => { ui.closedResult = key; panel.hidden = true; } }, t("table.close")));
-  }
   const folded = ui.resultFolded === key;
   panel.classList.toggle("folded", folded);
   panel.replaceChildren(
@@ -76,20 +108,14 @@ export function renderResult(panel, { frame, client, ctx, ui, onNext, now }) {
       h("h3", { id: "round-result-title" }, title(view, pause || {}, finished, t)),
       h("button", {
         class: "fold", id: "result-fold", type: "button", "aria-expanded": String(!folded),
-        onclick: () => { ui.resultFolded = folded ? null : key; renderResult(panel, { frame, client, ctx, ui, onNext, now }); },
+        onclick: () => { ui.resultFolded = folded ? null : key; renderResult(panel, options); },
       }, folded ? t("table.show_result") : t("table.show_board"))),
     h("div", { class: "result-body" },
       ended ? h("p", { class: "ended-early", id: "ended-early", role: "status" }, ended) : "",
-      lines,
-      // rounds the same move ended at their deal (a lucky hand): their results follow
-      (pause?.also || []).map((more) => [
-        h("h4", { class: "also" }, t("table.round_over", { n: more.round })),
-        breakdown(more, ctx, drawCard, lineCards),
-      ]),
-      extras || "",
-      pause ? waitingLine(pause, seat, ctx) : "",
-      pause?.deadline ? h("p", { class: "countdown", id: "next-countdown" }, countdownText(pause, now, t)) : "",
-      h("div", { class: "result-actions" }, actions)),
+      resultLines(result, pause, client, ctx),
+      (client.resultExtras ? client.resultExtras(view, ctx) : "") || "",
+      breakLines(pause, seat, ctx, now),
+      h("div", { class: "result-actions" }, resultActions({ ...options, panel, key }))),
   );
-  if (pause && mine && !folded) panel.querySelector("#next-round:not([disabled])")?.focus({ preventScroll: true });
+  if (pause && isPlayer(seat) && !folded) panel.querySelector("#next-round:not([disabled])")?.focus({ preventScroll: true });
 }
