@@ -35,7 +35,7 @@ SETTINGS = Settings(
     bot_delay=0.05, think_scale=0.25, coach_iterations=BUDGET, compute="local"
 ).relaxed()
 LOCALES = {"en": "en-GB", "pl": "pl-PL", "ru": "ru-RU"}
-SIZES = {"wide": (1366, 768), "phone": (390, 844)}
+SIZES = {"wide": (1366, 800), "phone": (390, 844)}
 #: seconds a coach note may take: the first one spawns the server's hint process, which
 #: imports the engine at a lower priority (niced), and under a full test run the busy cores
 #: starve it for much longer than the search itself takes
@@ -412,5 +412,40 @@ def test_a_clear_loss_without_a_swing_is_said_from_the_curve(
     if kind == "fell":
         assert f"między ruchami {fall[0] + 1} i {fall[1] + 1}" in status  # type: ignore[index]
     shot(page, f"review-{kind}-pl-phone")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_a_seven_words_word_gets_a_coach_note_on_a_phone(
+    browser: Browser, server: Any, lang: str
+) -> None:
+    """Once the round is scored the coach sets the word beside the solver's best, in the
+    reader's language, in the bar pinned to the top of the phone's screen."""
+    url, app = server
+    page = new_page(browser, LOCALES[lang], width=390, height=844)
+    rules = {"deck": '"pl"', "rounds": "2", "grace_seconds": "0", "hourglass_seconds": "5"}
+    page.goto(f"{url}/?game=siedem-slow")
+    page.evaluate("localStorage.setItem('cardtable.coach', '1')")
+    table_id = create_table(page, url, "siedem-slow", ["human", "bot:easy"], rules)
+    page.wait_for_selector("#coach-note")
+    state = app.state.hub.tables[table_id].state
+    found = solve(state.area, state.dictionary, top=1)
+    with seat_socket(page, url, table_id) as ws:
+        for action in ({"type": "submit", "word": found[0].word}, {"type": "flip"}):
+            ws.send(json.dumps({"type": "action", "action": action}))
+    note = page.locator("#coach-note[data-version='round-1']")
+    expect(note).to_be_visible(timeout=60_000)
+    best = {
+        "pl": "Runda 1: {w} — {p}, najlepsze słowo tutaj.",
+        "ru": "Раунд 1: {w} — {p}, лучшее слово здесь.",
+    }
+    assert note.inner_text().startswith(
+        best[lang].format(w=found[0].word.upper(), p=found[0].points)
+    )
+    expect(note).to_be_in_viewport()
+    box = page.locator("#coach-panel").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    shot(page, f"coach-siedem-{lang}-phone")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
