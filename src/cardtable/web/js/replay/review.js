@@ -129,7 +129,7 @@ export class Review {
   /** What the curve says, in a sentence: never "no clear mistake" for a game lost clearly. */
   verdict(reading, name) {
     const { t } = this;
-    const numbers = { name, start: percent(reading.start ?? 0.5), end: percent(reading.end ?? 0.5), given: percent(reading.given ?? 0) };
+    const numbers = { name, start: percent(reading.start ?? 0.5), end: percent(reading.end ?? 0.5) };
     if (reading.kind === "swings") return t("review.found", numbers);
     if (reading.kind === "against") return t("review.against", numbers);
     if (reading.kind === "small") return t("review.small", numbers);
