@@ -67,6 +67,10 @@ def decode(text: str, max_bytes: int) -> ClientMessage | JSON:
         return ClientMessage("hint", lang=lang if lang in ("en", "pl", "ru") else "en")
     if kind != "action":
         return error("bad_message", "'type' must be 'action', 'next_round', 'hint' or 'ping'")
+    return _action_message(data)
+
+
+def _action_message(data: JSON) -> ClientMessage | JSON:
     version = data.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         return error("bad_message", "'version' must be an integer")

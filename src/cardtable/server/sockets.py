@@ -157,13 +157,11 @@ async def _listen(
             return
 
 
-async def _handle(
-    table: LiveTable,
-    seat: int | None,
-    message: ClientMessage | JSON,
-    limits: ClientLimits,
-    address: str,
+def _refusal(
+    seat: int | None, message: ClientMessage | JSON, limits: ClientLimits, address: str
 ) -> JSON | None:
+    """The answer to a message that goes no further: a decoding error, a ping, a spectator
+    acting, a hint past the address's budget."""
     if isinstance(message, dict):
         return message
     if message.type == "ping":
@@ -172,6 +170,20 @@ async def _handle(
         return error("spectator", "spectators cannot act")
     if message.type == "hint" and not limits.hints.allow(address):
         return error("rate_limited", "too many hints from this address: wait a little")
+    return None
+
+
+async def _handle(
+    table: LiveTable,
+    seat: int | None,
+    message: ClientMessage | JSON,
+    limits: ClientLimits,
+    address: str,
+) -> JSON | None:
+    refused = _refusal(seat, message, limits, address)
+    if refused is not None:
+        return refused
+    assert isinstance(message, ClientMessage) and seat is not None
     try:
         if message.type == "hint":
             return await table.hint(seat, message.lang, address)

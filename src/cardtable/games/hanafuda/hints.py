@@ -88,6 +88,52 @@ def _progress(table: YakuTable, mine: int, gained: int, elsewhere: int) -> Reaso
     return Reason("progress", {"yaku": name, "have": best.have, "need": best.need})
 
 
+def _steals(state: FishingState, seat: int, gained: int) -> list[Reason]:
+    """The cards a capture takes from the others' piles (Hana-awase 88 captures there too)."""
+    reasons = []
+    for other in range(state.n):
+        stolen = gained & state.piles[other]
+        if other != seat and stolen:
+            cards = {"card_codes": codes(stolen)}
+            reasons.append(Reason("steals", {"cards": cards, "player": {"seat": other}}))
+    return reasons
+
+
+def _yaku_reasons(state: FishingState, seat: int, gained: int, table: YakuTable) -> list[Reason]:
+    """What a capture of ``gained`` does for yaku: those it makes, else the one it brings
+    nearest; and the opponent's yaku it denies."""
+    mine = state.piles[seat]
+    before = {y.key for y in table.evaluate(mine, state.table)}
+    reasons = [
+        Reason("makes", {"yaku": made.name, "points": made.points})
+        for made in table.evaluate(mine | gained, state.table & ~gained)
+        if made.key not in before
+    ]
+    if not reasons:
+        elsewhere = 0  # the cards in the other piles, out of this seat's reach
+        for pile in state.piles:
+            elsewhere |= pile
+        near = _progress(table, mine, gained, elsewhere & ~(mine | gained))
+        if near is not None:
+            reasons.append(near)
+    denied = _denial(state, seat, gained, table)
+    return reasons if denied is None else [*reasons, denied]
+
+
+def _denial(state: FishingState, seat: int, gained: int, table: YakuTable) -> Reason | None:
+    """The best yaku an opponent is well on the way to (half made, at most two cards short,
+    still open to it) that the capture takes a card of."""
+    for other in range(state.n):
+        if other == seat:
+            continue
+        theirs = table.progress(state.piles[other], state.piles[seat])
+        threatened = [table.row(p.key) for p in theirs if table.row(p.key).counts & gained]
+        if threatened:
+            best = max(threatened, key=lambda row: row.points)
+            return Reason("denies", {"yaku": best.name, "player": {"seat": other}})
+    return None
+
+
 def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
     """Why ``action`` is good, in what scores in this game: yaku made, brought nearer or
     denied everywhere; card points only where they count (``card_points_score``)."""
@@ -105,37 +151,10 @@ def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
         kind = "discard" if unseen_partners(state, seat, card) else "discard_safe"
         return (Reason(kind, {"card": {"card_codes": codes(1 << card)}}),)
     gained = captured | 1 << card
-    reasons: list[Reason] = []
+    reasons = _steals(state, seat, gained)
     table = _yaku_table(state)
-    mine = state.piles[seat]
-    for other in range(state.n):  # hana-awase 88 captures from the others' piles too
-        stolen = gained & state.piles[other]
-        if other != seat and stolen:
-            cards = {"card_codes": codes(stolen)}
-            reasons.append(Reason("steals", {"cards": cards, "player": {"seat": other}}))
     if table is not None:
-        before = {y.key for y in table.evaluate(mine, state.table)}
-        for made in table.evaluate(mine | gained, state.table & ~gained):
-            if made.key not in before:
-                reasons.append(Reason("makes", {"yaku": made.name, "points": made.points}))
-        if not any(r.kind == "makes" for r in reasons):
-            elsewhere = 0  # the cards in the other piles, out of this seat's reach
-            for pile in state.piles:
-                elsewhere |= pile
-            near = _progress(table, mine, gained, elsewhere & ~(mine | gained))
-            if near is not None:
-                reasons.append(near)
-        for other in range(state.n):
-            if other == seat:
-                continue
-            # the yaku it is well on the way to (half made, at most two cards short, still
-            # open to it) that the capture takes a card of: the denial
-            theirs = table.progress(state.piles[other], mine)
-            threatened = [table.row(p.key) for p in theirs if table.row(p.key).counts & gained]
-            if threatened:
-                best = max(threatened, key=lambda row: row.points)
-                reasons.append(Reason("denies", {"yaku": best.name, "player": {"seat": other}}))
-                break
+        reasons += _yaku_reasons(state, seat, gained, table)
     cards = {"card_codes": codes(gained)}
     if card_points_score(state.game.options):
         reasons.append(Reason("captures_worth", {"cards": cards, "points": value_of(gained)}))

@@ -370,6 +370,38 @@ def score_koikoi_round(
     return RoundResult(facts.round_no, facts.dealer, (scores[0], scores[1]), said, outcome)
 
 
+#: a multiplier of a round score: (rule, factor, message, its values)
+Multiplier = tuple[str, int, str, dict[str, int]]
+
+
+def _calls_multiplier(mode: str, own: int, theirs: int) -> Multiplier | None:
+    """What the koi-koi calls of the round (``own`` by the winner, ``theirs`` by the
+    other) multiply its score by under the house rule ``mode`` (§6.3), or None."""
+    if mode == "japan_bonus" and own > 3:
+        return ("koikoi_bonus", own - 2, "line.own_koikoi_count", {"calls": own})
+    if mode == "own_x2" and own:
+        return ("koikoi", 2, "line.own_koikoi", {})
+    if mode == "opponent_x2" and theirs:
+        return ("koikoi", 2, "line.opponent_koikoi", {})
+    if mode == "any_x2" and own + theirs:
+        return ("koikoi", 2, "line.any_koikoi", {})
+    if mode == "count_opponent" and theirs:
+        return ("koikoi", 1 + theirs, "line.opponent_koikoi_count", {"calls": theirs})
+    if mode == "count_all" and own + theirs:
+        return ("koikoi", 1 + own + theirs, "line.all_koikoi_count", {"own": own, "theirs": theirs})
+    return None
+
+
+def _table_lights_multiplier(mode: str, first_table: int) -> Multiplier | None:
+    """What lights dealt face up to the table multiply the round by (§6.3), or None."""
+    lights = count_cards(first_table & LIGHTS)
+    if mode == "x2" and lights:
+        return ("table_lights", 2, "line.table_light", {})
+    if mode == "count" and lights:
+        return ("table_lights", lights + 1, "line.table_lights", {"lights": lights})
+    return None
+
+
 def koikoi_payout(
     options: KoiKoiOptions, facts: FinishedRound, seat: int, lines: list[ScoreLine] | None
 ) -> int:
@@ -383,44 +415,22 @@ def koikoi_payout(
             base += table.total(facts.piles[other], facts.table, facts.calls_of(other))
     else:
         base = _koikoi_yaku_points(options, facts, seat, [] if lines is None else lines)
-    #: (rule, factor, message, its values)
-    multipliers: list[tuple[str, int, str, dict[str, int]]] = []
+    multipliers: list[Multiplier] = []
     if options.double_if_seven_plus and base >= 7:
         multipliers.append(("seven_plus", 2, "line.seven_plus", {"base": base}))
     own, theirs = facts.calls_of(seat), facts.calls_of(other)
-    mode = options.koikoi_multiplier
-    if mode == "japan_bonus" and own:
-        if own <= 3:
-            if lines is not None:
-                lines.append(
-                    ScoreLine.of(
-                        seat, "koikoi_bonus", own, "line.koikoi_bonus", points=own, calls=own
-                    )
-                )
-            base += own
-        else:
-            multipliers.append(("koikoi_bonus", own - 2, "line.own_koikoi_count", {"calls": own}))
-    elif mode == "own_x2" and own:
-        multipliers.append(("koikoi", 2, "line.own_koikoi", {}))
-    elif mode == "opponent_x2" and theirs:
-        multipliers.append(("koikoi", 2, "line.opponent_koikoi", {}))
-    elif mode == "any_x2" and own + theirs:
-        multipliers.append(("koikoi", 2, "line.any_koikoi", {}))
-    elif mode == "count_opponent" and theirs:
-        multipliers.append(("koikoi", 1 + theirs, "line.opponent_koikoi_count", {"calls": theirs}))
-    elif mode == "count_all" and own + theirs:
-        calls = own + theirs
-        multipliers.append(
-            ("koikoi", 1 + calls, "line.all_koikoi_count", {"own": own, "theirs": theirs})
-        )
-    if options.table_lights_multiplier != "none":
-        lights = count_cards(facts.first_table & LIGHTS)
-        if options.table_lights_multiplier == "x2" and lights:
-            multipliers.append(("table_lights", 2, "line.table_light", {}))
-        elif options.table_lights_multiplier == "count" and lights:
-            multipliers.append(
-                ("table_lights", lights + 1, "line.table_lights", {"lights": lights})
+    if options.koikoi_multiplier == "japan_bonus" and 0 < own <= 3:  # points, not a factor
+        if lines is not None:
+            lines.append(
+                ScoreLine.of(seat, "koikoi_bonus", own, "line.koikoi_bonus", points=own, calls=own)
             )
+        base += own
+    calls = _calls_multiplier(options.koikoi_multiplier, own, theirs)
+    if calls is not None:
+        multipliers.append(calls)
+    lights = _table_lights_multiplier(options.table_lights_multiplier, facts.first_table)
+    if lights is not None:
+        multipliers.append(lights)
     score = base
     for rule, factor, key, values in multipliers:
         score *= factor

@@ -339,16 +339,24 @@ class OhanamiState(KeepsRounds):
         if self.phase is _SELECT:
             if not isinstance(action, Keep):
                 return reason("illegal.ohanami.keep_first")
-            first, second = action.cards
-            hand = self.hands[seat]
-            for card in (first, second):
-                if not 1 <= card <= 120 or not hand >> card & 1:
-                    return reason("illegal.not_in_hand", card=card)
-            if first == second:
-                return reason("illegal.ohanami.keep_different")
-            return None
+            return self._keep_problem(seat, action)
         if not isinstance(action, Place):
             return reason("illegal.ohanami.place_first")
+        return self._place_problem(seat, action)
+
+    def _keep_problem(self, seat: int, action: Keep) -> Reason | None:
+        """Two different cards of the seat's hand (rules/ohanami.md §4.1)."""
+        first, second = action.cards
+        hand = self.hands[seat]
+        for card in (first, second):
+            if not 1 <= card <= 120 or not hand >> card & 1:
+                return reason("illegal.not_in_hand", card=card)
+        if first == second:
+            return reason("illegal.ohanami.keep_different")
+        return None
+
+    def _place_problem(self, seat: int, action: Place) -> Reason | None:
+        """Each kept card placed once, each where its row may grow (§4.3)."""
         kept = cards_in(self.kept[seat])
         cards = [card for card, _ in action.placements]
         if sorted(cards) != kept:

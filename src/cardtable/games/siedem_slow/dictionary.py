@@ -122,6 +122,21 @@ class Filtered:
     abbreviations: list[str]
 
 
+def _form_problem(text: str) -> str | None:
+    """What makes ``text`` no single word at all, whatever the list holds (§8)."""
+    if not text:
+        return "empty"
+    if "-" in text:
+        return "hyphen"
+    if "'" in text or "’" in text:
+        return "apostrophe"
+    if not text.replace(" ", "").isalpha():
+        return "letters_only"
+    if " " in text:
+        return "one_word"
+    return None
+
+
 def split_entries(lines: Iterable[str], language: str) -> Filtered:
     """Keep the lower-case words of the alphabet that are no abbreviation (see
     :mod:`.abbreviations`); sort the rest by why not."""
@@ -213,16 +228,9 @@ class Dictionary:
         """Why ``word`` may not be played as a code of :data:`PROBLEMS` with its values (a
         front end says it in its reader's language: ``pad.why.CODE``), or None."""
         text = unicodedata.normalize("NFC", word.strip())
-        if not text:
-            return "empty", {}
-        if "-" in text:
-            return "hyphen", {}
-        if "'" in text or "’" in text:
-            return "apostrophe", {}
-        if not text.replace(" ", "").isalpha():
-            return "letters_only", {}
-        if " " in text:
-            return "one_word", {}
+        form = _form_problem(text)
+        if form is not None:
+            return form, {}
         lower = text.lower()
         foreign = sorted(set(lower) - set(DECKS[self.language].alphabet))
         if foreign:

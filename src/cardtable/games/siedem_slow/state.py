@@ -269,42 +269,53 @@ class SiedemSlowState(Challenges):
 
     def illegal_reason(self, seat: int, action: Action) -> Reason | None:
         if isinstance(action, TimeUp):
-            if seat != CLOCK:
-                return reason("illegal.siedem.clock_only", seat=CLOCK)
-            if self.timer is None:
-                return reason("illegal.siedem.no_timer")
-            return None
+            return self._time_up_problem(seat)
         if seat not in self.to_move:
             return self.not_to_move_reason(seat)
         if self.phase in (Phase.REVIEW, Phase.VOTE):
-            if isinstance(action, Challenge):
-                if self.phase == Phase.VOTE:
-                    return reason("illegal.siedem.one_challenge")
-                if action.seat not in self.challengeable(seat):
-                    return self._why_not_challenge(seat, action.seat)
-                return None
-            if action in self.legal_actions(seat):
-                return None
-            if self.phase == Phase.VOTE:
-                return reason("illegal.siedem.vote_first")
-            return reason("illegal.siedem.review")
+            return self._review_problem(seat, action)
         if isinstance(action, Submit):
             return self.word_problem(seat, action.word)
         if isinstance(action, Flip):
-            if self.options.variant != "standard" or self.solo:
-                return reason("illegal.siedem.no_hourglass")
-            if self.phase != Phase.WRITING:
-                return reason("illegal.siedem.running")
-            if seat == self.holder:
-                return reason("illegal.siedem.holder")
-            if not self.entries[seat]:
-                return reason("illegal.siedem.write_first")
-            return None
+            return self._flip_problem(seat)
         if isinstance(action, Lock):
             if self.entries[seat] and self.may_flip(seat):
                 return reason("illegal.siedem.flip_first")
             return None
         return reason("illegal.siedem.not_writing", action=action_said(action))
+
+    def _time_up_problem(self, seat: int) -> Reason | None:
+        if seat != CLOCK:
+            return reason("illegal.siedem.clock_only", seat=CLOCK)
+        if self.timer is None:
+            return reason("illegal.siedem.no_timer")
+        return None
+
+    def _review_problem(self, seat: int, action: Action) -> Reason | None:
+        """A challenge, an acceptance or a vote after the writing (§8)."""
+        if isinstance(action, Challenge):
+            if self.phase == Phase.VOTE:
+                return reason("illegal.siedem.one_challenge")
+            if action.seat not in self.challengeable(seat):
+                return self._why_not_challenge(seat, action.seat)
+            return None
+        if action in self.legal_actions(seat):
+            return None
+        if self.phase == Phase.VOTE:
+            return reason("illegal.siedem.vote_first")
+        return reason("illegal.siedem.review")
+
+    def _flip_problem(self, seat: int) -> Reason | None:
+        """Turning the hourglass (§5): the standard game, while writing, once, with a word."""
+        if self.options.variant != "standard" or self.solo:
+            return reason("illegal.siedem.no_hourglass")
+        if self.phase != Phase.WRITING:
+            return reason("illegal.siedem.running")
+        if seat == self.holder:
+            return reason("illegal.siedem.holder")
+        if not self.entries[seat]:
+            return reason("illegal.siedem.write_first")
+        return None
 
     def word_problem(self, seat: int, word: str) -> Reason | None:
         """Why ``seat`` may not write ``word`` now (None: it may)."""
