@@ -185,7 +185,7 @@ function renderWaitingRoom() {
 
 function renderOver() {
   const panel = $("over-panel");
-  const { table, view } = frame;
+  const { table } = frame;
   panel.hidden = table.status !== "finished";
   $("commitment").textContent = table.commitment;
   $("reveal").textContent = table.reveal ? `${t("table.reveal")}: ${table.reveal.seed} (${t("table.salt")} ${table.reveal.salt})` : "";

@@ -63,43 +63,41 @@ export class Review {
 
   render(step) {
     this.step = step;
+    const { panel } = this;
+    for (const id of ["#review-list", "#review-words", "#review-curve-slot"]) panel.querySelector(id).replaceChildren();
+    const answer = this.answer;
+    panel.querySelector("#review-start").hidden = answer !== null && !this.error;
+    panel.querySelector("#review-progress").hidden = !answer || answer.status !== "working";
+    panel.dataset.status = this.error ? "error" : answer?.status ?? "";
+    if (this.error || !answer || answer.status !== "ready") this.renderPending(answer);
+    else this.renderReady(answer, step);
+  }
+
+  /** Before the review is ready: the offer, its progress, or what went wrong. */
+  renderPending(answer) {
     const { t, panel } = this;
     const status = panel.querySelector("#review-status");
-    const progress = panel.querySelector("#review-progress");
-    const list = panel.querySelector("#review-list");
-    const words = panel.querySelector("#review-words");
-    const curve = panel.querySelector("#review-curve-slot");
-    words.replaceChildren();
-    curve.replaceChildren();
-    const button = panel.querySelector("#review-start");
-    const answer = this.answer;
-    button.hidden = answer !== null && !this.error;
-    progress.hidden = !answer || answer.status !== "working";
-    list.replaceChildren();
-    panel.dataset.status = this.error ? "error" : answer?.status ?? "";
-    if (this.error) {
-      status.textContent = this.error;
-      return;
-    }
-    if (!answer) {
-      status.textContent = t("review.offer");
-      return;
-    }
-    const name = seatLabels(this.seats)[this.seat] ?? `#${this.seat + 1}`;
-    if (answer.status === "working") {
+    if (this.error) status.textContent = this.error;
+    else if (!answer) status.textContent = t("review.offer");
+    else if (answer.status === "working") {
+      const progress = panel.querySelector("#review-progress");
       progress.max = Math.max(answer.total, 1);
       progress.value = answer.done;
       status.textContent = t("review.working", { done: answer.done, total: answer.total || "…" });
-      return;
-    }
-    if (answer.status === "failed") {
+    } else {
       status.textContent = t("review.failed");
-      button.hidden = false;
-      return;
+      panel.querySelector("#review-start").hidden = false;
     }
+  }
+
+  /** The review: 7 słów's words, or the curve, what it says, and the swings listed. */
+  renderReady(answer, step) {
+    const { t, panel } = this;
+    const status = panel.querySelector("#review-status");
+    const name = seatLabels(this.seats)[this.seat] ?? `#${this.seat + 1}`;
     if (answer.words?.length) {
       status.textContent = t("review.words_intro", { name });
-      words.append(...answer.words.map((round) => this.wordsOf(round)));
+      panel.querySelector("#review-words").append(...answer.words.map((round) => this.wordsOf(round)));
       if (!answer.total) return; // the game's moves are not judged: its words are the review
     }
     const reading = answer.reading ?? { kind: answer.moves.length ? "swings" : "clean" };
@@ -108,22 +106,26 @@ export class Review {
     if (answer.points?.length) {
       const { steps, rounds, roundKey } = this.timeline();
       const title = t("review.curve_title", { name });
-      curve.append(h("h4", { class: "curve-title" }, title),
+      panel.querySelector("#review-curve-slot").append(h("h4", { class: "curve-title" }, title),
         drawCurve({ title, points: answer.points, steps, rounds, roundKey, fall: reading.fall, step, t, onPick: (move) => this.jump(move) }));
     }
     const points = new Map((answer.points || []).map((point) => [point.move, point]));
-    for (const move of answer.moves) {
-      const here = step === move.move;
-      const point = points.get(move.move);
-      const chances = point ? t("review.swing", { before: percent(point.before), after: percent(point.value) }) : "";
-      list.append(h("li", { class: `review-move${here ? " current" : ""}`, "data-move": move.move },
-        h("button", { type: "button", class: "review-jump", onclick: () => this.jump(move.move) },
-          h("strong", {}, t("review.move", { n: move.move + 1 })), " ",
-          h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(move.loss >= BIG ? "review.big" : "review.mistake")),
-          chances ? h("span", { class: "review-chances" }, chances) : ""),
-        h("p", { class: "review-note" }, noteText(move, t, this.lang()))));
-      if (here) this.mark(move);
-    }
+    panel.querySelector("#review-list").append(...answer.moves.map((move) => this.swingOf(move, points.get(move.move), step)));
+  }
+
+  /** One swing in the list: a button to the board at that move, the chances it cost, the
+   * better move and why; on the board of its step, the moves marked. */
+  swingOf(move, point, step) {
+    const { t } = this;
+    const here = step === move.move;
+    const chances = point ? t("review.swing", { before: percent(point.before), after: percent(point.value) }) : "";
+    if (here) this.mark(move); // the board of this step is drawn already
+    return h("li", { class: `review-move${here ? " current" : ""}`, "data-move": move.move },
+      h("button", { type: "button", class: "review-jump", onclick: () => this.jump(move.move) },
+        h("strong", {}, t("review.move", { n: move.move + 1 })), " ",
+        h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(move.loss >= BIG ? "review.big" : "review.mistake")),
+        chances ? h("span", { class: "review-chances" }, chances) : ""),
+      h("p", { class: "review-note" }, noteText(move, t, this.lang())));
   }
 
   /** What the curve says, in a sentence: never "no clear mistake" for a game lost clearly. */
