@@ -376,6 +376,12 @@ def test_the_replay_opens_at_the_deal_with_a_jump_per_round(
     assert page.get_attribute(".round-jump[data-round='1']", "aria-current") is None
     word = {"pl": "Runda 2", "ru": "Раунд 2"}[lang]
     assert page.get_attribute(".round-jump[data-round='2']", "aria-label") == word
+    # the review's curve marks the same rounds, labelled in the reader's language
+    page.click("#review-start")
+    page.wait_for_selector("#review-panel[data-status='ready']", timeout=120_000)
+    marks = page.locator("#review-curve .curve-round")
+    assert [marks.nth(n).get_attribute("data-round") for n in range(marks.count())] == ["2", "3"]
+    assert word in page.locator("#review-curve .curve-round-label").all_text_contents()
     shot(page, f"replay-rounds-{lang}-{size}")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert not page.errors  # type: ignore[attr-defined]
