@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 import cardtable
 from cardtable.games.ohanami.game import Keep, OhanamiState, Place
 from cardtable.locales import catalogue
-from cardtable.server.app import WEB_ROOT
+from cardtable.server.page_routes import WEB_ROOT
 
 from .browser_helpers import browser, create_table, new_page, server, shot
 

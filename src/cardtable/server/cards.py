@@ -25,3 +25,12 @@ def card_data() -> dict[str, Any]:
         for client in web_clients().values()
         if client.card_data is not None
     }
+
+
+def pads_by_game() -> dict[str, WebClient]:
+    """The browser client of each game that has a score pad page and a scorer behind it."""
+    return {
+        game_id: client
+        for game_id, client in web_clients().items()
+        if client.pad and spec_of(game_id).has(Capability.COMPANION)
+    }

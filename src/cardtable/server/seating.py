@@ -47,6 +47,13 @@ class HandToBot(BaseModel):
     bot: str = Field(default="medium", max_length=40)
 
 
+def host_only(table: LiveTable, seat: int, doing: str) -> None:
+    """Refuse (403) what only the person who made the table may do."""
+    if seat != table.host:
+        message = f"only the person who made the table {doing}"
+        raise HTTPException(403, detail={"code": "forbidden", "message": message})
+
+
 def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) -> APIRouter:
     api = APIRouter()
 
@@ -80,9 +87,7 @@ def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) ->
     @api.post("/api/tables/{table_id}/fill")
     async def fill(table_id: str, body: Fill, http: Request) -> dict[str, Any]:
         table = await seated(table_id, body.seat, body.key, http)
-        if body.seat != table.host:
-            message = "only the person who made the table fills its seats with bots"
-            raise HTTPException(403, detail={"code": "forbidden", "message": message})
+        host_only(table, body.seat, "fills its seats with bots")
         try:
             make_agent(body.bot, table.row.game)  # an unknown bot names the valid ones
             return {"filled": await table.fill_with_bots(body.bot, body.names)}
@@ -93,9 +98,7 @@ def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) ->
     async def hand_to_bot(table_id: str, body: HandToBot, http: Request) -> dict[str, Any]:
         """The host gives the seat of a person who left to a bot, so the game goes on."""
         table = await seated(table_id, body.seat, body.key, http)
-        if body.seat != table.host:
-            message = "only the person who made the table gives a seat to a bot"
-            raise HTTPException(403, detail={"code": "forbidden", "message": message})
+        host_only(table, body.seat, "gives a seat to a bot")
         try:
             make_agent(body.bot, table.row.game)  # an unknown bot names the valid ones
             await table.hand_to_bot(body.left, body.bot)
