@@ -23,7 +23,7 @@ help:
 	@echo "make ladder  calibrate the bot ladder of 'Your record' (src/cardtable/arena/ladder.json, ~10 min)"
 	@echo "make train  self-play and train koi-koi's learned evaluator into the package (~15 min on 2 cores)"
 	@echo "make compiled  rebuild the compiled engine after a change to its sources"
-	@echo "make lint    ruff check, ruff format --check, mypy --strict src/"
+	@echo "make lint    ruff check, ruff format --check, mypy --strict src/, eslint on the browser code"
 	@echo "make docs    regenerate the option and yaku tables of docs/ from the code"
 
 $(STAMP): pyproject.toml hatch_build.py
@@ -46,10 +46,19 @@ system-deps:
 run: $(STAMP) system-deps compiled
 	$(VENV)/bin/cardtable serve --db sqlite:///cardtable.db --host 127.0.0.1 --port 8000
 
-lint: $(STAMP)
+# ESLint for the browser code, pinned in package.json / package-lock.json (Node.js and npm
+# come with the machine; where they do not, from Debian's packages)
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || $(MAKE) --no-print-directory system-deps APT_PACKAGES="nodejs npm"
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $(NODE_STAMP)
+
+lint: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks examples
 	$(VENV)/bin/ruff format --check src tests benchmarks examples
 	$(VENV)/bin/mypy --strict src
+	node_modules/.bin/eslint src
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format src tests benchmarks examples

@@ -277,7 +277,8 @@ def evaluate(network: nn.Module, config: Config, deals: int) -> HeadToHead:
     return pair
 
 
-def train(config: Config, say: Callable[[str], None] = print) -> Trained:
+# one loop, top to bottom, as CleanRL writes it: a reader checks the algorithm in one place
+def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noqa: PLR0915
     """Train by PPO until ``config.updates`` or ``config.minutes`` runs out."""
     if not (config.updates or config.minutes):
         raise ValueError("bound the run: --updates or --minutes")

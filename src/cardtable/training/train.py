@@ -117,7 +117,8 @@ class PolicyMarginNet(nn.Module):
 Report = Callable[[Epoch], None]
 
 
-def train(
+# one loop, top to bottom (data, epochs, early stop, report): the recipe in one place
+def train(  # noqa: PLR0915
     samples: Samples,
     game: str,
     settings: Settings,
