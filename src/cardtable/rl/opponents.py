@@ -19,16 +19,30 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from cardtable.agents import make_agent
 from cardtable.core.actions import Action
+from cardtable.core.encoding import BaseEncoder
 from cardtable.core.state import State
 
-if TYPE_CHECKING:
-    from cardtable.rl.vector import Actions, VectorGames
+#: action numbers, one a row
+Actions = npt.NDArray[np.int64]
+
+
+class Batch(Protocol):
+    """What the bots read of a batch of games (``VectorGames`` is one): each row's state,
+    the seat to move in given rows, and the encoder that numbers the actions."""
+
+    @property
+    def states(self) -> Sequence[State]: ...
+    @property
+    def encoder(self) -> BaseEncoder: ...
+    def seats(self, rows: Sequence[int]) -> npt.NDArray[np.int64]: ...
+
 
 #: one move to choose: the state, the seat to move, the seed of the bot that chooses it
 Move = tuple[State, int, int]
@@ -56,7 +70,7 @@ class BatchBots:
         """Start the bots' seeds again from ``seed`` (an environment's reset does)."""
         self.rng = np.random.default_rng([seed, 2])
 
-    def actions(self, games: VectorGames, rows: Sequence[int]) -> Actions:
+    def actions(self, games: Batch, rows: Sequence[int]) -> Actions:
         """The bots' action numbers for ``rows`` of ``games`` (for each row's seat to move)."""
         states = [games.states[row] for row in rows]
         seats = games.seats(rows).tolist()

@@ -44,11 +44,10 @@ from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
 from cardtable.rl.aec import observation_space
 from cardtable.rl.encoding import clipped, encoder_for
-from cardtable.rl.opponents import BatchBots
+from cardtable.rl.opponents import Actions, BatchBots
 from cardtable.rl.rewards import Rewards
 
 Seats = npt.NDArray[np.int64]
-Actions = npt.NDArray[np.int64]
 #: (observations, masks, seats) of the rows to move -> an action number per row
 BatchPolicy = Callable[[Vector, Mask, Seats], Actions]
 

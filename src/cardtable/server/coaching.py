@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from cardtable.agents.coach import (
     Judgement,
@@ -28,16 +28,62 @@ from cardtable.agents.coach import (
     worst,
 )
 from cardtable.core.actions import Action
-from cardtable.core.game import Capability
+from cardtable.core.game import Capability, Game
 from cardtable.core.record import GameRecord
 from cardtable.core.state import State
 from cardtable.locales import LANGUAGES
 from cardtable.server.protocol import encode
 from cardtable.server.seat_names import Seat, seat_labels
-from cardtable.server.workers import HintsBusy
+from cardtable.server.settings import Settings
+from cardtable.server.store import TableRow
+from cardtable.server.workers import HintsBusy, Workers
 
-if TYPE_CHECKING:
-    from cardtable.server.tables import Hub, LiveTable
+
+class CoachedSeat(Seat, Protocol):
+    @property
+    def coach(self) -> bool: ...
+    @property
+    def is_bot(self) -> bool: ...
+
+
+class Listener(Protocol):
+    """A connected client (a seat or a spectator)."""
+
+    seat: int | None
+
+    async def send_text(self, text: str) -> None: ...
+
+
+class Compute(Protocol):
+    """What coaching asks of the server: its settings and its compute pool."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def workers(self) -> Workers: ...
+
+
+class CoachedTable(Protocol):
+    """What coaching asks of a live table (server.tables.CoachedTable is one)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def row(self) -> TableRow: ...
+    @property
+    def hub(self) -> Compute: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def seats(self) -> Sequence[CoachedSeat]: ...
+    @property
+    def listeners(self) -> Collection[Listener]: ...
+    @property
+    def owner(self) -> str: ...
+    def record_json(self) -> JSON: ...
+
 
 log = logging.getLogger("cardtable.server")
 JSON = dict[str, Any]
@@ -66,7 +112,7 @@ def curve_point(number: int, judged: Judgement, swing: bool) -> JSON:
 class Coach:
     """The notes for a table's coached seats."""
 
-    def __init__(self, table: LiveTable) -> None:
+    def __init__(self, table: CoachedTable) -> None:
         self.table = table
         self.notes: dict[int, JSON] = {}  # seat -> its last note
         self.tasks: set[asyncio.Task[None]] = set()
@@ -139,17 +185,17 @@ class ReviewJob:
 class Reviews:
     """Every review of one server, per table and seat."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Compute) -> None:
         self.hub = hub
         self.jobs: dict[tuple[str, int], ReviewJob] = {}
         self.tasks: set[asyncio.Task[None]] = set()
 
-    def running(self, table: LiveTable, seat: int) -> bool:
+    def running(self, table: CoachedTable, seat: int) -> bool:
         """Whether asking for this review costs nothing new (it is made or being made)."""
         job = self.jobs.get((table.id, seat))
         return job is not None and not job.failed
 
-    def ask(self, table: LiveTable, seat: int, address: str = "") -> ReviewJob:
+    def ask(self, table: CoachedTable, seat: int, address: str = "") -> ReviewJob:
         """The review of ``seat``'s game at ``table`` (started on the first ask)."""
         key = (table.id, seat)
         job = self.jobs.get(key)
@@ -167,7 +213,7 @@ class Reviews:
         for key in done[: max(0, len(self.jobs) - KEPT_REVIEWS + 1)]:
             del self.jobs[key]
 
-    async def _work(self, table: LiveTable, seat: int, job: ReviewJob, address: str) -> None:
+    async def _work(self, table: CoachedTable, seat: int, job: ReviewJob, address: str) -> None:
         try:
             record = GameRecord.from_json(table.record_json())
             extras = table.game.spec.optional(Capability.REVIEW)

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from cardtable.agents import bot_levels, make_agent
 from cardtable.agents.base import Agent, Thinking
@@ -30,7 +30,7 @@ from cardtable.core.game import Capability, Game, load, spec_of
 from cardtable.core.state import CLOCK, State, Timed
 from cardtable.learn import LESSON_PRESET, ScriptedBot, coach, lesson_of, refusal
 from cardtable.server.client_options import game_for_client
-from cardtable.server.coaching import Coach, Reviews
+from cardtable.server.coaching import Coach, Listener, Reviews
 from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
 from cardtable.server.fanout import Fanout
 from cardtable.server.protocol import encode
@@ -54,14 +54,6 @@ JSON = dict[str, Any]
 
 #: the move clock's move for a person whose time ran out: what a careful player would play
 DEFAULT_MOVE_BOT = "greedy"
-
-
-class Listener(Protocol):
-    """A connected client (a seat or a spectator)."""
-
-    seat: int | None
-
-    async def send_text(self, text: str) -> None: ...
 
 
 class TableError(CardtableError):
