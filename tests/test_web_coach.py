@@ -23,7 +23,7 @@ from cardtable.server.fairness import Commitment
 from cardtable.server.settings import Settings
 
 from .browser_helpers import board, browser, create_table, new_page, play_until_over, shot
-from .server_helpers import http, random_action, server_thread
+from .server_helpers import eventually, http, random_action, server_thread
 from .test_coach import BUDGET, SEED
 from .test_web_table import frames, seat_socket
 
@@ -293,6 +293,16 @@ def reviewed_game(browser: Browser, server: Any) -> str:
     return table_id
 
 
+def finished_review(url: str, table_id: str) -> dict[str, Any]:
+    """The review of seat 0, once its job is done (the first to ask starts it)."""
+
+    def ready() -> dict[str, Any] | None:
+        _, answer = http("GET", f"{url}/api/tables/{table_id}/review?seat=0")
+        return answer if answer["status"] == "ready" else None
+
+    return eventually(ready, timeout=120, what="the review")
+
+
 @pytest.mark.parametrize(("lang", "size"), VIEWS)
 def test_the_review_draws_the_curve_with_its_swings(
     browser: Browser, server: Any, reviewed_game: str, lang: str, size: str
@@ -395,7 +405,7 @@ def test_a_clear_loss_without_a_swing_is_said_from_the_curve(
     """The page's side of the reading (its numbers are agents.coach.read_curve's, tested in
     tests/test_coach.py): a game lost clearly with no swing never reads "no clear mistake"."""
     url, _ = server
-    _, real = http("GET", f"{url}/api/tables/{reviewed_game}/review?seat=0")
+    real = finished_review(url, reviewed_game)  # its job may still be working
     points = [{**p, "swing": False} for p in real["points"]]
     fall = [points[0]["move"], points[1]["move"]] if kind == "fell" else None
     reading = {"kind": kind, "start": 0.62, "end": 0.08, "given": 0.31, "fall": fall}
