@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from cardtable.core.game import spec_of
 from cardtable.locales import message
@@ -229,3 +229,87 @@ def test_an_early_end_without_a_known_reason_still_says_so(
         lang,
     )
     assert said == [message("table.ended_early", lang, n=3, of=12), None, None]
+
+
+def boxes_overlap(page: Page, first: str, second: str) -> bool:
+    """Whether any element matching ``first`` intersects any element matching ``second``."""
+    return page.evaluate(
+        """([first, second]) => {
+            const rects = (s) => [...document.querySelectorAll(s)]
+                .map(e => e.getBoundingClientRect()).filter(r => r.width && r.height);
+            const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+                && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+            return rects(first).some(a => rects(second).some(b => meet(a, b)));
+        }""",
+        [first, second],
+    )
+
+
+def on_top(page: Page, selector: str) -> bool:
+    """Whether the element's middle is its own, not under another element (a scrolled-off
+    part of the box, the button, a banner)."""
+    return page.eval_on_selector(
+        selector,
+        """el => { const r = el.getBoundingClientRect();
+                   const x = r.left + r.width / 2, y = r.top + r.height / 2;
+                   const hit = document.elementFromPoint(x, y);
+                   return el.contains(hit); }""",
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "lang", "size"), [("hana-awase", "ru", "laptop"), ("bakappana", "pl", "phone")]
+)
+def test_the_totals_and_the_next_button_are_in_sight_however_long_the_lines(
+    server: tuple[str, Any], browser: Browser, game: str, lang: str, size: str
+) -> None:
+    url, _app = server
+    page = new_page(browser, locale=LOCALES[lang], **SIZES[size])
+    frame = round_break(page, url, game, *CARD_VALUE_TABLES[game])
+    page.evaluate("window.scrollTo(0, 0)")
+    totals = page.inner_text("#round-result #round-totals")
+    for score in frame["view"]["last_round"]["scores"]:
+        assert (f"{score:+d}" if score > 0 else str(score)) in totals, totals
+    # the lines run longer than the box: they scroll, the sums and the button do not
+    assert page.eval_on_selector(
+        "#round-result .result-body", "b => b.scrollHeight > b.clientHeight"
+    )
+    for selector in ("#round-result #round-totals", "#round-result #next-round"):
+        assert fits_viewport(page, selector), selector
+        assert on_top(page, selector), selector
+    assert not boxes_overlap(page, "#round-result #round-totals", "#round-result #next-round")
+    shot(page, f"result-foot-{game}-{lang}-{size}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_folded_result_covers_none_of_the_own_piles(
+    server: tuple[str, Any], browser: Browser, size: str
+) -> None:
+    url, _app = server
+    page = new_page(browser, locale=LOCALES["pl"], **SIZES[size])
+    round_break(page, url, "bakappana", *CARD_VALUE_TABLES["bakappana"])
+    page.click("#result-fold")
+    page.wait_for_selector("#round-result.folded")
+    # the last move's cards come to rest in their piles first
+    page.wait_for_function("!document.getAnimations().some(a => a.effect?.target?.dataset?.anim)")
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.locator(".seat-box.own .card").count()
+    assert not boxes_overlap(page, "#round-result", ".seat-box.own .card, .seat-box.own .stack")
+    assert not boxes_overlap(page, "#round-result", "#board .card")
+    assert not boxes_overlap(page, "#board #status", ".seat-box.own")  # the board stays whole
+    shot(page, f"result-folded-bakappana-pl-{size}")
+    page.click("#result-fold")  # and back: the box again, with its button
+    page.wait_for_selector("#round-result:not(.folded) #next-round")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_no_round_banner_lies_over_the_result_box(
+    server: tuple[str, Any], browser: Browser, size: str
+) -> None:
+    url, _app = server
+    page = new_page(browser, locale=LOCALES["pl"], **SIZES[size])
+    round_break(page, url, "bakappana", *CARD_VALUE_TABLES["bakappana"])
+    # the round's score is in the log, and not announced over the box that shows it
+    expect(page.locator("#log li.announced").last).to_contain_text("1")
+    assert not page.locator("#announce.show").count()
+    assert page.eval_on_selector("#announce", "a => getComputedStyle(a).opacity") == "0"

@@ -437,8 +437,12 @@ function render({ moved = false } = {}) {
   draw(board, ctx);
   markScoring(board);
   animateFrom(board, before);
-  renderResult($("round-result"), { frame, client, ctx, ui, onNext: nextRound, now: Date.now() / 1000 + clockOffset });
-  if (client.narrate) narrator.update(client.narrate(frame.view, ctx), framesSeen === 0 || !moved);
+  const resultPanel = $("round-result");
+  renderResult(resultPanel, { frame, client, ctx, ui, onNext: nextRound, now: Date.now() / 1000 + clockOffset });
+  // the open result box says the round's score itself: its lines only go to the log
+  const resultOpen = !resultPanel.hidden && !resultPanel.classList.contains("folded");
+  if (resultOpen) narrator.hush();
+  if (client.narrate) narrator.update(client.narrate(frame.view, ctx), framesSeen === 0 || !moved || resultOpen);
   renderHintPanel();
   renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx });
   renderLesson();

@@ -8,8 +8,10 @@ export function statusLine(ctx) {
   let text;
   if (view.over) text = t("table.over");
   else if (ctx.roundBreak) text = t(view.stage ? "table.stage_over" : "table.round_over", { n: ctx.roundBreak.round });
+  // a replay shows moves already made: it waits for nobody
+  else if (ctx.replay) return "";
   else if (seat === null || seat === undefined) text = t("table.spectating");
-  else if (toMove.includes(seat) && !ctx.replay) text = t("table.your_turn");
+  else if (toMove.includes(seat)) text = t("table.your_turn");
   else if (toMove.length === 1) text = t("table.waiting", { name: seatName(toMove[0]) });
   else text = t("table.waiting_many");
   const mine = seat !== null && toMove.includes(seat) && !view.over && !ctx.replay && !ctx.roundBreak;
@@ -35,10 +37,23 @@ export function lineText(line, ctx) {
   return line.labels?.[lang()] ?? line.label;
 }
 
+/** The result's sums per player ("Σ Ania +12 Bartek -12"). */
+function totalsParts(result, seatName) {
+  return [h("span", { class: "sigma" }, "Σ "),
+    result.scores.map((s, n) => h("span", { class: "round-score" }, `${seatName(n)} ${s > 0 ? "+" : ""}${s}`))];
+}
+
+/** The result's sums as a line of their own, for a place outside the breakdown's table
+ * (the result box keeps them in its footer, in sight however long the lines run). */
+export function totalsLine(result, ctx) {
+  return h("p", { class: "round-totals", id: "round-totals" }, totalsParts(result, ctx.seatName));
+}
+
 /** The round (or stage) result: every score line with every one of its cards and its
- * points. `lineCards(line)`, where the game has one (its renderer's hook), lays a line's
- * cards out itself (hanafuda groups card values by kind). */
-export function breakdown(result, ctx, drawCard, lineCards = null) {
+ * points, then the sums unless `withTotals` is false (the caller shows them elsewhere).
+ * `lineCards(line)`, where the game has one (its renderer's hook), lays a line's cards
+ * out itself (hanafuda groups card values by kind). */
+export function breakdown(result, ctx, drawCard, lineCards = null, { withTotals = true } = {}) {
   const { seatName } = ctx;
   const sections = ctx.ruleSections; // rule prefix -> anchor in the game's rule page
   const label = (line) => {
@@ -55,9 +70,7 @@ export function breakdown(result, ctx, drawCard, lineCards = null) {
       h("td", { class: "cards-cell" }, lineCards ? lineCards(line) : (line.cards || []).map((c) => drawCard(c, "tiny"))),
       h("td", { class: "num" }, line.points > 0 ? `+${line.points}` : String(line.points))),
   );
-  const totals = h("tr", { class: "totals" },
-    h("td", { colspan: 4 }, h("span", { class: "sigma" }, "Σ "),
-      result.scores.map((s, n) => h("span", { class: "round-score" }, `${seatName(n)} ${s > 0 ? "+" : ""}${s}`))));
+  const totals = withTotals ? h("tr", { class: "totals" }, h("td", { colspan: 4 }, totalsParts(result, seatName))) : "";
   return h("div", { class: "breakdown-wrap" }, h("table", { class: "breakdown" }, h("tbody", {}, rows, totals)));
 }
 

@@ -34,6 +34,13 @@ export class Narrator {
     this.list.replaceChildren();
   }
 
+  /** Drop what is still to be announced and the one on the table now (the round's result
+   * box says it all, and a banner would lie over it). */
+  hush() {
+    this.queue.length = 0;
+    this.banner.classList.remove("show");
+  }
+
   announce(text) {
     this.queue.push(text);
     if (!this.showing) this.next();

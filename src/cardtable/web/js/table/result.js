@@ -2,7 +2,7 @@
 // the game adds (best words, the stage table), who still has to press "Next round" and the
 // countdown; at the end of the game, the last round's lines and the winners.
 import { h } from "../api.js";
-import { breakdown } from "../render/common.js";
+import { breakdown, totalsLine } from "../render/common.js";
 
 /** Which cards the result's lines name: the shell marks them on the final board. */
 export function scoringCards(result) {
@@ -69,12 +69,13 @@ function isPlayer(seat) {
 }
 
 /** The result's lines with their cards (drawn by the game's renderer where it draws
- * them), and the rounds the same move ended at their deal (a lucky hand) after them. */
+ * them), and the rounds the same move ended at their deal (a lucky hand) after them. The
+ * result's own sums are left to the box's footer. */
 function resultLines(result, pause, client, ctx) {
   const drawCard = (code, size) => (client.cardArt ? client.cardArt(code, size, ctx) : h("span", {}, code));
   const lineCards = client.lineCards ? (line) => client.lineCards(line, ctx, drawCard) : null;
   return [
-    breakdown(result, ctx, drawCard, lineCards),
+    breakdown(result, ctx, drawCard, lineCards, { withTotals: false }),
     (pause?.also || []).map((more) => [
       h("h4", { class: "also" }, ctx.t("table.round_over", { n: more.round })),
       breakdown(more, ctx, drawCard, lineCards),
@@ -110,10 +111,13 @@ export function renderResult(panel, options) {
         class: "fold", id: "result-fold", type: "button", "aria-expanded": String(!folded),
         onclick: () => { ui.resultFolded = folded ? null : key; renderResult(panel, options); },
       }, folded ? t("table.show_result") : t("table.show_board"))),
+    // only the lines scroll: the sums and the buttons stay in sight below them
     h("div", { class: "result-body" },
       ended ? h("p", { class: "ended-early", id: "ended-early", role: "status" }, ended) : "",
       resultLines(result, pause, client, ctx),
-      (client.resultExtras ? client.resultExtras(view, ctx) : "") || "",
+      (client.resultExtras ? client.resultExtras(view, ctx) : "") || ""),
+    h("footer", { class: "result-foot" },
+      totalsLine(result, ctx),
       breakLines(pause, seat, ctx, now),
       h("div", { class: "result-actions" }, resultActions({ ...options, panel, key }))),
   );
