@@ -307,4 +307,32 @@ def test_a_refusal_names_the_network_limit_and_offers_this_browsers_tables(
         fresh.click("#create")
         expect(fresh.locator("#resumable-none")).to_contain_text("другого устройства")
         expect(fresh.locator("#form-error")).to_contain_text("Wi-Fi")
+        # on a phone the refusal stays a few lines high: the seat choices are not covered
+        bar = fresh.locator("#create-actions").bounding_box()
+        assert bar is not None and bar["height"] <= 844 * 0.25, bar
         shot(fresh, "lobby-refused-ru-390")
+
+
+def test_no_field_stays_under_the_create_bar(server: tuple[str, Any], browser: Browser) -> None:
+    """At 1366x800 the form runs under its sticky "Create table" bar: every field brought
+    into view (Tab, a scroll to it) stops wholly above the bar, none cut in half."""
+    url, _app = server
+    page = new_page(browser, locale="pl-PL", width=1366, height=800)
+    page.goto(f"{url}/?game=bakappana")
+    page.wait_for_selector(".seat-kind")
+    fields = "#create-form :is(label, summary, fieldset, .option-help):not(#create-actions *)"
+    count = page.locator(fields).count()
+    assert count > 8
+    under = page.evaluate(
+        """fields => [...document.querySelectorAll(fields)].filter(f => f.checkVisibility())
+          .flatMap(f => {
+            f.scrollIntoView({ block: 'nearest' });
+            const bar = document.querySelector('#create-actions').getBoundingClientRect();
+            const box = f.getBoundingClientRect();
+            return box.bottom > bar.top + 0.5 ? [f.textContent.trim().slice(0, 30)] : [];
+        })""",
+        fields,
+    )
+    assert not under
+    page.locator("#coach").scroll_into_view_if_needed()
+    shot(page, "lobby-last-field-pl-1366")
