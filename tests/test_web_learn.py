@@ -258,6 +258,10 @@ def test_ohanami_stage_step_waits_for_the_stage_result(
     page.wait_for_selector(f"#round-result:not([hidden]) {TARGET}")
     assert page.get_attribute("#coach-text", "data-key") == "lesson.read_result"
     assert page.inner_text("#coach-text") == catalogue("pl")["lesson.read_result"]
+    # reading the result is no step of its own: step 10 is counted once, after the break
+    assert page.inner_text("#coach .coach-step") == ""
+    # the stage's score is in the box: no banner says it again over the table
+    assert not page.locator("#announce.show").count()
     shot(page, f"learn-ohanami-break-{width}")
     page.locator(f"#round-result {TARGET}").click()
     page.wait_for_function(
@@ -267,6 +271,8 @@ def test_ohanami_stage_step_waits_for_the_stage_result(
     page.locator("#coach").scroll_into_view_if_needed()
     assert page.evaluate(UNCOVERED, "#coach-text")
     assert "105" in page.inner_text("#coach-text")  # the cards to keep, now on show
+    assert "10" in page.inner_text("#coach .coach-step")
+    assert not page.locator("#announce.show").count()  # nor over the next stage's board
     page.wait_for_selector(f"#board {TARGET}")
     shot(page, f"learn-ohanami-stage-step-{width}")
     assert not page.errors  # type: ignore[attr-defined]

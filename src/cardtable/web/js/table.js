@@ -233,7 +233,9 @@ function renderLesson() {
   const atBreak = !lesson.over && Boolean(frame.table.round_break?.waiting?.includes(frame.seat));
   const key = atBreak ? "lesson.read_result" : lesson.key;
   panel.replaceChildren(
-    h("h3", {}, t("lesson.coach"), " ", h("span", { class: "coach-step muted" }, lesson.over || lesson.step >= lesson.steps ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
+    // reading a result is no step of the lesson's script: it counts none (the next step
+    // would be named twice, before and after the break)
+    h("h3", {}, t("lesson.coach"), " ", h("span", { class: "coach-step muted" }, lesson.over || atBreak || lesson.step >= lesson.steps ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
     // the coach calls the learner by their seat's name (the one they gave on the lesson page)
     h("p", { class: "coach-text", id: "coach-text", "data-key": key }, t(key, { ...(lesson.values?.[lang()] || {}), name: seatName(frame.seat) })),
     ui.lessonWrong ? h("p", { class: "coach-wrong", id: "coach-wrong", role: "alert" }, ui.lessonWrong.text) : "",
