@@ -313,3 +313,21 @@ def test_no_round_banner_lies_over_the_result_box(
     expect(page.locator("#log li.announced").last).to_contain_text("1")
     assert not page.locator("#announce.show").count()
     assert page.eval_on_selector("#announce", "a => getComputedStyle(a).opacity") == "0"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_toast_covers_no_name_and_no_card(
+    server: tuple[str, Any], browser: Browser, size: str
+) -> None:
+    """A toast ("a bot plays this seat now") lies over the header, not over the opponents'
+    names and cards at the board's top nor the own hand at its foot."""
+    url, _app = server
+    page = new_page(browser, locale=LOCALES["pl"], **SIZES[size])
+    create_table(page, url, "koi-koi", ["human", "bot:random"], {})
+    page.wait_for_selector("#board .seat-box .name")
+    said = message("table.left_handed", "pl")
+    page.evaluate("text => import('/static/js/table.js').then((m) => m.toast(text))", said)
+    expect(page.locator("#toast")).to_have_text(said)
+    page.evaluate("window.scrollTo(0, 0)")
+    assert not boxes_overlap(page, "#toast", "#board .seat-box, #board .card, #board .name")
+    shot(page, f"toast-pl-{size}")
