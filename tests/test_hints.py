@@ -135,4 +135,5 @@ def test_question_mark_asks_for_a_hint_in_the_terminal() -> None:
         "--delay", "0", typed="?\nq\n",
     )  # fmt: skip
     assert "Hint — " in done.stdout
-    assert re.search(r"Hint — (Play|Take) .+: ", done.stdout)
+    # the move, then why; in the terminal with the codes the player types
+    assert re.search(r"Hint — (Play|Take) .+ \(\d\d-\d\) — ", done.stdout)

@@ -18,8 +18,8 @@ from cardtable.agents import make_agent
 from cardtable.agents.coach import judge, review_steps
 from cardtable.agents.hints import Hint, Reason, explainer, hint
 from cardtable.core.state import State
-from cardtable.games.hanafuda.actions import KoiKoi, Shobu
-from cardtable.games.hanafuda.deck import codes
+from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
+from cardtable.games.hanafuda.deck import cards, codes
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.terminal import HanafudaRenderer
 from cardtable.games.hanafuda.yaku import koikoi_table
@@ -30,6 +30,8 @@ LANGS = ("en", "pl", "ru")
 NAMES = ["Ala", "Bob"]
 #: the terminal's gain of a capture in card points: " (+21)"
 PLUS_POINTS = re.compile(r"\(\+\d+\)")
+#: a card code in running text, " (08-2)": the terminal's, never the browser's
+CARD_CODE = re.compile(r"\(\d\d-\d\)")
 
 
 def card_point_words(lang: str) -> str:
@@ -109,7 +111,7 @@ def assert_a_real_denial(state: State, seat: int, denial: Reason, taken: list[st
     open to it, and the move captures (or plays) one of its cards."""
     assert isinstance(state, KoiKoiState)
     table = state.yaku_table
-    row = next(row for row in table.rows if row.name == denial.values["yaku"])
+    row = next(row for row in table.rows if row.said() == denial.values["yaku"])
     theirs = state.piles[denial.values["player"]["seat"]]
     assert 2 * row.count(theirs) >= row.need and 0 < row.missing(theirs) <= 2
     assert not row.requires & state.piles[seat]
@@ -192,8 +194,72 @@ def test_the_coach_and_the_review_speak_what_scores(game_id: str) -> None:
     cited = 0
     for note in better:
         for lang in LANGS:
-            cited += cites_card_points(note.to_json(lang, NAMES)["better_text"], lang)
+            said = note.to_json(lang, NAMES)
+            cited += cites_card_points(said["better_text"], lang)
+            assert not CARD_CODE.search(said["better_text"] + said["played_text"]), said
     assert (cited > 0) == (game_id == "bakappana")
+
+
+# -- the browser's words: cards by name, yaku in the reader's language --------------------
+def hinted_moves(count: int, seed: int) -> Iterator[tuple[KoiKoiState, int, Hint]]:
+    """Every legal move of seeded koi-koi positions, with the reasons a hint gives for it."""
+    for state, seat in positions("koi-koi", count, seed):
+        assert isinstance(state, KoiKoiState)
+        game = explainer(state.game.id)
+        assert game is not None
+        for action in state.legal_actions(seat):
+            yield state, seat, Hint(state.game.id, action, tuple(game.explain(state, seat, action)))
+
+
+def test_the_browser_names_cards_without_codes_and_the_terminal_with_them() -> None:
+    """A hint's JSON text (what the browser shows) says "Gęsi", not "Gęsi (08-2)"; the
+    terminal, where the player types the codes, still gives them."""
+    said = 0
+    for _state, _seat, found in hinted_moves(60, seed=15):
+        for lang in LANGS:
+            browser = found.to_json(lang, NAMES)["text"]
+            assert not CARD_CODE.search(browser), browser
+            terminal = found.text(lang, NAMES, codes=True)
+            names_a_card = isinstance(found.action, Play | Take)
+            assert bool(CARD_CODE.search(terminal)) == names_a_card, terminal
+            said += 1
+    assert said > 600
+
+
+def test_hints_say_yaku_in_the_readers_language() -> None:
+    """Russian and Polish hints give a yaku's meaning from the catalogue beside its romaji
+    ("Tsukimi-zake (сакэ под луной)"), Russian in Cyrillic."""
+    table = koikoi_table({})
+    named: dict[str, int] = {"pl": 0, "ru": 0}
+    for _state, _seat, found in hinted_moves(80, seed=16):
+        for r in (r for r in found.reasons if "yaku" in r.values):
+            row = next(row for row in table.rows if row.said() == r.values["yaku"])
+            for lang in named:
+                text = found.text(lang, NAMES)
+                assert f"{row.name} ({row.meaning(lang)})" in text, text
+                named[lang] += 1
+            assert re.search("[а-яё]", row.meaning("ru")), row.key
+            assert row.meaning("ru") in found.to_json("ru", NAMES)["text"]
+    assert all(count > 50 for count in named.values()), named
+
+
+def test_the_yaku_a_hint_brings_near_is_within_reach_on_the_coach_panel() -> None:
+    """The coach panel's "within reach" (the view's ``yaku_progress``) and a hint's "one
+    card away" / "2 of 3" are one notion: with the move's capture in the pile (before the
+    draw, which may capture more), the panel lists that yaku."""
+    checked = 0
+    for state, seat, found in hinted_moves(80, seed=17):
+        nearer = [r for r in found.reasons if r.kind in ("near", "progress")]
+        if not nearer:
+            continue
+        taken = next(r.values["cards"] for r in found.reasons if r.kind == "captures")
+        captured = state.clone()
+        captured.piles[seat] |= cards(" ".join(taken["card_codes"]))
+        panel = {p["key"] for p in captured.yaku_progress(seat)}
+        yaku = next(r.key for r in state.yaku_table.rows if r.said() == nearer[0].values["yaku"])
+        assert yaku in panel, (yaku, panel)
+        checked += 1
+    assert checked > 50
 
 
 # -- the guided koi-koi round teaches the whole game --------------------------------------

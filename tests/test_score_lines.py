@@ -82,7 +82,7 @@ def test_values_in_a_line_are_said_in_the_readers_language() -> None:
 def test_a_messages_own_fields_may_be_named_seat_and_points() -> None:
     line = ScoreLine.of(2, "pays", -4, "line.pays", seat=SeatRef(0))
     assert (line.seat, line.points, line.label) == (2, -4, "Pays seat 1")
-    assert line.text("pl") == "Płaci graczowi nr 1"
+    assert line.text("pl") == "Zapłata dla: nr 1"
     # a front end that knows the players fills the message itself, with their names
     data = line.to_json()
     assert (data["message"], data["values"]) == ("line.pays", {"seat": {"seat": 0}})

@@ -44,6 +44,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
             yield url, app
 
 
+#: a card code in running text, " (08-2)": the terminal's, never the browser's
+CARD_CODE = re.compile(r"\(\d\d-\d\)")
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LOCALES)
 def test_a_koikoi_hint_speaks_of_yaku_not_card_points(
@@ -68,6 +72,8 @@ def test_a_koikoi_hint_speaks_of_yaku_not_card_points(
     assert card_points not in said  # "pkt w kartach", "очк. в картах"
     assert words["hint.captures"].split("{", 1)[0] in said  # "bierze ", "берёт "
     assert "Tsukimi-zake" in said  # the yaku the Moon brings one card away
+    assert words["yaku.koi-koi.tsukimi.meaning"] in said  # and what it means, in words
+    assert not CARD_CODE.search(said), said  # cards by name: "Gęsi", not "Gęsi (08-2)"
     page.locator("#hint-text").scroll_into_view_if_needed()
     shot(page, f"koikoi-hint-{lang}-{size}")
     assert not page.errors  # type: ignore[attr-defined]
@@ -104,23 +110,29 @@ def test_the_koikoi_lesson_walks_through_in_polish_with_the_learners_name(
     assert not page.errors  # type: ignore[attr-defined]
 
 
-def test_the_koikoi_coach_and_review_speak_of_yaku_in_polish(
-    server: tuple[str, Any], browser: Browser
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_koikoi_coach_and_review_speak_of_yaku(
+    server: tuple[str, Any], browser: Browser, lang: str
 ) -> None:
     """The coach's note on a weak koi-koi move ("Lepiej: ...") and the review after the
-    game give the better move's reasons in yaku, never in card points."""
+    game give the better move's reasons in yaku, never in card points, the cards by name
+    and the yaku in the reader's words too."""
     url, _app = server
-    page = new_page(browser, locale="pl-PL", width=1366, height=800)
+    words = catalogue(lang)
+    card_points = words["hint.captures_worth"].split("{points}", 1)[1].strip(" ()")
+    page = new_page(browser, locale=LOCALES[lang], width=1366, height=800)
     table_id = coached_table(page, url)
     play_card(page, "02-4")  # throws a plum away instead of taking the Moon
     page.wait_for_selector("#coach-note[data-version='1']", timeout=NOTE_DEADLINE * 1000)
     note = page.inner_text("#coach-note")
-    assert "Tsukimi-zake" in note and "pkt w kartach" not in note, note
-    shot(page, "koikoi-coach-note-pl-wide")
+    assert "Tsukimi-zake" in note and card_points not in note, note
+    assert words["yaku.koi-koi.tsukimi.meaning"] in note and not CARD_CODE.search(note), note
+    shot(page, f"koikoi-coach-note-{lang}-wide")
     play_until_over([page])
     page.goto(f"{url}/replay/{table_id}?review=0")
     page.wait_for_selector("#review-panel[data-status='ready']", timeout=60_000)
     review = page.inner_text("#review-panel")
-    assert "pkt w kartach" not in review and not re.search(r"\(\+\d+\)", review), review
-    shot(page, "koikoi-review-pl-wide")
+    assert card_points not in review and not re.search(r"\(\+\d+\)", review), review
+    assert not CARD_CODE.search(review), review
+    shot(page, f"koikoi-review-{lang}-wide")
     assert not page.errors  # type: ignore[attr-defined]

@@ -1,8 +1,9 @@
 """Hints: what the ``hard`` bot would play, with one-line reasons a player can check.
 
 A reason is data (a message key and its values) so the terminal and the browser can say it
-in the player's language. Reasons read only what the hinted seat may see: its own hand, the
-table and the captured piles. Each game explains its moves itself (the ``HINTS``
+in the player's language. The browser names cards in words only; the terminal adds the
+codes the player types (``codes``). Reasons read only what the hinted seat may see: its
+own hand, the table and the captured piles. Each game explains its moves itself (the ``HINTS``
 capability of its spec: ``explain``, ``describe`` and ``show`` for its own kinds of value).
 
 >>> import cardtable
@@ -28,7 +29,7 @@ from cardtable.agents.base import make_agent
 from cardtable.core.actions import Action
 from cardtable.core.game import Capability, spec_of
 from cardtable.core.state import State
-from cardtable.locales import message
+from cardtable.locales import message, value_json
 
 JSON = dict[str, Any]
 
@@ -41,10 +42,16 @@ class Reason:
     values: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> JSON:
-        return {"kind": self.kind, **self.values}
+        return {"kind": self.kind, **{k: value_json(v) for k, v in self.values.items()}}
 
-    def text(self, game: ModuleType | None, lang: str = "en", names: Sequence[str] = ()) -> str:
-        shown = {k: _show(game, v, lang, names) for k, v in self.values.items()}
+    def text(
+        self,
+        game: ModuleType | None,
+        lang: str = "en",
+        names: Sequence[str] = (),
+        codes: bool = False,
+    ) -> str:
+        shown = {k: _show(game, v, lang, names, codes) for k, v in self.values.items()}
         return message(f"hint.{self.kind}", lang, **shown)
 
 
@@ -61,11 +68,14 @@ class Hint:
             "text": self.text(lang, names),
         }
 
-    def text(self, lang: str = "en", names: Sequence[str] = ()) -> str:
+    def text(self, lang: str = "en", names: Sequence[str] = (), codes: bool = False) -> str:
+        """The move and its reasons in ``lang`` (``codes``: with the card codes the
+        terminal's player types)."""
         game = explainer(self.game_id)
-        said = "; ".join(r.text(game, lang, names) for r in self.reasons)
-        move = describe(game, self.action, lang)
-        return f"{move}: {said}" if said else move
+        said = "; ".join(r.text(game, lang, names, codes) for r in self.reasons)
+        move = describe(game, self.action, lang, codes)
+        # a dash, not a colon: the move itself may end in "card: Geese"
+        return f"{move} — {said}" if said else move
 
 
 def explainer(game_id: str) -> ModuleType | None:
@@ -74,18 +84,19 @@ def explainer(game_id: str) -> ModuleType | None:
     return module
 
 
-def _show(game: ModuleType | None, value: Any, lang: str, names: Sequence[str]) -> str:
-    """Players by name, the game's own values (cards, colours) in words."""
+def _show(game: ModuleType | None, value: Any, lang: str, names: Sequence[str], codes: bool) -> Any:
+    """Players by name, the game's own values (cards, colours) in words; any other value
+    as it is, for :func:`message` to say (a yaku's :class:`Localized` name)."""
     if isinstance(value, dict) and "seat" in value:
         seat = int(value["seat"])
         return names[seat] if seat < len(names) else f"#{seat + 1}"
-    shown = None if game is None else game.show(value, lang)
-    return str(value) if shown is None else str(shown)
+    shown = None if game is None else game.show(value, lang, codes=codes)
+    return value if shown is None else str(shown)
 
 
-def describe(game: ModuleType | None, action: Action, lang: str = "en") -> str:
-    """The move itself, in words."""
-    said = None if game is None else game.describe(action, lang)
+def describe(game: ModuleType | None, action: Action, lang: str = "en", codes: bool = False) -> str:
+    """The move itself, in words (``codes``: with the card codes a terminal player types)."""
+    said = None if game is None else game.describe(action, lang, codes=codes)
     return str(action) if said is None else str(said)
 
 

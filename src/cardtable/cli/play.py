@@ -69,7 +69,7 @@ def ask_human(state: State, seat: int, renderer: Renderer, names: Sequence[str])
         if lowered in ("?", "hint"):
             with console.status(message("term.thinking", lang)):
                 suggestion = hint(state, seat)
-            said = suggestion.text(lang, names)
+            said = suggestion.text(lang, names, codes=True)  # the codes the player types
             console.print(message("term.hint", lang, text=said), style="cyan", markup=False)
             continue
         if lowered in ("b", "board"):

@@ -74,8 +74,9 @@ class Capability(StrEnum):
     ``ENCODER``: a zero-argument factory of the RL encoder (``cardtable.core.encoding``);
     ``TERMINAL``: the terminal front end, a ``TerminalFrontEnd`` (``cardtable.core.terminal``);
     ``COMMANDS``: the game's own ``cardtable`` commands, ``Command`` objects (same module);
-    ``HINTS``: a module with ``explain(state, seat, action)``, ``describe(action, lang)``
-    and ``show(value, lang)`` (``cardtable.agents.hints``);
+    ``HINTS``: a module with ``explain(state, seat, action)``, ``describe(action, lang,
+    codes)`` and ``show(value, lang, codes)`` (``codes``: name cards by the codes the
+    terminal's player types too) (``cardtable.agents.hints``);
     ``COMPANION``: a module scoring a game played with the box: ``PAD`` (the browser pad)
     and ``results(game_id, options, data)`` (``cardtable.companion``);
     ``WEB``: the browser client, a ``WebClient`` (``cardtable.core.web``): the package's

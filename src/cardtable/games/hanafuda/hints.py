@@ -1,6 +1,8 @@
 """Why the hard bot's hanafuda move is good, as reasons a player can check (the ``HINTS``
 capability): captures, yaku made or brought nearer, yaku denied, steals, safe discards,
-the risk of a koi-koi call; card points only in the games where they score."""
+the risk of a koi-koi call; card points only in the games where they score. A yaku is
+named as score lines name it (:meth:`YakuTable.name_of`): the romaji, and in Polish and
+Russian its meaning beside it."""
 
 from __future__ import annotations
 
@@ -20,14 +22,16 @@ from cardtable.games.hanafuda.yaku import YakuTable
 from cardtable.locales import message
 
 
-def card_name(code: str, lang: str = "en") -> str:
-    card = CARDS[card_index(code)]
-    return f"{card.name(lang)} ({code})"
+def card_name(code: str, lang: str = "en", codes: bool = False) -> str:
+    """A card by its name, ``Geese``; with ``codes`` (the terminal, where the player types
+    them) ``Geese (08-2)``."""
+    name = CARDS[card_index(code)].name(lang)
+    return f"{name} ({code})" if codes else name
 
 
-def describe(action: Action, lang: str) -> str | None:
+def describe(action: Action, lang: str, codes: bool = False) -> str | None:
     if isinstance(action, Play | Take):
-        card = card_name(str(action.to_json()["card"]), lang)
+        card = card_name(str(action.to_json()["card"]), lang, codes)
         return message(f"hint.{action.to_json()['type']}", lang, card=card)
     if isinstance(action, KoiKoi):
         return "Koi-koi"
@@ -36,9 +40,9 @@ def describe(action: Action, lang: str) -> str | None:
     return None
 
 
-def show(value: Any, lang: str) -> str | None:
+def show(value: Any, lang: str, codes: bool = False) -> str | None:
     if isinstance(value, dict) and "card_codes" in value:
-        return ", ".join(card_name(code, lang) for code in value["card_codes"])
+        return ", ".join(card_name(code, lang, codes) for code in value["card_codes"])
     return None
 
 
@@ -55,7 +59,7 @@ def _threat(state: FishingState, seat: int, table: YakuTable) -> Reason | None:
         near = [p for p in table.progress(state.piles[other], elsewhere) if p.missing == 1]
         if near:
             best = max(near, key=lambda p: table.row(p.key).points)
-            return Reason("threat", {"yaku": table.row(best.key).name, "player": {"seat": other}})
+            return Reason("threat", {"yaku": table.name_of(best.key), "player": {"seat": other}})
     return None
 
 
@@ -82,7 +86,7 @@ def _progress(table: YakuTable, mine: int, gained: int, elsewhere: int) -> Reaso
     if not advanced:
         return None
     best = min(advanced, key=lambda p: (p.missing, -table.row(p.key).points))
-    name = table.row(best.key).name
+    name = table.name_of(best.key)
     if best.missing == 1:
         return Reason("near", {"yaku": name})
     return Reason("progress", {"yaku": name, "have": best.have, "need": best.need})
@@ -105,7 +109,7 @@ def _yaku_reasons(state: FishingState, seat: int, gained: int, table: YakuTable)
     mine = state.piles[seat]
     before = {y.key for y in table.evaluate(mine, state.table)}
     reasons = [
-        Reason("makes", {"yaku": made.name, "points": made.points})
+        Reason("makes", {"yaku": table.name_of(made.key), "points": made.points})
         for made in table.evaluate(mine | gained, state.table & ~gained)
         if made.key not in before
     ]
@@ -130,7 +134,7 @@ def _denial(state: FishingState, seat: int, gained: int, table: YakuTable) -> Re
         threatened = [table.row(p.key) for p in theirs if table.row(p.key).counts & gained]
         if threatened:
             best = max(threatened, key=lambda row: row.points)
-            return Reason("denies", {"yaku": best.name, "player": {"seat": other}})
+            return Reason("denies", {"yaku": table.name_of(best.key), "player": {"seat": other}})
     return None
 
 

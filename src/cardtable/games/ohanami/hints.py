@@ -12,7 +12,8 @@ from cardtable.games.ohanami.game import Keep, Place
 from cardtable.locales import message
 
 
-def describe(action: Action, lang: str) -> str | None:
+def describe(action: Action, lang: str, codes: bool = False) -> str | None:
+    """The move in words (``codes`` changes nothing: Ohanami's cards are their numbers)."""
     if isinstance(action, Keep):
         return message("hint.keep_action", lang)
     if isinstance(action, Place):
@@ -20,7 +21,7 @@ def describe(action: Action, lang: str) -> str | None:
     return None
 
 
-def show(value: Any, lang: str) -> str | None:
+def show(value: Any, lang: str, codes: bool = False) -> str | None:
     if not isinstance(value, dict):
         return None
     if "numbers" in value:
