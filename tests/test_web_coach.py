@@ -321,7 +321,7 @@ def test_the_review_draws_the_curve_with_its_swings(
     assert swings.count() == len(answer["moves"]) >= 1
     assert swings.first.get_attribute("data-move") == "0"
     assert page.get_attribute("#review-status", "data-reading") == "swings"
-    clean = {"pl": "nie popełnił(a) wyraźnego błędu", "ru": "нет явных ошибок"}[lang]
+    clean = {"pl": "bez wyraźnych błędów", "ru": "явных ошибок нет"}[lang]
     assert clean not in page.inner_text("#review-panel")
     title = page.inner_text(".curve-title")
     assert title.startswith(
@@ -415,7 +415,7 @@ def test_a_clear_loss_without_a_swing_is_said_from_the_curve(
     page.goto(f"{url}/replay/{reviewed_game}?review=0")
     page.wait_for_selector("#review-panel[data-status='ready']")
     status = page.inner_text("#review-status")
-    assert "nie popełnił(a) wyraźnego błędu: dobra gra" not in status
+    assert "bez wyraźnych błędów — dobra gra" not in status
     expected = {
         "fell": "szanse spadły z 62% do 8% między ruchami",
         "against": "rozdanie było przeciw od pierwszego ruchu: szanse 62% na początku, 8% na końcu",
