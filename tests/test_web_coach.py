@@ -339,6 +339,33 @@ def test_the_review_draws_the_curve_with_its_swings(
     page.context.close()
 
 
+@pytest.mark.parametrize(("lang", "size"), [("pl", "wide"), ("pl", "phone"), ("ru", "phone")])
+def test_the_replay_board_lays_the_own_seat_off_the_field(
+    browser: Browser, server: Any, reviewed_game: str, lang: str, size: str
+) -> None:
+    """The live table pins the own seat to the screen's bottom; under the replay's controls
+    that laid it over the table's cards and the stock. And a replay waits for nobody."""
+    url, _ = server
+    width, height = SIZES[size]
+    page = new_page(browser, LOCALES[lang], width=width, height=height)
+    page.goto(f"{url}/replay/{reviewed_game}")
+    for step in (0, 1):
+        expect(page.locator("#step")).to_have_text(re.compile(rf"^\D+ {step} \D+ \d+$"))
+        page.wait_for_selector("#board .mine .hand .card")
+        mine = page.locator("#board .mine").bounding_box()
+        for part in ("#board .table-cards", "#board .stock"):
+            box = page.locator(part).bounding_box()
+            assert mine is not None and box is not None and box["height"] > 0
+            assert not overlap(mine, box), (step, part, mine, box)
+        assert page.locator("#board .status-line").count() == 0
+        waiting = {"pl": "Czekamy na", "ru": "Ждём"}[lang]
+        assert waiting not in page.inner_text("#board")
+        shot(page, f"replay-board-{lang}-{size}-step{step}")
+        page.click("#next")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
 @pytest.fixture(scope="module")
 def three_rounds(server: Any) -> str:
     """A finished three-round Bakappana game, its human seat played at random."""

@@ -252,7 +252,7 @@ export function render(root, ctx) {
     ? ""
     : h("div", { class: "mine" }, seatBox(bottom, { own: true }), hand);
 
-  root.replaceChildren(h("div", { class: `hanafuda players-${players}${bottom === null ? " watching" : ""}` },
+  root.replaceChildren(h("div", { class: `hanafuda players-${players}${bottom === null ? " watching" : ""}${ctx.replay ? " replay" : ""}` },
     others, h("div", { class: "middle" }, field, decision), h("div", { class: "status-row" }, statusLine(ctx), prompt), mine));
   if (decision) root.querySelector("#decision button.primary")?.focus({ preventScroll: true });
 
