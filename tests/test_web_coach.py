@@ -366,6 +366,67 @@ def test_the_replay_board_lays_the_own_seat_off_the_field(
     page.context.close()
 
 
+@pytest.mark.parametrize(("lang", "size"), VIEWS)
+def test_the_curve_fills_the_panel_with_its_labels_inside(
+    browser: Browser, server: Any, reviewed_game: str, lang: str, size: str
+) -> None:
+    url, _ = server
+    finished_review(url, reviewed_game)
+    width, height = SIZES[size]
+    page = new_page(browser, LOCALES[lang], width=width, height=height)
+    page.goto(f"{url}/replay/{reviewed_game}?review=0")
+    page.wait_for_selector("#review-panel[data-status='ready']")
+    # measured at once: the replay draws the panel again when its board's code has loaded
+    curve, slot, labels = page.evaluate("""() => {
+        const box = (element) => element.getBoundingClientRect().toJSON();
+        const curve = document.querySelector("#review-curve");
+        return [box(curve), box(curve.parentElement), [...curve.querySelectorAll("text")].map(box)];
+    }""")
+    assert curve["width"] >= 290 and abs(curve["width"] - slot["width"]) < 2, (curve, slot)
+    assert len(labels) >= 4  # 100 %, 50 %, 0 % and the moves' axis
+    for box in labels:
+        assert box["height"] >= 10  # drawn at its size, not shrunk
+        assert curve["x"] <= box["x"] and box["x"] + box["width"] <= curve["x"] + curve["width"]
+        assert curve["y"] <= box["y"] and box["y"] + box["height"] <= curve["y"] + curve["height"]
+    shot(page, f"review-curve-labels-{lang}-{size}")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_a_swing_on_a_phone_shows_the_board_with_its_explanation(
+    browser: Browser, server: Any, reviewed_game: str, lang: str
+) -> None:
+    url, _ = server
+    finished_review(url, reviewed_game)
+    page = new_page(browser, LOCALES[lang], width=390, height=844)
+    page.goto(f"{url}/replay/{reviewed_game}?review=0")
+    page.wait_for_selector("#review-panel[data-status='ready']")
+    swings = page.locator(".review-move")
+    moves = [int(m) for m in swings.evaluate_all("items => items.map((i) => i.dataset.move)")]
+    swing = swings.last
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the list, as a reader has it
+    swing.locator(".review-jump").click()
+    expect(page.locator("#step")).to_have_text(re.compile(rf"^\D+ {moves[-1]} \D+"))
+    # the explanation over the board, in sight together with the board's better move
+    expect(page.locator("#review-here")).to_be_visible()
+    note = swing.locator(".review-note").inner_text()
+    assert page.inner_text("#review-here .review-note") == note
+    expect(page.locator("#review-here")).to_be_in_viewport()
+    expect(page.locator("#board .card.hinted").first).to_be_in_viewport()
+    shot(page, f"review-swing-here-{lang}-phone")
+    if moves[-1] + 1 not in moves:  # a step that is no swing: nothing to explain over the board
+        page.click("#next")
+        expect(page.locator("#review-here")).to_be_hidden()
+    # beside the board (a wide screen) the review's list explains it: no second copy
+    page.set_viewport_size({"width": 1366, "height": 800})
+    swing.locator(".review-jump").click()
+    page.wait_for_selector(".review-move.current")
+    assert page.locator("#review-here").is_hidden()
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
 @pytest.fixture(scope="module")
 def three_rounds(server: Any) -> str:
     """A finished three-round Bakappana game, its human seat played at random."""

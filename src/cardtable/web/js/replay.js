@@ -214,6 +214,7 @@ async function main() {
       players: data.views[0].players,
       seats: data.record.table?.seats || [],
       timeline: () => ({ steps: data.views.length, rounds: data.rounds || [0], roundKey: roundKey() }),
+      here: $("review-here"),
       show: async (seat, at) => {
         if ($("seat").value !== String(seat)) {
           $("seat").value = String(seat);

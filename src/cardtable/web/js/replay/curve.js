@@ -5,11 +5,11 @@
 // without a clear mistake) is shaded; the replay's current step is a cursor. Every point is
 // a button to the board at that move.
 const NS = "http://www.w3.org/2000/svg";
-// the drawing's own units (the SVG scales to the panel's width, its text with it: about
-// 10 px in the 280 px side panel, 13 px on a phone's full width)
-const WIDTH = 300;
-const HEIGHT = 150;
-const LEFT = 32; // room for "100%"
+// the drawing's units are the page's pixels: it is drawn as wide as its slot (`width`), so
+// its text keeps the size the stylesheet gives it instead of shrinking with a narrow panel
+const NARROWEST = 240;
+const HEIGHT = 170;
+const LEFT = 38; // room for "100%"
 const RIGHT = 8;
 const TOP = 16; // room for the round labels
 const BOTTOM = 18; // room for the move axis
@@ -31,19 +31,20 @@ const percent = (value) => `${Math.round(value * 100)}%`;
  * The curve of `points` ({move, value, before, swing}) over a game of `steps` replay steps
  * (moves + 1), `rounds` the steps where rounds begin, `fall` a pair of moves or null;
  * `title` what it shows (said to screen readers), `t` the page's translator, `onPick(move)`
- * called when a point is chosen.
+ * called when a point is chosen, `width` the pixels it has.
  */
-export function drawCurve({ title, points, steps, rounds, roundKey, fall, step, t, onPick }) {
+export function drawCurve({ title, points, steps, rounds, roundKey, fall, step, t, onPick, width }) {
+  const drawnWidth = Math.max(NARROWEST, Math.floor(width || 0));
   const last = Math.max(steps - 1, 1);
-  const x = (move) => LEFT + ((WIDTH - LEFT - RIGHT) * move) / last;
+  const x = (move) => LEFT + ((drawnWidth - LEFT - RIGHT) * move) / last;
   const y = (value) => TOP + (HEIGHT - TOP - BOTTOM) * (1 - Math.max(0, Math.min(1, value)));
   const parts = [];
   // the frame: 100 / 50 / 0 % lines, the even line dashed
   for (const level of [1, 0.5, 0]) {
-    parts.push(el("line", { class: level === 0.5 ? "curve-even" : "curve-grid", x1: LEFT, x2: WIDTH - RIGHT, y1: y(level), y2: y(level) }));
-    parts.push(el("text", { class: "curve-label", x: LEFT - 4, y: y(level) + 3.5, "text-anchor": "end" }, percent(level)));
+    parts.push(el("line", { class: level === 0.5 ? "curve-even" : "curve-grid", x1: LEFT, x2: drawnWidth - RIGHT, y1: y(level), y2: y(level) }));
+    parts.push(el("text", { class: "curve-label", x: LEFT - 5, y: y(level) + 3.5, "text-anchor": "end" }, percent(level)));
   }
-  parts.push(el("text", { class: "curve-label", x: WIDTH - RIGHT, y: HEIGHT - 4, "text-anchor": "end" }, t("review.curve_moves", { n: last })));
+  parts.push(el("text", { class: "curve-label", x: drawnWidth - RIGHT, y: HEIGHT - 4, "text-anchor": "end" }, t("review.curve_moves", { n: last })));
   if (fall) {
     const [from, to] = fall;
     parts.push(el("rect", { class: "curve-fall", x: x(from), y: TOP, width: Math.max(x(to) - x(from), 2), height: HEIGHT - TOP - BOTTOM }));
@@ -83,8 +84,19 @@ export function drawCurve({ title, points, steps, rounds, roundKey, fall, step, 
   return el("svg", {
     id: "review-curve",
     class: "review-curve",
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    viewBox: `0 0 ${drawnWidth} ${HEIGHT}`,
     role: "img",
     "aria-label": title,
   }, el("title", {}, title), ...parts);
+}
+
+/** Moves each label that runs past the drawing's edge (a round's name near its end, a
+ * longer "100%" in a wider font) back inside it; the curve must be on the page. */
+export function keepLabelsInside(curve) {
+  const width = curve.viewBox.baseVal.width;
+  for (const label of curve.querySelectorAll("text")) {
+    const box = label.getBBox();
+    const shift = box.x < 0 ? -box.x : Math.min(0, width - box.x - box.width);
+    if (shift) label.setAttribute("x", String(Number(label.getAttribute("x")) + shift));
+  }
 }

@@ -7,22 +7,25 @@
 import { api, h } from "../api.js";
 import { seatLabels } from "../i18n.js";
 import { noteText } from "../table/coach.js";
-import { drawCurve } from "./curve.js";
+import { drawCurve, keepLabelsInside } from "./curve.js";
 
 const POLL_MS = 400;
 const BIG = 0.25; // a loss this large (in the bot's reward, 0 to 1) is a big mistake
 const percent = (value) => `${Math.round(value * 100)}%`;
 
 export class Review {
-  /** `timeline()`: the replay's {steps, rounds, roundKey}, for the curve's axis and marks. */
-  constructor(panel, { tableId, t, lang, seats, show, timeline }) {
-    Object.assign(this, { panel, tableId, t, lang, seats, show, timeline });
+  /** `timeline()`: the replay's {steps, rounds, roundKey}, for the curve's axis and marks;
+   * `here`: the place over the board that explains the swing it shows (on a phone). */
+  constructor(panel, { tableId, t, lang, seats, show, timeline, here }) {
+    Object.assign(this, { panel, tableId, t, lang, seats, show, timeline, here });
     this.seat = null;
     this.answer = null;
     this.error = null;
     this.step = null;
     this.credentials = JSON.parse(localStorage.getItem(`cardtable.seat.${tableId}`) || "null");
     panel.querySelector("#review-start").addEventListener("click", () => this.start(this.defaultSeat()));
+    // the curve is drawn as wide as the panel is: a turned phone draws it again
+    window.addEventListener("resize", () => this.answer?.status === "ready" && this.render(this.step));
   }
 
   /** The seat to review: the one this browser played, else the first person's. */
@@ -65,6 +68,8 @@ export class Review {
     this.step = step;
     const { panel } = this;
     for (const id of ["#review-list", "#review-words", "#review-curve-slot"]) panel.querySelector(id).replaceChildren();
+    this.here.replaceChildren();
+    this.here.hidden = true;
     const answer = this.answer;
     panel.querySelector("#review-start").hidden = answer !== null && !this.error;
     panel.querySelector("#review-progress").hidden = !answer || answer.status !== "working";
@@ -106,8 +111,10 @@ export class Review {
     if (answer.points?.length) {
       const { steps, rounds, roundKey } = this.timeline();
       const title = t("review.curve_title", { name });
-      panel.querySelector("#review-curve-slot").append(h("h4", { class: "curve-title" }, title),
-        drawCurve({ title, points: answer.points, steps, rounds, roundKey, fall: reading.fall, step, t, onPick: (move) => this.jump(move) }));
+      const slot = panel.querySelector("#review-curve-slot");
+      const curve = drawCurve({ title, points: answer.points, steps, rounds, roundKey, fall: reading.fall, step, t, width: slot.clientWidth, onPick: (move) => this.jump(move) });
+      slot.append(h("h4", { class: "curve-title" }, title), curve);
+      keepLabelsInside(curve);
     }
     const points = new Map((answer.points || []).map((point) => [point.move, point]));
     panel.querySelector("#review-list").append(...answer.moves.map((move) => this.swingOf(move, points.get(move.move), step)));
@@ -116,16 +123,29 @@ export class Review {
   /** One swing in the list: a button to the board at that move, the chances it cost, the
    * better move and why; on the board of its step, the moves marked. */
   swingOf(move, point, step) {
-    const { t } = this;
     const here = step === move.move;
-    const chances = point ? t("review.swing", { before: percent(point.before), after: percent(point.value) }) : "";
-    if (here) this.mark(move); // the board of this step is drawn already
+    if (here) {
+      this.mark(move); // the board of this step is drawn already
+      this.here.append(h("p", { class: "review-here-title" }, this.swingTitle(move, point)), this.swingNote(move));
+      this.here.hidden = false;
+    }
     return h("li", { class: `review-move${here ? " current" : ""}`, "data-move": move.move },
-      h("button", { type: "button", class: "review-jump", onclick: () => this.jump(move.move) },
-        h("strong", {}, t("review.move", { n: move.move + 1 })), " ",
-        h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(move.loss >= BIG ? "review.big" : "review.mistake")),
-        chances ? h("span", { class: "review-chances" }, chances) : ""),
-      h("p", { class: "review-note" }, noteText(move, t, this.lang())));
+      h("button", { type: "button", class: "review-jump", onclick: () => this.jump(move.move) }, this.swingTitle(move, point)),
+      this.swingNote(move));
+  }
+
+  /** A swing's heading: its move, how bad, and the chances it cost. */
+  swingTitle(move, point) {
+    const { t } = this;
+    const chances = point ? t("review.swing", { before: percent(point.before), after: percent(point.value) }) : "";
+    return [h("strong", {}, t("review.move", { n: move.move + 1 })), " ",
+      h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(move.loss >= BIG ? "review.big" : "review.mistake")),
+      chances ? h("span", { class: "review-chances" }, chances) : ""];
+  }
+
+  /** Why: the move played, the better one and its reasons. */
+  swingNote(move) {
+    return h("p", { class: "review-note" }, noteText(move, this.t, this.lang()));
   }
 
   /** What the curve says, in a sentence: never "no clear mistake" for a game lost clearly. */
@@ -155,10 +175,13 @@ export class Review {
           t("review.points", { word: best.word.toLocaleUpperCase(), points: best.points })))));
   }
 
-  /** The board at that move; on a phone the board is above the panel: bring it into view. */
+  /** The board at that move; on a phone the board is above the panel: bring it into view,
+   * under the swing's explanation where the page shows one over it. */
   async jump(number) {
     await this.show(this.seat, number);
-    if (window.innerWidth < 900) document.getElementById("board").scrollIntoView({ block: "start" });
+    if (window.innerWidth >= 900) return;
+    const explained = !this.here.hidden && this.here.getClientRects().length > 0;
+    (explained ? this.here : document.getElementById("board")).scrollIntoView({ block: "start" });
   }
 
   /** Mark, on the board drawn for this step, the better move's cards and the one played. */
