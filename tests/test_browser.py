@@ -338,7 +338,7 @@ def test_hint_button_shows_the_hard_bots_move_and_why(
     page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
     page.click("#hint")
     expect(page.locator("#hint-text")).to_have_text(
-        re.compile(r"^(Play|Take) .+: .+"), timeout=20000
+        re.compile(r"^(Play|Take) .+ — .+"), timeout=20000
     )
     assert page.locator("#board .card.hinted").count() >= 1
     shot(page, "koikoi-hint")
