@@ -11,6 +11,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from cardtable.companion import pad_aliases, pad_of
 from cardtable.core.game import game_ids
+from cardtable.core.web import WebClient
 from cardtable.server.cards import pads_by_game, web_clients
 from cardtable.server.pages import language_of, not_found_html
 from cardtable.server.rules_pages import page_html
@@ -26,13 +27,13 @@ def not_found(request: Request, table_id: str | None = None) -> HTMLResponse:
     return HTMLResponse(not_found_html(lang, table_id), status_code=404)
 
 
-def pad_page_for(kind: str, request: Request) -> FileResponse | RedirectResponse:
+def pad_page_for(
+    kind: str, request: Request, pads: dict[str, WebClient], aliases: dict[str, str]
+) -> FileResponse | RedirectResponse:
     """A score pad's page, by its name or one of the names people say for it."""
-    aliases = pad_aliases()
     if kind in aliases:
         query = f"?{request.url.query}" if request.url.query else ""
         return RedirectResponse(f"/companion/{aliases[kind]}{query}")
-    pads = {pad_of(game_id): client for game_id, client in pads_by_game().items()}
     client = pads.get(kind)
     if client is None or client.pad is None:
         raise HTTPException(404, detail={"code": "not_found", "message": f"no pad {kind!r}"})
@@ -41,6 +42,10 @@ def pad_page_for(kind: str, request: Request) -> FileResponse | RedirectResponse
 
 def router(hub: Hub, store: Store) -> APIRouter:
     pages = APIRouter(include_in_schema=False)
+    # the registry is fixed once the server starts: its pads and deck pages are read once
+    pads = {pad_of(game_id): client for game_id, client in pads_by_game().items()}
+    aliases = pad_aliases()
+    decks = [client.root / client.deck for client in web_clients().values() if client.deck]
 
     def known_table(table_id: str) -> bool:
         return table_id in hub.tables or (len(table_id) <= 32 and store.table(table_id) is not None)
@@ -86,12 +91,11 @@ def router(hub: Hub, store: Store) -> APIRouter:
 
     @pages.get("/companion/{kind}", response_model=None)
     def pad_page(kind: str, request: Request) -> FileResponse | RedirectResponse:
-        return pad_page_for(kind, request)
+        return pad_page_for(kind, request, pads, aliases)
 
     @pages.get("/cards")
     def deck_page() -> FileResponse:
         """The deck page of the game family that has one (the hanafuda deck)."""
-        decks = [client.root / client.deck for client in web_clients().values() if client.deck]
         if not decks:
             raise HTTPException(404, detail={"code": "not_found", "message": "no deck page"})
         return FileResponse(decks[0])
