@@ -46,9 +46,17 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
   panel.hidden = !open.length || table.status === "finished";
   if (panel.hidden) {
     panel.replaceChildren();
+    delete panel.dataset.shown;
     return;
   }
   const invites = JSON.parse(sessionStorage.getItem(`cardtable.invites.${table.id}`) || "[]").filter((i) => open.includes(i.seat));
+  const host = credentials && credentials.seat === (table.host ?? 0);
+  // every frame and presence update comes here: a panel that would look the same is left as
+  // it is, so the host's chosen level, an open drop-down and the focus survive a friend's arrival
+  const shown = JSON.stringify([t("wait.title"), open, invites, table.seats.map((_, n) => seatName(n)), host, table.bot_levels]);
+  if (panel.dataset.shown === shown) return;
+  panel.dataset.shown = shown;
+  const chosenLevel = panel.querySelector("#fill-level")?.value;
   const seats = h("ul", { class: "seat-list" }, table.seats.map((seat, n) =>
     h("li", { class: open.includes(n) ? "open" : "taken", "data-seat": n },
       h("span", { class: "mark", "aria-hidden": "true" }, open.includes(n) ? "…" : "✓"),
@@ -56,9 +64,11 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
       h("span", { class: "muted" }, open.includes(n) ? t("wait.not_yet") : t("wait.sat")))));
   const parts = [h("h3", {}, t("wait.title")), h("p", { class: "muted" }, t("wait.starts")), seats];
   if (invites.length) parts.push(h("ul", { class: "invites" }, invites.map((invite) => inviteRow(invite, seatName, t))));
-  if (credentials && credentials.seat === (table.host ?? 0)) { // only the host fills seats
+  if (host) { // only the host fills seats
+    const levels = table.bot_levels || ["easy", "medium", "hard"];
+    const selected = levels.includes(chosenLevel) ? chosenLevel : "medium";
     const level = h("select", { id: "fill-level", "aria-label": t("wait.fill_level") },
-      (table.bot_levels || ["easy", "medium", "hard"]).map((bot) => new Option(t(`bot.${bot}`), bot, false, bot === "medium")));
+      levels.map((bot) => new Option(t(`bot.${bot}`), bot, false, bot === selected)));
     const fill = h("button", { id: "fill-bots", type: "button" }, t("wait.fill"));
     fill.addEventListener("click", async () => {
       try { // the bots are called in each reader's language ("Bot (trudny)"): no names sent
