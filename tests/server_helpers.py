@@ -172,7 +172,7 @@ def idle_in_its_break(table: Any) -> bool:
     """The table rests in a round break with nothing due but a person's press: no bot move,
     no clock and no countdown to come (the driver's own next event). An explicit check that
     nothing will happen, where a sleep could only fail to catch it happening."""
-    return table.round_break is not None and table._next_event() == (
-        table._round_break_over,
+    return table.round_break is not None and table.driver.next_event() == (
+        table.round_break_over,
         None,
     )

@@ -30,7 +30,7 @@ from cardtable.core.actions import Action
 from cardtable.core.record import GameRecord
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
-from cardtable.server import coaching, tables
+from cardtable.server import coaching
 from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment
 from tests.counts import count
@@ -138,7 +138,7 @@ def test_the_review_reads_nothing_hidden() -> None:
 # -- the server ------------------------------------------------------------------------------
 @pytest.fixture
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(tables.Commitment, "draw", lambda: Commitment(seed=SEED, salt="00" * 16))
+    monkeypatch.setattr(Commitment, "draw", lambda: Commitment(seed=SEED, salt="00" * 16))
     settings = replace(FAST, coach_iterations=BUDGET, bot_delay=30.0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'coach.db'}", settings)) as test_client:
         yield test_client

@@ -218,11 +218,11 @@ def test_a_spectator_that_never_reads_holds_up_no_move(tmp_path: Path) -> None:
         table.listeners.add(Stuck())
 
         async def broadcast_within(seconds: float) -> None:
-            await asyncio.wait_for(table.broadcast(), seconds)
+            await asyncio.wait_for(table.frames.broadcast(), seconds)
 
         assert client.portal is not None
         client.portal.call(broadcast_within, 2.0)
-        assert table.fanout.queue  # the stuck spectator's frame is still on its way
+        assert table.frames.fanout.queue  # the stuck spectator's frame is still on its way
 
 
 def test_work_that_cannot_travel_runs_here() -> None:

@@ -16,8 +16,8 @@ import cardtable
 from cardtable.games.hanafuda.deck import CODES
 from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment, digest_of, verify
+from cardtable.server.roster import SeatInfo
 from cardtable.server.seat_names import seat_labels
-from cardtable.server.tables import SeatInfo
 
 from .server_helpers import FAST, eventually, seat_keys
 from .socket_play import Frame, next_reply, next_state, play_game, play_seat
@@ -220,6 +220,30 @@ def test_illegal_and_out_of_turn_actions_change_nothing(client: TestClient) -> N
         assert next_state(socket, 1)["version"] == 1
 
 
+def test_a_move_sent_while_another_seat_chose_at_once_is_not_stale(client: TestClient) -> None:
+    """Ohanami's keeping is simultaneous: a seat's keep sent from the frame before another
+    seat kept is still its choice and is played (it used to be refused as stale and lost
+    without a word); the same keep sent again from that frame is a stale double click."""
+    created = create(client, game="ohanami", seats=["human", "human"])
+    table_id, keys = created["id"], seat_keys(created)
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0,
+        client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
+    ):
+        f0, f1 = next_state(s0, 0), next_state(s1, 0)
+        assert f0["version"] == f1["version"] == 0
+        keep0, keep1 = f0["view"]["legal_actions"][0], f1["view"]["legal_actions"][0]
+        s1.send_json({"type": "action", "action": keep1, "version": 0})
+        assert next_state(s0, 1)["version"] == 1
+        s0.send_json({"type": "action", "action": keep0, "version": 0})  # chosen from frame 0
+        assert next_state(s0, 2)["version"] == 2
+        s0.send_json({"type": "action", "action": keep0, "version": 1})
+        assert next_reply(s0)["code"] == "stale"
+        s0.send_json({"type": "action", "action": keep0, "version": 7})  # a frame never sent
+        assert next_reply(s0)["code"] == "stale"
+    assert client.get(f"/api/tables/{table_id}").json()["moves"] == 2
+
+
 def test_bots_play_server_side_and_rematch_keeps_the_seats(client: TestClient) -> None:
     created = create(
         client, game="koi-koi", seats=["human", "bot:random"], options={"rounds": 3}, names=["Ann"]
@@ -354,4 +378,4 @@ def test_a_finished_table_names_its_winners_with_the_games_tie_break(client: Tes
     table_id = create(client, game="ohanami", seats=["human", "bot:random"])["id"]
     live = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
     live.state = state
-    assert live.frame(None)["table"]["winners"] == [0]
+    assert live.frames.frame(None)["table"]["winners"] == [0]

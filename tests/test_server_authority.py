@@ -297,7 +297,7 @@ def test_renames_are_rate_limited_and_only_before_the_game(client: TestClient) -
     with client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}"):
         pass  # both seats taken: the game has started
     table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
-    assert not table.waiting_for()
+    assert not table.roster.waiting_for()
     client.app.state.limits.renames.buckets.clear()  # type: ignore[attr-defined]
     assert rename(99) == 409
 
@@ -498,7 +498,7 @@ def test_bots_think_only_while_a_person_sits_at_the_table(client: TestClient) ->
     ).json()
     table = client.app.state.hub.tables[created["id"]]  # type: ignore[attr-defined]
     assert {1, 2} <= set(table.state.to_move)
-    assert table._next_event() == (None, None)
+    assert table.driver.next_event() == (None, None)
     url = f"/ws/tables/{created['id']}?seat=0&key={created['key']}"
     with client.websocket_connect(url) as socket:
         while True:  # until both bots have kept their cards

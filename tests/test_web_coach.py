@@ -18,7 +18,6 @@ from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
 from cardtable.games.siedem_slow import solve
-from cardtable.server import tables
 from cardtable.server.fairness import Commitment
 from cardtable.server.settings import Settings
 
@@ -47,7 +46,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
     """A server whose every table is dealt from the seeded deal."""
     db = tmp_path_factory.mktemp("coach") / "coach.db"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tables.Commitment, "draw", lambda: Commitment(SEED, "00" * 16))
+        patch.setattr(Commitment, "draw", lambda: Commitment(SEED, "00" * 16))
         with server_thread(f"sqlite:///{db}", SETTINGS) as (url, app):
             yield url, app
 

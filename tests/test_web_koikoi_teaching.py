@@ -15,7 +15,6 @@ from playwright.sync_api import Browser
 
 from cardtable.learn import lesson_of
 from cardtable.locales import catalogue
-from cardtable.server import tables
 from cardtable.server.fairness import Commitment
 from cardtable.server.settings import Settings
 
@@ -39,7 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
     """A server whose every table is dealt from the seeded deal (the Moon to take)."""
     db = tmp_path_factory.mktemp("teaching") / "teaching.db"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tables.Commitment, "draw", lambda: Commitment(SEED, "00" * 16))
+        patch.setattr(Commitment, "draw", lambda: Commitment(SEED, "00" * 16))
         with server_thread(f"sqlite:///{db}", SETTINGS) as (url, app):
             yield url, app
 

@@ -106,7 +106,7 @@ def test_a_friend_joins_through_the_waiting_room(server: tuple[str, Any], browse
     assert host.evaluate("document.querySelector('#board').inert")
     shot(host, "waiting-room-1366")
     invite = host.locator(".invite-url").first.input_value()
-    assert table.version == 0 and table.waiting_for() == [1]  # nothing is played meanwhile
+    assert table.version == 0 and table.roster.waiting_for() == [1]  # nothing is played meanwhile
     guest = new_page(browser, locale="ru-RU", width=390, height=844)
     guest.goto(invite)
     guest.fill("#sit-name", "Маша")

@@ -27,6 +27,7 @@ from cardtable.core.game import prepare_games
 from cardtable.server.cards import web_clients
 from cardtable.server.companion import router as companion_router
 from cardtable.server.http_guards import BodyLimit, quiet_client_tracebacks, validation_answer
+from cardtable.server.hub import Hub
 from cardtable.server.limits import ClientLimits
 from cardtable.server.page_routes import WEB_ROOT
 from cardtable.server.page_routes import router as pages_router
@@ -39,7 +40,6 @@ from cardtable.server.sockets import play as play_socket
 from cardtable.server.store import StorageUnavailable, Store
 from cardtable.server.table_api import live_table
 from cardtable.server.table_api import router as tables_router
-from cardtable.server.tables import Hub
 from cardtable.server.transfers import TransferBox
 from cardtable.server.transfers import router as transfers_router
 

@@ -13,10 +13,10 @@ from cardtable.companion import pad_aliases, pad_of
 from cardtable.core.game import game_ids
 from cardtable.core.web import WebClient
 from cardtable.server.cards import pads_by_game, web_clients
+from cardtable.server.hub import Hub
 from cardtable.server.pages import language_of, not_found_html
 from cardtable.server.rules_pages import page_html
 from cardtable.server.store import Store
-from cardtable.server.tables import Hub
 
 WEB_ROOT = Path(str(resources.files("cardtable") / "web"))
 

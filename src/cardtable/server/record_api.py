@@ -13,9 +13,10 @@ from cardtable.core.record import GameRecord
 from cardtable.server.client_options import check_record_options
 from cardtable.server.fairness import verify
 from cardtable.server.http_guards import client_address, http_error, too_many
+from cardtable.server.hub import Hub
 from cardtable.server.limits import ClientLimits
 from cardtable.server.table_api import live_table
-from cardtable.server.tables import Hub, LiveTable
+from cardtable.server.tables import LiveTable
 
 
 def replay_views(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -55,7 +56,7 @@ def review_allowed(limits: ClientLimits, table: LiveTable, seat: int, key: str |
         return
     if limits.bad_keys.exhausted(address):
         raise too_many("too many wrong seat keys: wait a minute")
-    if not table.key_matches(seat, key):
+    if not table.roster.key_matches(seat, key):
         limits.bad_keys.allow(address)
         raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
 

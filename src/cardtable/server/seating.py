@@ -49,7 +49,7 @@ class HandToBot(BaseModel):
 
 def host_only(table: LiveTable, seat: int, doing: str) -> None:
     """Refuse (403) what only the person who made the table may do."""
-    if seat != table.host:
+    if seat != table.roster.host:
         message = f"only the person who made the table {doing}"
         raise HTTPException(403, detail={"code": "forbidden", "message": message})
 
@@ -63,7 +63,7 @@ def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) ->
         if limits.bad_keys.exhausted(address):
             raise too_many("too many wrong seat keys: wait a minute")
         table = await live(table_id)
-        if not table.key_matches(seat, key):
+        if not table.roster.key_matches(seat, key):
             limits.bad_keys.allow(address)
             raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
         return table

@@ -15,9 +15,9 @@ from cardtable.core.game import Capability, game_ids, load, spec_of
 from cardtable.locales import LANGUAGES, bot_help_key
 from cardtable.locales import catalogue as messages
 from cardtable.server.cards import card_data, pads_by_game, web_clients
+from cardtable.server.hub import Hub
 from cardtable.server.rules_pages import anchors
 from cardtable.server.store import StorageUnavailable, Store
-from cardtable.server.tables import Hub
 
 
 def game_catalogue() -> list[dict[str, Any]]:

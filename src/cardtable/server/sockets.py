@@ -18,9 +18,10 @@ from fastapi import WebSocket, WebSocketDisconnect
 from cardtable.core.errors import CardtableError
 from cardtable.locales import Reason
 from cardtable.server.http_guards import client_address
+from cardtable.server.hub import Hub
 from cardtable.server.limits import ClientLimits, TokenBucket
 from cardtable.server.protocol import ClientMessage, decode, encode, error
-from cardtable.server.tables import Hub, LiveTable
+from cardtable.server.tables import LiveTable
 
 log = logging.getLogger("cardtable.server")
 
@@ -107,7 +108,7 @@ async def _admit(
         if limits.bad_keys.exhausted(address):
             await refuse(socket, "rate_limited", "too many wrong seat keys: wait a minute")
             return None
-        if not table.key_matches(seat, key):
+        if not table.roster.key_matches(seat, key):
             limits.bad_keys.allow(address)  # each wrong key spends one of the address's tries
             log.info("wrong seat key for table %s seat %s from %s", table.id, seat, address)
             await refuse(socket, "forbidden", "wrong or missing seat key")

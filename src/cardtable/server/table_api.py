@@ -11,8 +11,9 @@ from pydantic import BaseModel, Field
 from cardtable.core.errors import CardtableError
 from cardtable.learn import LESSON_PRESET, ScriptedBot, lesson_of
 from cardtable.server.http_guards import client_address, http_error, too_many
+from cardtable.server.hub import Hub, TableRequest
 from cardtable.server.limits import ClientLimits
-from cardtable.server.tables import Hub, LiveTable, TableRequest
+from cardtable.server.tables import LiveTable
 
 
 class CreateLesson(BaseModel):
@@ -108,7 +109,7 @@ async def rematch_of(
     if limits.bad_keys.exhausted(address):
         raise too_many("too many wrong seat keys: wait a minute")
     table = await live_table(hub, table_id)
-    if not table.key_matches(body.seat, body.key):
+    if not table.roster.key_matches(body.seat, body.key):
         limits.bad_keys.allow(address)  # each wrong key spends one of the address's tries
         raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
     if not table.row.rematch_id and not limits.tables.allow(address):
@@ -140,7 +141,7 @@ def router(hub: Hub, limits: ClientLimits) -> APIRouter:
 
     @api.get("/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
-        return (await live_table(hub, table_id)).meta()
+        return (await live_table(hub, table_id)).frames.meta()
 
     @api.post("/tables/{table_id}/claim")
     async def claim(table_id: str, body: Claim) -> dict[str, Any]:

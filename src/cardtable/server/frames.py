@@ -1,0 +1,184 @@
+"""What a table's clients see, and how it reaches them.
+
+Each seat gets its own state frame (``state.view(seat)``: nothing of another's hidden cards),
+spectators ``view(None)``. A frame is encoded once per seat's view and shared by every
+socket of that seat; the spectators' one frame goes through the table's fan-out, after the
+players', so a crowd never stands between a move and the next player's turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
+
+from cardtable.agents import bot_levels
+from cardtable.core.game import Capability, Game, spec_of
+from cardtable.core.lesson import Lesson
+from cardtable.core.record import GameRecord
+from cardtable.core.state import State
+from cardtable.learn import coach as lesson_coach
+from cardtable.server.coaching import Coach, Listener
+from cardtable.server.errors import TableError
+from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
+from cardtable.server.fanout import Fanout
+from cardtable.server.protocol import encode
+from cardtable.server.roster import Roster
+from cardtable.server.round_break import RoundBreak
+from cardtable.server.store import TableRow
+
+log = logging.getLogger("cardtable.server")
+JSON = dict[str, Any]
+
+
+class Signing(Protocol):
+    def signer(self) -> Signer: ...
+
+
+class FramedTable(Protocol):
+    """What a frame reads of a live table (server.tables.LiveTable is one)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def row(self) -> TableRow: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def roster(self) -> Roster: ...
+    @property
+    def round_break(self) -> RoundBreak | None: ...
+    @property
+    def lesson(self) -> Lesson | None: ...
+    @property
+    def coach(self) -> Coach: ...
+    @property
+    def hub(self) -> Signing: ...
+    @property
+    def finished(self) -> bool: ...
+    def clock(self) -> JSON | None: ...
+
+
+class Frames:
+    """A table's listeners and the frames they are sent."""
+
+    def __init__(self, table: FramedTable) -> None:
+        self.table = table
+        self.listeners: set[Listener] = set()
+        self.fanout = Fanout()  # the spectators' frames, sent after the players'
+        self._links: list[str] = []  # each move's link of the hash chain (fairness.py)
+
+    # -- what clients see ----------------------------------------------------------------
+    def meta(self) -> JSON:
+        table, row = self.table, self.table.row
+        roster = table.roster
+        meta: JSON = {
+            "id": table.id,
+            "game": row.game,
+            "title": spec_of(row.game).title,
+            "family": spec_of(row.game).family,
+            "preset": row.preset,
+            "options": table.game.options.model_dump(mode="json"),
+            "bot_levels": bot_levels(row.game),  # what "fill the seats" offers
+            "seats": roster.meta(),
+            "status": "finished" if table.finished else "playing",
+            "round_break": table.round_break.to_json() if table.round_break else None,
+            "waiting": roster.waiting_for(),
+            "host": roster.host,  # who may fill the seats with bots
+            "commitment": row.commitment,
+            "move_seconds": row.move_seconds,
+            "moves": table.version,
+            "created_at": row.created_at,
+            "rematch_id": row.rematch_id,
+            "public": row.public,
+        }
+        if table.finished:
+            meta["reveal"] = {"seed": row.seed, "salt": row.salt}
+            # the game's own tie-break decides (an Ohanami points tie goes to more pinks)
+            meta["winners"] = list(table.state.result().winners)
+        return meta
+
+    def frame(self, seat: int | None) -> JSON:
+        table = self.table
+        round_break, state = table.round_break, table.state
+        frame: JSON = {
+            "type": "state",
+            "version": table.version,
+            "seat": seat,
+            "table": self.meta(),
+            "view": round_break.view(seat) if round_break else state.view(seat),
+            "clock": table.clock(),
+            "now": time.time(),
+        }
+        if table.lesson is not None and seat == table.lesson.learner:
+            frame["lesson"] = lesson_coach(table.lesson, state, "en")  # the client says it
+        extras = table.game.spec.optional(Capability.FRAME)
+        if extras is not None:  # what the game adds for everyone at the table
+            frame.update(extras(state))
+        if seat is not None and table.roster.seats[seat].coach:
+            frame["coach"] = table.coach.notes.get(seat)
+        frame["chain"] = {"moves": len(state.log), "head": self.chain_head()}
+        return frame
+
+    def chain_head(self) -> str:
+        """The hash chain's head over every move so far (extended as moves come)."""
+        row, log_ = self.table.row, self.table.state.log
+        previous = self._links[-1] if self._links else chain_start(row.commitment)
+        for move in log_[len(self._links) :]:
+            previous = next_link(previous, move.to_json(), row.salt)
+            self._links.append(previous)
+        return previous
+
+    def record_json(self) -> JSON:
+        """The finished game as a downloadable file (seed and salt revealed)."""
+        table = self.table
+        if not table.finished:
+            raise TableError("the game is still being played: its seed is secret", "not_finished")
+        data = GameRecord.of(table.state).to_json()
+        data["table"] = {"id": table.id, "seats": [s.to_json() for s in table.roster.seats]}
+        sealed = Commitment(seed=table.row.seed, salt=table.row.salt)
+        return seal(data, sealed, table.hub.signer())
+
+    # -- sending -------------------------------------------------------------------------
+    async def broadcast(self) -> None:
+        """Every listener gets its seat's state: the players' first."""
+        listeners = sorted(self.listeners, key=lambda listener: listener.seat is None)
+        await self.send(listeners, self.frame)
+
+    async def broadcast_presence(self, besides: Listener | None = None) -> None:
+        presence = self.table.roster.presence()
+        others = [listener for listener in self.listeners if listener is not besides]
+        await self.send(others, lambda _seat: presence, is_state=False)
+
+    async def send(
+        self,
+        listeners: Sequence[Listener],
+        frame_for: Callable[[int | None], JSON],
+        is_state: bool = True,
+    ) -> None:
+        """One encoding per seat's view, shared by every listener of that seat; the
+        players' sent now, the spectators' handed to the table's fan-out."""
+        texts: dict[int | None, str] = {}
+        sends: list[Awaitable[None]] = []
+        spectators = [listener for listener in listeners if listener.seat is None]
+        if spectators:
+            self.fanout.offer(encode(frame_for(None)), spectators, is_state)
+        for listener in listeners:
+            if listener.seat is None:
+                continue
+            if listener.seat not in texts:
+                texts[listener.seat] = encode(frame_for(listener.seat))
+            sends.append(listener.send_text(texts[listener.seat]))
+        results = await asyncio.gather(*sends, return_exceptions=True)
+        for result in results:
+            if isinstance(result, Exception):
+                log.debug("send failed: %r", result)
+
+    async def stop(self) -> None:
+        await self.fanout.stop()

@@ -1,0 +1,320 @@
+"""Every live table of one server: made, found, restored after a restart, rematched, and
+let go when nobody plays them; the lobby's list of open tables.
+
+Live state is keyed by table id alone (docs/web.md: what a second server process needs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.agents import make_agent
+from cardtable.core.errors import CardtableError, OptionError
+from cardtable.core.game import Game, spec_of
+from cardtable.learn import LESSON_PRESET, ScriptedBot, lesson_of
+from cardtable.server.client_options import game_for_client
+from cardtable.server.coaching import Reviews
+from cardtable.server.errors import TableError
+from cardtable.server.fairness import Commitment, Signer
+from cardtable.server.roster import SeatInfo, hash_key, named_seat, new_key
+from cardtable.server.settings import Settings
+from cardtable.server.store import StorageUnavailable, Store, TableRow
+from cardtable.server.tables import LiveTable
+from cardtable.server.workers import Workers
+
+log = logging.getLogger("cardtable.server")
+
+JSON = dict[str, Any]
+
+
+def new_table_id() -> str:
+    return secrets.token_hex(5)
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """What the lobby form asks for."""
+
+    game: str
+    seats: tuple[str, ...]
+    preset: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    names: tuple[str, ...] = ()
+    public: bool = True
+    move_seconds: int = 0
+    coach: bool = False  # coach the creator's seat (only at a table with bots)
+
+
+def build_game(request: TableRequest) -> Game:
+    """The game a request describes; the number of seats sets ``players`` when it has one."""
+    if request.preset == LESSON_PRESET:  # a guided first game: its own options and seats
+        return lesson_of(request.game).load()
+    spec = spec_of(request.game)
+    options = dict(request.options)
+    if "players" in spec.options_model.model_fields and "players" not in options:
+        options["players"] = len(request.seats)
+    game = game_for_client(request.game, request.preset, options)
+    if game.num_players and game.num_players != len(request.seats):
+        raise OptionError(
+            f"{game.id} with these options has {game.num_players} seats, not {len(request.seats)}"
+        )
+    return game
+
+
+def seat_infos(request: TableRequest, game_id: str) -> list[SeatInfo]:
+    seats: list[SeatInfo] = []
+    for number, asked in enumerate(request.seats):
+        kind = asked.strip().lower()
+        if kind != "human":
+            name = kind.removeprefix("bot:")
+            if not (request.preset == LESSON_PRESET and name == ScriptedBot.name):
+                make_agent(name, game_id)  # an unknown bot raises OptionError naming the valid ones
+            kind = f"bot:{name}"
+        given = request.names[number] if number < len(request.names) else ""
+        seats.append(named_seat(kind, given, seats))
+    if not any(s.kind == "human" for s in seats):
+        raise OptionError(
+            "a table needs at least one human seat (bots-only games: cardtable arena)"
+        )
+    if request.coach and any(s.is_bot for s in seats):
+        next(s for s in seats if s.kind == "human").coach = True
+    return seats
+
+
+class Hub:
+    """Every live table of one server, and the store behind them."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.tables: dict[str, LiveTable] = {}
+        self.workers = Workers(self.settings)
+        self.reviews = Reviews(self)
+        #: tables each address is making right now (counted against its unstarted limit, so
+        #: requests that arrive together cannot all pass the check before any table exists)
+        self.being_made: Counter[str] = Counter()
+        #: the rematch being made of each finished table: whoever asks meanwhile waits for it
+        self.rematches: dict[str, asyncio.Future[LiveTable]] = {}
+        self._signer: Signer | None = None
+
+    def signer(self) -> Signer:
+        """The key this server signs records with (made and stored on first use)."""
+        if self._signer is None:
+            key = self.store.secret("record-signing-key", lambda: Signer.new_key().hex())
+            self._signer = Signer(bytes.fromhex(key))
+        return self._signer
+
+    async def restore(self) -> int:
+        """Rebuild every unfinished table from its log (after a restart or a crash)."""
+        restored = 0
+        for row in self.store.unfinished():
+            try:
+                table = await asyncio.to_thread(LiveTable, row, self.store.moves(row.id), self)
+            except CardtableError as error:
+                log.error("table %s cannot be restored: %s", row.id, error)
+                continue
+            self.tables[row.id] = table
+            table.start()
+            restored += 1
+        return restored
+
+    async def close(self) -> None:
+        for table in list(self.tables.values()):
+            await table.stop()
+        self.workers.close()
+
+    def unstarted_by(self, creator: str) -> int:
+        """Tables ``creator`` made where no person has moved yet: a deal looked at and left."""
+        return self.being_made[creator] + sum(
+            1
+            for t in self.tables.values()
+            if t.creator == creator and not t.human_moved and not t.finished
+        )
+
+    async def evict_abandoned(self, now: float | None = None) -> list[str]:
+        """Tables nobody watched and nobody moved at for ``evict_after_seconds`` leave memory
+        (a request for one rebuilds it from the store); an unfinished one is stored as
+        abandoned, so tables made only to look at their deal show."""
+        now = time.time() if now is None else now
+        limit = self.settings.evict_after_seconds
+        gone = [
+            t
+            for t in self.tables.values()
+            if not t.frames.listeners and now - max(t.last_change, t.last_seen) >= limit
+        ]
+        for table in gone:
+            if not table.finished:
+                try:
+                    self.store.set_fields(table.id, status="abandoned")
+                except StorageUnavailable:
+                    continue  # kept in memory until the store can say it was abandoned
+                table.row.status = "abandoned"
+                log.info(
+                    "table %s abandoned after %d moves (a person moved: %s)",
+                    table.id, table.version, table.human_moved,
+                )  # fmt: skip
+            await table.stop()
+            self.tables.pop(table.id, None)
+        return [t.id for t in gone if t.id not in self.tables]
+
+    async def sweep(self) -> None:
+        """Evict abandoned tables now and then, for as long as the server runs."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.evict_abandoned()
+            except Exception:  # the sweeper must outlive any one bad table
+                log.exception("sweeping tables failed")
+
+    async def create(
+        self,
+        request: TableRequest,
+        *,
+        rematch_of: LiveTable | None = None,
+        creator: str | None = None,
+    ) -> tuple[LiveTable, list[str | None]]:
+        """A new table with a committed CSPRNG seed; returns it and each human seat's key.
+        ``creator`` (a client address) may hold only so many tables nobody has moved at."""
+        if creator is None:
+            return await self._create(request, rematch_of)
+        if self.unstarted_by(creator) >= self.settings.unstarted_tables:
+            raise TableError(
+                f"you have {self.settings.unstarted_tables} tables where nobody has moved yet: "
+                "play or leave one before making another",
+                "unstarted_tables",
+            )
+        self.being_made[creator] += 1
+        try:
+            table, keys = await self._create(request, rematch_of)
+            table.creator = creator
+        finally:
+            self.being_made[creator] -= 1
+            if self.being_made[creator] <= 0:
+                del self.being_made[creator]
+        return table, keys
+
+    async def _create(
+        self, request: TableRequest, rematch_of: LiveTable | None
+    ) -> tuple[LiveTable, list[str | None]]:
+        game = build_game(request)
+        seats = seat_infos(request, game.id)
+        keys: list[str | None] = [None] * len(seats)
+        if rematch_of is not None:  # same people, same keys
+            for info, old in zip(seats, rematch_of.seats, strict=True):
+                info.key_hash, info.claimed, info.coach = old.key_hash, old.claimed, old.coach
+        else:
+            for number, info in enumerate(seats):
+                if info.kind == "human":
+                    keys[number] = new_key()
+                    info.key_hash = hash_key(keys[number] or "")
+            first_human = next(n for n, s in enumerate(seats) if s.kind == "human")
+            seats[first_human].claimed = True
+        sealed = Commitment.draw()
+        if request.preset == LESSON_PRESET:  # the lesson's deal is known: so is its seed
+            sealed = Commitment(seed=lesson_of(game.id).seed, salt=sealed.salt)
+        row = TableRow(
+            id=new_table_id(),
+            game=game.id,
+            preset=request.preset,
+            options=game.options.model_dump(mode="json"),
+            seats=[s.to_row() for s in seats],
+            seed=sealed.seed,
+            salt=sealed.salt,
+            commitment=sealed.digest,
+            public=request.public,
+            move_seconds=max(0, min(int(request.move_seconds), 3600)),
+            status="playing",
+            created_at=time.time(),
+            rematch_of=None if rematch_of is None else rematch_of.id,
+        )
+        table = await asyncio.to_thread(LiveTable, row, (), self)
+        self.store.add_table(row)
+        self.tables[row.id] = table
+        table.start()
+        return table, keys
+
+    async def rematch(self, table: LiveTable, creator: str | None = None) -> LiveTable:
+        if not table.finished:
+            raise TableError("a rematch starts when the game is over", "not_finished")
+        if table.lesson is not None:
+            raise TableError(
+                "a guided game has no rematch: start a game against the easy bot", "no_rematch"
+            )
+        if table.row.rematch_id:  # made already (maybe evicted since: rebuilt from the store)
+            return await self.table(table.row.rematch_id)
+        making = self.rematches.get(table.id)
+        if making is not None:  # asked again while it is being made: the same table
+            return await asyncio.shield(making)
+        making = self.rematches[table.id] = asyncio.get_running_loop().create_future()
+        try:
+            new = await self._make_rematch(table, creator)
+        except BaseException as error:
+            making.set_exception(error)
+            # marked as seen: asyncio would warn of an exception never retrieved when
+            # nobody else was waiting for this rematch
+            making.exception()
+            raise
+        finally:
+            del self.rematches[table.id]
+        making.set_result(new)
+        return new
+
+    async def _make_rematch(self, table: LiveTable, creator: str | None) -> LiveTable:
+        request = TableRequest(
+            game=table.row.game,
+            seats=tuple("human" if s.kind == "human" else s.kind for s in table.seats),
+            options=table.game.options.model_dump(mode="json"),
+            names=tuple(s.name if s.chosen else "" for s in table.seats),
+            public=table.row.public,
+            move_seconds=table.row.move_seconds,
+            preset=None,
+        )
+        new, _ = await self.create(request, rematch_of=table, creator=creator)
+        table.row.rematch_id = new.id
+        self.store.set_fields(table.id, rematch_id=new.id)
+        await table.frames.broadcast()
+        return new
+
+    async def table(self, table_id: str) -> LiveTable:
+        """A live table, or one rebuilt from the store (finished, or left and come back to)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        row = self.store.table(table_id) if len(table_id) <= 32 else None
+        if row is None:
+            raise TableError(f"no table {table_id!r}", "not_found", given=[table_id])
+        if row.status == "abandoned":
+            self.store.set_fields(row.id, status="playing")
+            row.status = "playing"
+        built = await asyncio.to_thread(LiveTable, row, self.store.moves(row.id), self)
+        table = self.tables.setdefault(table_id, built)  # another request may have built it
+        table.start()
+        return table
+
+    def lobby(self) -> list[JSON]:
+        """Public tables still being played that a person may join or watch a person at,
+        newest first, free seats first. A game its people left (bots alone, or nobody)
+        is not listed: it would only fill the lobby with tables nobody plays."""
+        rows = [
+            t
+            for t in self.tables.values()
+            if t.row.public
+            and t.lesson is None
+            and not t.finished
+            and (t.roster.free_seats() or t.roster.person_present())
+        ]
+        rows.sort(key=lambda t: -t.row.created_at)
+        out = []
+        for table in rows[: self.settings.lobby_size]:
+            meta = table.frames.meta()
+            meta["free_seats"] = table.roster.free_seats()
+            out.append(meta)
+        out.sort(key=lambda m: not m["free_seats"])
+        return out
