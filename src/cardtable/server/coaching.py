@@ -89,6 +89,8 @@ log = logging.getLogger("cardtable.server")
 JSON = dict[str, Any]
 #: how long a review job waits when every hint worker is busy before it asks again
 BUSY_WAIT = 0.5
+#: how often a coach note is asked of a busy pool before it is given up (waits double)
+NOTE_ATTEMPTS = 4
 #: reviews kept in memory; past this the oldest finished ones are forgotten (asked again,
 #: one is worked out afresh)
 KEPT_REVIEWS = 1000
@@ -134,15 +136,19 @@ class Coach:
     async def _judge(self, seat: int, before: State, action: Action, version: int) -> None:
         table = self.table
         budget = coach_budget(table.row.game, table.hub.settings.coach_iterations)
-        try:
-            judged = await table.hub.workers.hint(
-                judge, before, seat, action, budget, address=table.owner, table=table.id
-            )
-        except HintsBusy:
-            log.info("table %s: no worker free for a coach note", table.id)
-            return
-        except Exception:  # a note is a nicety: it must never stop the table
-            log.exception("table %s: coach note failed", table.id)
+        for attempt in range(NOTE_ATTEMPTS):
+            try:
+                judged = await table.hub.workers.hint(
+                    judge, before, seat, action, budget, address=table.owner, table=table.id
+                )
+                break
+            except HintsBusy:  # a full queue, or a worker lost (the pool starts afresh)
+                log.info("table %s: no worker free for a coach note (try %d)", table.id, attempt)
+                await asyncio.sleep(BUSY_WAIT * 2**attempt)
+            except Exception:  # a note is a nicety: it must never stop the table
+                log.exception("table %s: coach note failed", table.id)
+                return
+        else:
             return
         if not judged.clearly_worse:
             return
