@@ -97,7 +97,7 @@ def played_record(first: dict[str, Any]) -> GameRecord:
     while not state.is_over:
         mover = min(state.to_move)
         state.apply(mover, greedy.choose(state.clone(), mover))
-    return state.record()
+    return GameRecord.of(state)
 
 
 def test_the_review_lists_the_light_given_up_with_the_capture() -> None:

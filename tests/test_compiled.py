@@ -15,6 +15,7 @@ import pytest
 
 import cardtable
 from cardtable import compiled
+from cardtable.core.record import GameRecord
 from cardtable.core.rng import Rng
 from tests.counts import count
 
@@ -88,7 +89,7 @@ def played(seeds: int = count(12, 3)) -> str:
                     copy.end_at_round()
                     copy.random_playout(Rng(seed), copy.rounds_finished)  # type: ignore[attr-defined]
                     digest.update(json.dumps(copy.view(None), sort_keys=True).encode())
-            digest.update(json.dumps(state.record().to_json(), sort_keys=True).encode())
+            digest.update(json.dumps(GameRecord.of(state).to_json(), sort_keys=True).encode())
             digest.update(repr(state.scores()).encode())
     return digest.hexdigest()
 

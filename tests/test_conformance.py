@@ -31,8 +31,9 @@ from cardtable import IllegalAction, OptionError
 from cardtable.agents import make_agent
 from cardtable.core.actions import Action
 from cardtable.core.game import spec_of
+from cardtable.core.protocols import Timed
 from cardtable.core.record import GameRecord
-from cardtable.core.state import CLOCK, State, Timed
+from cardtable.core.state import CLOCK, State
 from cardtable.locales import LANGUAGES, Reason, catalogue
 from tests.counts import count
 
@@ -158,7 +159,7 @@ def check_replay(state: State) -> None:
         state.game.id, state.game.options, state.seed, state.log, deals=state.deals
     )
     assert snapshot(again) == snapshot(state)
-    loaded = GameRecord.from_json(json.loads(json.dumps(state.record().to_json())))
+    loaded = GameRecord.from_json(json.loads(json.dumps(GameRecord.of(state).to_json())))
     assert snapshot(loaded.replay()) == snapshot(state)
 
 

@@ -448,7 +448,7 @@ def test_records_saved_with_the_former_flags_load_and_replay() -> None:
         state = record.replay()
         assert state.is_over and list(state.scores()) == case["scores"], case["name"]
         assert [r.outcome for r in state.result().rounds] == case["outcomes"]
-        again = GameRecord.from_json(json.loads(json.dumps(state.record().to_json())))
+        again = GameRecord.from_json(json.loads(json.dumps(GameRecord.of(state).to_json())))
         assert (
             again.options["lucky_hands"] in ("win", "off")
             and again.replay().scores() == state.scores()

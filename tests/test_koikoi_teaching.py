@@ -17,13 +17,14 @@ import cardtable
 from cardtable.agents import make_agent
 from cardtable.agents.coach import judge, review_steps
 from cardtable.agents.hints import Hint, Reason, explainer, hint
+from cardtable.core.record import GameRecord
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
 from cardtable.games.hanafuda.deck import cards, codes
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.terminal import HanafudaRenderer
 from cardtable.games.hanafuda.yaku import koikoi_table
-from cardtable.learn import ScriptedBot, coach, expected, lesson_of
+from cardtable.learn import ScriptedBot, expected, guide, lesson_of
 from cardtable.locales import catalogue
 
 LANGS = ("en", "pl", "ru")
@@ -187,7 +188,7 @@ def test_the_coach_and_the_review_speak_what_scores(game_id: str) -> None:
     while not state.is_over:
         mover = min(state.to_move)
         state.apply(mover, bots[mover].choose(state.clone(), mover))
-    steps = review_steps(state.record(), 0)
+    steps = review_steps(GameRecord.of(state), 0)
     judged = [judge(step.state, 0, step.action, iterations=60) for step in steps]
     better = [j for j in judged if j.loss > 0]  # what the review may list, each with why
     assert better, "the random player's game has moves to correct"
@@ -283,14 +284,14 @@ def lesson_lines(lang: str, name: str = "") -> list[tuple[str, str, str]]:
     while not state.is_over:
         seat = min(state.to_move)
         if seat == lesson.learner:
-            said = coach(lesson, state, lang, name)
+            said = guide(lesson, state, lang, name)
             out.append((said["idea"], said["key"], said["text"]))
             action = expected(lesson, state, seat)
             assert action is not None
         else:
             action = bot.choose(state, seat)
         state.apply(seat, action)
-    said = coach(lesson, state, lang, name)
+    said = guide(lesson, state, lang, name)
     return [*out, (said["idea"], said["key"], said["text"])]
 
 
@@ -329,7 +330,7 @@ def test_the_koikoi_lesson_stops_a_threat_and_calls_under_risk() -> None:
             # the learner has a yaku to call on while the opponent is one card from one
             assert isinstance(action, Shobu) and state.pile_yaku(0)  # type: ignore[attr-defined]
             assert any(p.missing == 1 for p in table.progress(theirs, state.piles[0]))  # type: ignore[attr-defined]
-            said = coach(lesson, state, "en")
+            said = guide(lesson, state, "en")
             assert "Aotan" in said["text"] and said["values"]["pl"]["threat"].startswith("Aotan")
             seen.add("risk")
         state.apply(seat, action)

@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
+from cardtable.core.record import GameRecord
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from cardtable.learn import (
     ScriptedBot,
-    coach,
     expected,
     games_with_lessons,
+    guide,
     lesson_of,
     refusal,
 )
@@ -56,7 +57,7 @@ def play_through(game_id: str) -> tuple[State, list[str], list[str]]:
             break
         seat = min(state.to_move)
         if seat == lesson.learner:
-            said = coach(lesson, state, "en")
+            said = guide(lesson, state, "en")
             action = expected(lesson, state, seat)
             assert action is not None and said["target"] == action.to_json()
             assert refusal(lesson, state, seat, action) is None
@@ -79,7 +80,7 @@ def play_through(game_id: str) -> tuple[State, list[str], list[str]]:
 def test_each_idea_comes_up_in_order(game_id: str) -> None:
     state, fired, _lines = play_through(game_id)
     assert fired == IDEAS[game_id]
-    assert coach(lesson_of(game_id), state, "en")["key"] == lesson_of(game_id).done
+    assert guide(lesson_of(game_id), state, "en")["key"] == lesson_of(game_id).done
 
 
 def at_first_idea(game_id: str) -> State:
@@ -176,7 +177,7 @@ def test_the_siedem_coach_names_the_words_the_area_allows() -> None:
             action = expected(lesson, state, seat)
             assert action is not None
             if isinstance(action, Submit) and lesson.step(state, seat) is not None:
-                key = coach(lesson, state, "en")["key"]
+                key = guide(lesson, state, "en")["key"]
                 for lang in LANGUAGES:
                     assert action.word.upper() in catalogue(lang)[key], (key, lang)
                 assert state.word_score(seat, action.word).points > 0
@@ -210,14 +211,14 @@ def said_through(game_id: str, lang: str) -> list[tuple[str, str, str]]:
     while not state.is_over:
         seat = lesson.learner if lesson.learner in state.to_move else min(state.to_move)
         if seat == lesson.learner:
-            said = coach(lesson, state, lang)
+            said = guide(lesson, state, lang)
             out.append((said["key"], said["idea"], said["text"]))
             action = expected(lesson, state, seat)
             assert action is not None
         else:
             action = bots[seat].choose(state, seat)
         state.apply(seat, action)
-    said = coach(lesson, state, lang)
+    said = guide(lesson, state, lang)
     return [*out, (said["key"], said["idea"], said["text"])]
 
 
@@ -260,12 +261,12 @@ def test_the_frame_carries_the_values_for_the_browsers_language(game_id: str) ->
     each language fill that language's line completely, as the server would."""
     lesson = lesson_of(game_id)
     state = at_first_idea(game_id)
-    said = coach(lesson, state, "en")
+    said = guide(lesson, state, "en")
     for lang in sorted(LANGUAGES):
         text = catalogue(lang)[said["key"]]
         values = said["values"][lang]
         filled = PLACEHOLDER.sub(lambda m, v=values: v[m.group(0)[1:-1]], text)
-        assert filled == coach(lesson, state, lang)["text"]
+        assert filled == guide(lesson, state, lang)["text"]
         assert not PLACEHOLDER.search(filled)
 
 
@@ -433,7 +434,7 @@ def test_a_finished_lesson_is_a_record_that_verifies(game_id: str) -> None:
     state, _fired, _lines = play_through(game_id)
     sealed = Commitment(seed=lesson_of(game_id).seed, salt="ab" * 16)
     signer = Signer(Signer.new_key())
-    data = seal(state.record().to_json(), sealed, signer)
+    data = seal(GameRecord.of(state).to_json(), sealed, signer)
     assert verify(data, trusted_key=signer.public_key).ok
 
 

@@ -17,7 +17,8 @@ from cardtable import IllegalAction
 from cardtable.agents import make_agent
 from cardtable.core.actions import Action
 from cardtable.core.game import spec_of
-from cardtable.core.state import CLOCK, State, Timed
+from cardtable.core.protocols import Timed
+from cardtable.core.state import CLOCK, State
 from cardtable.games.hanafuda.actions import KOIKOI, SHOBU, Play, Take
 from cardtable.games.hanafuda.fishing import action_said
 from cardtable.games.ohanami.game import Keep, OhanamiState, Place, Target, cards_in

@@ -37,7 +37,7 @@ def test_replay_from_json_log(tmp_path: Path) -> None:
     assert rebuilt.result() == state.result()
 
     path = tmp_path / "game.json"
-    state.record().save(path)
+    GameRecord.of(state).save(path)
     record = GameRecord.load_file(path)
     assert record.replay().result() == state.result()
     assert len(list(record.states())) == len(state.log) + 1
@@ -48,7 +48,7 @@ def test_record_keeps_fixed_deals() -> None:
     state = cardtable.load("bakappana", rounds=1).new_state(seed=3, deals=[deal])
     while not state.is_over:
         state.apply(state.current, state.legal_actions(state.current)[0])  # type: ignore[attr-defined]
-    data = json.loads(json.dumps(state.record().to_json()))
+    data = json.loads(json.dumps(GameRecord.of(state).to_json()))
     assert data["deals"] == [deal]
     assert GameRecord.from_json(data).replay().result() == state.result()
 

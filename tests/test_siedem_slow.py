@@ -552,7 +552,7 @@ def test_a_game_replays_from_its_record() -> None:
     state = new_game(players=3, deck="en", seed=11)
     play_round(state, {0: "cat", 1: "house"}, fastest=1)
     play_round(state, {0: "tree", 2: "dog"}, fastest=None)
-    record = GameRecord.from_json(state.record().to_json())
+    record = GameRecord.from_json(GameRecord.of(state).to_json())
     again = record.replay()
     assert again.view(0) == state.view(0)
     assert again.scores() == state.scores()

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from cardtable.core.actions import Action
+from cardtable.core.agent import Agent
 from cardtable.core.errors import IllegalAction, OptionError
 from cardtable.core.game import Capability, game_ids, spec_of
 from cardtable.core.rng import Rng
-from cardtable.core.state import Agent, State
+from cardtable.core.state import State
 
 #: Agent is core's interface (a terminal seat holds one too); this layer hands it out
 __all__ = [

@@ -44,8 +44,9 @@ from typing import Protocol, cast
 from cardtable.agents.base import Agent, Shortlisting, actions_for, make_agent, register_agent
 from cardtable.core.actions import Action
 from cardtable.core.game import spec_of
+from cardtable.core.protocols import FastPlayout
 from cardtable.core.rng import Rng
-from cardtable.core.state import FastPlayout, State
+from cardtable.core.state import State
 
 EXPLORATION = 0.7
 #: at most this many of the searching seat's moves are searched when the rollout bot can

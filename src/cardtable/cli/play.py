@@ -12,6 +12,7 @@ from rich.text import Text
 
 from cardtable.agents.hints import hint
 from cardtable.core.actions import Action
+from cardtable.core.record import GameRecord
 from cardtable.core.state import State
 from cardtable.core.terminal import Guide, Renderer, Seat, console, show_final
 from cardtable.locales import message, reason_text
@@ -144,12 +145,12 @@ def run_match(
                 if delay and controller.agent is not None:
                     time.sleep(delay)
             if save is not None:
-                state.record().save(save)
+                GameRecord.of(state).save(save)
             results_shown = _show_finished_rounds(state, renderer, results_shown)
     except Quit:
         console.print(message("term.stopped", lang), style="yellow")
         if save is not None:
-            state.record().save(save)
+            GameRecord.of(state).save(save)
             console.print(message("term.saved", lang, path=save), markup=False)
         return
     show_final(state, names, lang)

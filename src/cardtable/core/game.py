@@ -183,6 +183,11 @@ class Game:
         """How many seats this game has (every game's options have ``players``)."""
         return int(getattr(self.options, "players", self.spec.info.players[0]))
 
+    @property
+    def rounds_carry_over(self) -> bool:
+        """A round builds on the ones before (:attr:`GameInfo.rounds_carry_over`)."""
+        return self.spec.info.rounds_carry_over
+
     def new_state(
         self, seed: int | None = None, deals: Sequence[Mapping[str, Any]] | None = None
     ) -> State:

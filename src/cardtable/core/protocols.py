@@ -1,27 +1,38 @@
-"""The protocols beside the State API: what bots, search and front ends ask of a state.
+"""The protocols beside the State API: what a state asks of its game, and what search and
+front ends ask of a state beyond that API.
 
-They live apart from :mod:`cardtable.core.state` because the compiled engine compiles that
-module, and a runtime-checkable protocol is an interpreted class.
+They name no State, so :mod:`cardtable.core.state` builds on them (the four engine modules
+stack as protocols, state, game, record; :mod:`cardtable.core.agent` sits on state). They
+live apart from state because the compiled engine compiles that module, and a
+runtime-checkable protocol is an interpreted class.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
 
 from cardtable.core.actions import Action
+from cardtable.core.options import GameOptions
 from cardtable.core.rng import RandomSource
 
-if TYPE_CHECKING:
-    from cardtable.core.state import State
 
+class GameLike(Protocol):
+    """What a state needs of its game (``state.game``): :class:`cardtable.core.game.Game`
+    is the one there is. Code that wants more of the game (its spec, its capabilities)
+    asks :func:`cardtable.core.game.spec_of` with ``state.game.id``."""
 
-class Agent(Protocol):
-    """A bot: ``choose`` returns a legal action for ``seat`` in ``state`` (cardtable.agents
-    makes them; a terminal seat holds one)."""
+    @property
+    def id(self) -> str: ...
+    @property
+    def options(self) -> GameOptions: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def rounds_carry_over(self) -> bool:
+        """A round builds on the ones before (the spec's ``GameInfo``)."""
 
-    name: str
-
-    def choose(self, state: State, seat: int) -> Action: ...
+    def parse_action(self, data: Mapping[str, Any]) -> Action: ...
 
 
 @runtime_checkable
@@ -50,9 +61,10 @@ class FastPlayout(Protocol):
 @runtime_checkable
 class Timed(Protocol):
     """A state of a game whose spec declares a clock: the timer a front end runs now, as
-    ``(kind, seconds)`` (None: none runs), the action it sends as :data:`CLOCK` when the
-    timer ends, the grace seconds it allows a move being typed, and whether play runs in
-    real time now (bots then take their thinking time; no per-move clock runs)."""
+    ``(kind, seconds)`` (None: none runs), the action it sends as
+    :data:`cardtable.core.state.CLOCK` when the timer ends, the grace seconds it allows a
+    move being typed, and whether play runs in real time now (bots then take their
+    thinking time; no per-move clock runs)."""
 
     @property
     def timer(self) -> tuple[str, int] | None: ...

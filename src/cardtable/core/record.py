@@ -30,6 +30,17 @@ class GameRecord:
     deals: tuple[JSON, ...] = ()
     log: tuple[LoggedMove, ...] = ()
 
+    @classmethod
+    def of(cls, state: State) -> GameRecord:
+        """Everything needed to rebuild ``state``: game, options, seed, deals, moves."""
+        return cls(
+            game=state.game.id,
+            options=state.game.options.model_dump(mode="json"),
+            seed=state.seed,
+            deals=tuple(state.deals),
+            log=tuple(state.log),
+        )
+
     def to_json(self) -> JSON:
         return {
             "format": FORMAT,

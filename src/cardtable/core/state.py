@@ -15,17 +15,17 @@ from mypy_extensions import mypyc_attr
 
 from cardtable.core.actions import Action, LoggedMove
 from cardtable.core.errors import IllegalAction
-from cardtable.core.protocols import Agent, FastPlayout, Searchable, Timed
-from cardtable.core.record import GameRecord
+from cardtable.core.protocols import FastPlayout, GameLike, Searchable, Timed
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource
 from cardtable.locales import Reason, reason
 
 if TYPE_CHECKING:
-    from cardtable.core.game import Game
+    from cardtable.core.record import GameRecord
 
 JSON = dict[str, Any]
-__all__ = ["CLOCK", "Agent", "FastPlayout", "KeepsRounds", "Searchable", "State", "Timed"]
+#: the protocols are cardtable.core.protocols's; these names stay for older imports
+__all__ = ["CLOCK", "FastPlayout", "KeepsRounds", "Searchable", "State", "Timed"]
 _new_tuple: Final = tuple.__new__
 #: the class as a constant: compiled, an imported class is otherwise a look-up in a dict
 _LOGGED_MOVE: Final = LoggedMove
@@ -41,12 +41,12 @@ class State:
     """A game in progress.
 
     ``seed`` and ``deals`` are what the state was started from; with ``log`` they rebuild
-    it exactly (:meth:`record`).
+    it exactly (``GameRecord.of(state)``).
     """
 
     __slots__ = ("deals", "game", "log", "seed")
 
-    game: Game
+    game: GameLike
     seed: int
     deals: tuple[JSON, ...]
     log: list[LoggedMove]
@@ -64,7 +64,7 @@ class State:
         for name, value in state.items():
             setattr(self, name, value)
 
-    def begin(self, game: Game, seed: int, deals: tuple[JSON, ...]) -> None:
+    def begin(self, game: GameLike, seed: int, deals: tuple[JSON, ...]) -> None:
         """Record what the state starts from (every game's constructor calls this first)."""
         self.game = game
         self.seed = seed
@@ -137,7 +137,7 @@ class State:
     @property
     def rounds_carry_over(self) -> bool:
         """A round builds on the ones before: search to the end of the game (the spec)."""
-        return self.game.spec.info.rounds_carry_over
+        return self.game.rounds_carry_over
 
     @property
     def rounds_finished(self) -> int:
@@ -177,14 +177,12 @@ class State:
         return reason("illegal.not_to_move", seat=seat, waiting=waiting)
 
     def record(self) -> GameRecord:
-        """Everything needed to rebuild this state: game, options, seed, deals, moves."""
-        return GameRecord(
-            game=self.game.id,
-            options=self.game.options.model_dump(mode="json"),
-            seed=self.seed,
-            deals=tuple(self.deals),
-            log=tuple(self.log),
-        )
+        """Deprecated: ``GameRecord.of(state)`` (cardtable.core.record). Kept, with its
+        import from a layer above, only until the server's last callers move; then it
+        goes and the engine's modules import only downward."""
+        from cardtable.core.record import GameRecord  # noqa: PLC0415 - see above
+
+        return GameRecord.of(self)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -19,8 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.core.actions import Action
+from cardtable.core.agent import Agent
 from cardtable.core.results import RoundResult
-from cardtable.core.state import Agent, State
+from cardtable.core.state import State
 from cardtable.locales import message
 
 if TYPE_CHECKING:

@@ -33,9 +33,10 @@ from gymnasium import spaces
 import cardtable
 from cardtable.agents import make_agent
 from cardtable.core.actions import Action
+from cardtable.core.agent import Agent
 from cardtable.core.encoding import Choice
 from cardtable.core.errors import IllegalAction
-from cardtable.core.state import Agent, State
+from cardtable.core.state import State
 from cardtable.rl.aec import observation_space, render_view
 from cardtable.rl.encoding import BaseEncoder, apply, encoder_for, observe
 from cardtable.rl.rewards import Rewards

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, cast
 
 from cardtable.core.actions import Action
-from cardtable.core.state import Agent, State
+from cardtable.core.agent import Agent
+from cardtable.core.state import State
 from cardtable.core.workers import start_ray
 from cardtable.server.settings import Settings
 

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.core.actions import Action
+from cardtable.core.game import spec_of
 from cardtable.core.results import RoundResult
 from cardtable.core.state import State
 from cardtable.core.terminal import TerminalFrontEnd, score_table
@@ -161,7 +162,7 @@ class HanafudaRenderer:
         title = said(
             "round_title",
             lang,
-            title=state.game.spec.title,
+            title=spec_of(state.game.id).title,
             number=state.round_no,
             rounds=state.game.options.rounds,  # type: ignore[attr-defined]
             dealer=self.names[state.dealer],

@@ -174,7 +174,7 @@ class WordTable:
     def apply(self, seat: int, action: Action) -> None:
         self.state.apply(seat, action)
         if self.save is not None:
-            self.state.record().save(self.save)
+            GameRecord.of(self.state).save(self.save)
 
     # -- the loop -----------------------------------------------------------------------
     def run(self) -> bool:
