@@ -18,14 +18,14 @@ from .browser_helpers import board, browser, new_page, server, shot
 
 __all__ = ["browser", "server"]  # fixtures used by name
 
-TARGET = "[data-coach-target]"
+TARGET = "[data-lesson-target]"
 # what the coach points at (on the board, or "Next round"), or the end of the game
 POINTED_OR_OVER = """() =>
-    document.querySelector('#board [data-coach-target], #round-result [data-coach-target]')
+    document.querySelector('#board [data-lesson-target], #round-result [data-lesson-target]')
     || document.querySelector('#board').dataset.status === 'finished'"""
 # after a click: the element clicked is no longer the one the coach points at (the board
 # was drawn again: the game moved on, or the renderer took the click as one step of a move)
-MOVED_ON = """() => !document.querySelector('[data-coach-target][data-clicked]')"""
+MOVED_ON = """() => !document.querySelector('[data-lesson-target][data-clicked]')"""
 
 
 #: the learner's name, asked on the lesson page when the browser keeps none
@@ -44,7 +44,7 @@ def open_lesson(page: Page, url: str, game: str, fresh: bool = True) -> str:
     page.goto(f"{url}/learn/{game}{'?new=1' if fresh else ''}")
     give_name(page)
     page.wait_for_selector("#board[data-version]")
-    page.wait_for_selector("#coach:not([hidden])")
+    page.wait_for_selector("#lesson:not([hidden])")
     return page.url.rsplit("/", 1)[-1]
 
 
@@ -55,7 +55,7 @@ def follow_the_coach(page: Page, limit: int = 600) -> list[str]:
         page.wait_for_function(POINTED_OR_OVER, timeout=30_000)
         if board(page)["status"] == "finished":
             return said
-        key = page.get_attribute("#coach-text", "data-key") or ""
+        key = page.get_attribute("#lesson-text", "data-key") or ""
         if not said or said[-1] != key:
             said.append(key)
         target = page.locator(f"#board {TARGET}, #round-result {TARGET}")
@@ -81,14 +81,14 @@ def test_a_new_player_finishes_the_guided_koikoi_game_by_following_the_coach(
     assert page.get_attribute("#learn-link", "href") == "/learn/koi-koi"
     page.click("#learn-link")
     give_name(page)
-    page.wait_for_selector("#coach:not([hidden])")
+    page.wait_for_selector("#lesson:not([hidden])")
     table_id = page.url.rsplit("/", 1)[-1]
-    assert LEARNER in page.inner_text("#coach-text")  # the coach greets the learner by name
+    assert LEARNER in page.inner_text("#lesson-text")  # the coach greets the learner by name
     said = follow_the_coach(page)
     lesson = lesson_of("koi-koi")
     assert said == [step.say for step in lesson.steps_of(lesson.learner)]
-    page.wait_for_selector(f"#coach {TARGET}#lesson-next")
-    assert page.get_attribute("#coach-text", "data-key") == lesson.done
+    page.wait_for_selector(f"#lesson {TARGET}#lesson-next")
+    assert page.get_attribute("#lesson-text", "data-key") == lesson.done
     meta = page.request.get(f"{url}/api/tables/{table_id}").json()
     assert meta["status"] == "finished" and meta["winners"] == [lesson.learner]
     shot(page, "learn-koi-koi-done")
@@ -105,7 +105,7 @@ def test_a_new_player_finishes_the_guided_koikoi_game_by_following_the_coach(
     new_id = page.url.rsplit("/", 1)[-1]
     meta = page.request.get(f"{url}/api/tables/{new_id}").json()
     assert [s["kind"] for s in meta["seats"]] == ["human", "bot:easy"]
-    assert meta["preset"] is None and page.locator("#coach").is_hidden()
+    assert meta["preset"] is None and page.locator("#lesson").is_hidden()
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
@@ -118,16 +118,16 @@ def test_a_wrong_move_is_explained(server: tuple[str, Any], browser: Browser, la
     other = page.locator(f"#board .hand .card.playable:not([data-code='{pointed}'])").first
     version = board(page)["version"]
     other.click()
-    page.wait_for_selector("#coach-wrong")
+    page.wait_for_selector("#lesson-wrong")
     words = catalogue(lang)
-    wrong = page.inner_text("#coach-wrong")
+    wrong = page.inner_text("#lesson-wrong")
     assert words["lesson.not_now"] in wrong
     assert board(page)["version"] == version  # nothing was played
     # the coach still says what to do, and the pointed card is still marked
-    assert page.get_attribute("#coach-text", "data-key") == "lesson.koi-koi.match"
+    assert page.get_attribute("#lesson-text", "data-key") == "lesson.koi-koi.match"
     assert page.get_attribute(f"#board {TARGET}", "data-code") == pointed
     if lang != "en":
-        assert catalogue("en")["lesson.not_now"] not in page.inner_text("#coach")
+        assert catalogue("en")["lesson.not_now"] not in page.inner_text("#lesson")
 
 
 @pytest.mark.parametrize("lang", ["en", "pl", "ru"])
@@ -144,15 +144,15 @@ def test_a_wrong_word_in_the_siedem_lesson_is_explained(
     version = board(page)["version"]
     box.fill("gdyx")
     box.press("Enter")
-    page.wait_for_selector("#coach-wrong")
-    wrong = page.inner_text("#coach-wrong")
+    page.wait_for_selector("#lesson-wrong")
+    wrong = page.inner_text("#lesson-wrong")
     assert "GDYX" in wrong
     words = catalogue(lang)
     reason = words["illegal.siedem.word.not_in_dictionary"].replace("{word}", "GDYX")
     assert reason in wrong
     assert words["lesson.not_now"] not in wrong
     assert board(page)["version"] == version  # nothing was written
-    assert page.get_attribute("#coach-text", "data-key") == "lesson.siedem.word"
+    assert page.get_attribute("#lesson-text", "data-key") == "lesson.siedem.word"
     if lang != "en":
         assert catalogue("en")["illegal.siedem.word.not_in_dictionary"][8:] not in wrong
 
@@ -167,15 +167,15 @@ def test_a_lesson_left_is_resumed(server: tuple[str, Any], browser: Browser) -> 
         "v => document.querySelector('#board').dataset.version !== v", arg=version
     )
     page.wait_for_function(
-        "() => document.querySelector('#coach-text').dataset.key === 'lesson.koi-koi.choice'"
+        "() => document.querySelector('#lesson-text').dataset.key === 'lesson.koi-koi.choice'"
     )
     page.goto(f"{url}/")
     page.wait_for_selector("#learn-link:visible")
     page.click("#learn-link")  # the same lesson, where it was left
-    page.wait_for_selector("#coach:not([hidden])")
+    page.wait_for_selector("#lesson:not([hidden])")
     assert page.url.rsplit("/", 1)[-1] == table_id
     page.wait_for_function(
-        "() => document.querySelector('#coach-text')?.dataset.key === 'lesson.koi-koi.choice'"
+        "() => document.querySelector('#lesson-text')?.dataset.key === 'lesson.koi-koi.choice'"
     )
     assert page.locator(f"#board {TARGET}").count() == 1
 
@@ -256,22 +256,22 @@ def test_ohanami_stage_step_waits_for_the_stage_result(
         target.click()
         page.wait_for_function(MOVED_ON, timeout=30_000)
     page.wait_for_selector(f"#round-result:not([hidden]) {TARGET}")
-    assert page.get_attribute("#coach-text", "data-key") == "lesson.read_result"
-    assert page.inner_text("#coach-text") == catalogue("pl")["lesson.read_result"]
+    assert page.get_attribute("#lesson-text", "data-key") == "lesson.read_result"
+    assert page.inner_text("#lesson-text") == catalogue("pl")["lesson.read_result"]
     # reading the result is no step of its own: step 10 is counted once, after the break
-    assert page.inner_text("#coach .coach-step") == ""
+    assert page.inner_text("#lesson .lesson-step") == ""
     # the stage's score is in the box: no banner says it again over the table
     assert not page.locator("#announce.show").count()
     shot(page, f"learn-ohanami-break-{width}")
     page.locator(f"#round-result {TARGET}").click()
     page.wait_for_function(
-        "key => document.querySelector('#coach-text')?.dataset.key === key", arg=stages
+        "key => document.querySelector('#lesson-text')?.dataset.key === key", arg=stages
     )
     assert page.locator("#round-result:not([hidden])").count() == 0
-    page.locator("#coach").scroll_into_view_if_needed()
-    assert page.evaluate(UNCOVERED, "#coach-text")
-    assert "105" in page.inner_text("#coach-text")  # the cards to keep, now on show
-    assert "10" in page.inner_text("#coach .coach-step")
+    page.locator("#lesson").scroll_into_view_if_needed()
+    assert page.evaluate(UNCOVERED, "#lesson-text")
+    assert "105" in page.inner_text("#lesson-text")  # the cards to keep, now on show
+    assert "10" in page.inner_text("#lesson .lesson-step")
     assert not page.locator("#announce.show").count()  # nor over the next stage's board
     page.wait_for_selector(f"#board {TARGET}")
     shot(page, f"learn-ohanami-stage-step-{width}")

@@ -10,7 +10,7 @@ from cardtable.cli.play import run_match
 from cardtable.core.actions import Action
 from cardtable.core.state import State
 from cardtable.core.terminal import Describes, Seat, TerminalFrontEnd, console
-from cardtable.learn import ScriptedBot, coach, expected, lesson_of, refusal
+from cardtable.learn import ScriptedBot, expected, guide, lesson_of, refusal
 from cardtable.locales import message, reason_text
 
 
@@ -22,7 +22,7 @@ class Coach:
         self.lang = lang
 
     def before(self, state: State, seat: int, renderer: Describes) -> list[Text]:
-        said = coach(self.lesson, state, self.lang)
+        said = guide(self.lesson, state, self.lang)
         lines = [Text(f"{message('lesson.coach', self.lang)}: {said['text']}", "bold magenta")]
         target = expected(self.lesson, state, seat)
         if target is not None:  # what to type: the menu's number, or the game's own form
@@ -46,7 +46,7 @@ class Coach:
         return message("lesson.wrong", self.lang, reason=reason_text(why, self.lang))
 
     def after(self, state: State) -> list[Text]:
-        said = coach(self.lesson, state, self.lang)
+        said = guide(self.lesson, state, self.lang)
         return [
             Text(f"{message('lesson.coach', self.lang)}: {said['text']}", "bold magenta"),
             Text(f"cardtable play {self.lesson.game} --seats human,easy", "cyan"),

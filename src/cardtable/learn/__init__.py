@@ -9,7 +9,7 @@ game ends, so a lesson may stop scripting once its ideas have come up.
 
 >>> lesson = lesson_of("koi-koi")
 >>> state = lesson.new_state()
->>> coach(lesson, state, "en")["target"]
+>>> guide(lesson, state, "en")["target"]
 {'type': 'play', 'card': '01-1', 'take': None}
 """
 
@@ -30,9 +30,9 @@ __all__ = [
     "Lesson",
     "ScriptedBot",
     "Step",
-    "coach",
     "expected",
     "games_with_lessons",
+    "guide",
     "has_lesson",
     "lesson_of",
     "refusal",
@@ -72,10 +72,10 @@ def refusal(lesson: Lesson, state: State, seat: int, action: Action) -> Reason |
     return None
 
 
-def coach(lesson: Lesson, state: State, lang: str, name: str = "") -> JSON:
-    """What the coach says and points at now, for the learner, called ``name`` (the name
-    they gave; the browser puts in their seat's name itself, and without one the coach
-    says "player")."""
+def guide(lesson: Lesson, state: State, lang: str, name: str = "") -> JSON:
+    """The lesson's guide now: its line and the move it points at for the learner, called
+    ``name`` (the name they gave; the browser puts in their seat's name itself, and
+    without one the line says "player")."""
     seat = lesson.learner
     scripted = lesson.steps_of(seat)
     step = lesson.step(state, seat)

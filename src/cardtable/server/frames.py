@@ -19,7 +19,7 @@ from cardtable.core.game import Capability, Game, spec_of
 from cardtable.core.lesson import Lesson
 from cardtable.core.record import GameRecord
 from cardtable.core.state import State
-from cardtable.learn import coach as lesson_coach
+from cardtable.learn import guide
 from cardtable.server.coaching import Coach, Listener
 from cardtable.server.errors import TableError
 from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
@@ -117,7 +117,7 @@ class Frames:
             "now": time.time(),
         }
         if table.lesson is not None and seat == table.lesson.learner:
-            frame["lesson"] = lesson_coach(table.lesson, state, "en")  # the client says it
+            frame["lesson"] = guide(table.lesson, state, "en")  # the client says it
         extras = table.game.spec.optional(Capability.FRAME)
         if extras is not None:  # what the game adds for everyone at the table
             frame.update(extras(state))

@@ -218,13 +218,13 @@ async function rematch() {
 }
 
 /** A lesson's coach (frame.lesson): the step's line, a refused move explained, and the
- * element to use marked (data-coach-target, .lesson-target) through the renderer's
+ * element to use marked (data-lesson-target, .lesson-target) through the renderer's
  * optional lessonTarget(action, ctx) -> CSS selector inside the board. */
 function renderLesson() {
   const lesson = frame?.lesson;
-  const panel = $("coach");
+  const panel = $("lesson");
   panel.hidden = !lesson;
-  document.querySelector("main").classList.toggle("with-coach", Boolean(lesson));
+  document.querySelector("main").classList.toggle("with-lesson", Boolean(lesson));
   if (!lesson) return;
   if (ui.lessonWrong && ui.lessonWrong.version !== frame.version) ui.lessonWrong = null;
   const step = Math.min(lesson.step + 1, lesson.steps);
@@ -235,13 +235,13 @@ function renderLesson() {
   panel.replaceChildren(
     // reading a result is no step of the lesson's script: it counts none (the next step
     // would be named twice, before and after the break)
-    h("h3", {}, t("lesson.coach"), " ", h("span", { class: "coach-step muted" }, lesson.over || atBreak || lesson.step >= lesson.steps ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
+    h("h3", {}, t("lesson.coach"), " ", h("span", { class: "lesson-step muted" }, lesson.over || atBreak || lesson.step >= lesson.steps ? "" : t("lesson.step", { n: step, of: lesson.steps }))),
     // the coach calls the learner by their seat's name (the one they gave on the lesson page)
-    h("p", { class: "coach-text", id: "coach-text", "data-key": key }, t(key, { ...(lesson.values?.[lang()] || {}), name: seatName(frame.seat) })),
-    ui.lessonWrong ? h("p", { class: "coach-wrong", id: "coach-wrong", role: "alert" }, ui.lessonWrong.text) : "",
-    lesson.waiting && !lesson.over && lesson.key !== "lesson.waiting" ? h("p", { class: "coach-wait muted" }, t("lesson.waiting")) : "",
+    h("p", { class: "lesson-text", id: "lesson-text", "data-key": key }, t(key, { ...(lesson.values?.[lang()] || {}), name: seatName(frame.seat) })),
+    ui.lessonWrong ? h("p", { class: "lesson-wrong", id: "lesson-wrong", role: "alert" }, ui.lessonWrong.text) : "",
+    lesson.waiting && !lesson.over && lesson.key !== "lesson.waiting" ? h("p", { class: "lesson-wait muted" }, t("lesson.waiting")) : "",
     lesson.over
-      ? h("p", {}, h("button", { class: "primary lesson-target", id: "lesson-next", "data-coach-target": "", onclick: playEasyBot }, t("lesson.next_game")))
+      ? h("p", {}, h("button", { class: "primary lesson-target", id: "lesson-next", "data-lesson-target": "", onclick: playEasyBot }, t("lesson.next_game")))
       : "",
   );
   markLessonTarget();
@@ -249,17 +249,17 @@ function renderLesson() {
 
 function markLessonTarget() {
   const board = $("board");
-  for (const element of board.querySelectorAll("[data-coach-target]")) {
-    element.removeAttribute("data-coach-target");
+  for (const element of board.querySelectorAll("[data-lesson-target]")) {
+    element.removeAttribute("data-lesson-target");
     element.classList.remove("lesson-target");
   }
-  for (const element of document.querySelectorAll("#round-result [data-coach-target]")) element.removeAttribute("data-coach-target");
+  for (const element of document.querySelectorAll("#round-result [data-lesson-target]")) element.removeAttribute("data-lesson-target");
   const breakFor = frame?.table.round_break?.waiting?.includes(frame.seat);
   if (frame?.lesson && breakFor) {
     // a stage or round is over: the coach points at "Next round" once it is shown
     const next = document.querySelector("#round-result:not([hidden]) #next-round:not([disabled])");
     if (next) {
-      next.setAttribute("data-coach-target", "");
+      next.setAttribute("data-lesson-target", "");
       next.classList.add("lesson-target");
     }
     return;
@@ -269,7 +269,7 @@ function markLessonTarget() {
   const selector = client.lessonTarget(target, context());
   const element = selector ? board.querySelector(selector) : null;
   if (!element) return;
-  element.setAttribute("data-coach-target", "");
+  element.setAttribute("data-lesson-target", "");
   element.classList.add("lesson-target");
 }
 
