@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 import cardtable
 from cardtable.core.errors import OptionError
+from cardtable.core.record import GameRecord
 from cardtable.server.app import create_app
 from cardtable.server.client_options import game_for_client
 
@@ -32,7 +33,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def words_record(options: dict[str, object]) -> dict[str, object]:
     state = cardtable.load("siedem-slow", players=2, deck="en").new_state(seed=1)
-    record = state.record().to_json()
+    record = GameRecord.of(state).to_json()
     record["options"] = {**record["options"], **options}
     record["fairness"] = {"commitment": "0" * 64, "seed": 1, "salt": "00"}
     return record

@@ -9,7 +9,7 @@ a client.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -19,9 +19,6 @@ from cardtable.core.protocols import FastPlayout, GameLike, Searchable, Timed
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource
 from cardtable.locales import Reason, reason
-
-if TYPE_CHECKING:
-    from cardtable.core.record import GameRecord
 
 JSON = dict[str, Any]
 #: the protocols are cardtable.core.protocols's; these names stay for older imports
@@ -175,14 +172,6 @@ class State:
             return reason("illegal.over")
         waiting = ", ".join(str(s) for s in sorted(self.to_move))
         return reason("illegal.not_to_move", seat=seat, waiting=waiting)
-
-    def record(self) -> GameRecord:
-        """Deprecated: ``GameRecord.of(state)`` (cardtable.core.record). Kept, with its
-        import from a layer above, only until the server's last callers move; then it
-        goes and the engine's modules import only downward."""
-        from cardtable.core.record import GameRecord  # noqa: PLC0415 - see above
-
-        return GameRecord.of(self)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
