@@ -158,16 +158,25 @@ def test_cardtable_verify_command(client: TestClient, tmp_path: Path) -> None:
 
 
 @contextmanager
-def two_people(client: TestClient) -> Iterator[tuple[str, int, Any, Frame, Any]]:
-    """A koi-koi table of two people, both connected: its id, the seat to move, that seat's
-    socket and first frame, and the other seat's socket."""
-    created = create(client, game="koi-koi", seats=["human", "human"])
+def two_seats(
+    client: TestClient, game: str = "koi-koi"
+) -> Iterator[tuple[str, tuple[Any, Frame], tuple[Any, Frame]]]:
+    """A table of ``game`` for two people, both connected: its id, and each seat's socket
+    with its first frame."""
+    created = create(client, game=game, seats=["human", "human"])
     table_id, keys = created["id"], seat_keys(created)
     with (
         client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0,
         client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
     ):
-        f0, f1 = next_state(s0, 0), next_state(s1, 0)
+        yield table_id, (s0, next_state(s0, 0)), (s1, next_state(s1, 0))
+
+
+@contextmanager
+def two_people(client: TestClient) -> Iterator[tuple[str, int, Any, Frame, Any]]:
+    """A koi-koi table of two people, both connected: its id, the seat to move, that seat's
+    socket and first frame, and the other seat's socket."""
+    with two_seats(client) as (table_id, (s0, f0), (s1, f1)):
         mover, socket, frame = (0, s0, f0) if f0["view"]["legal_actions"] else (1, s1, f1)
         yield table_id, mover, socket, frame, (s1 if mover == 0 else s0)
 
@@ -224,13 +233,7 @@ def test_a_move_sent_while_another_seat_chose_at_once_is_not_stale(client: TestC
     """Ohanami's keeping is simultaneous: a seat's keep sent from the frame before another
     seat kept is still its choice and is played (it used to be refused as stale and lost
     without a word); the same keep sent again from that frame is a stale double click."""
-    created = create(client, game="ohanami", seats=["human", "human"])
-    table_id, keys = created["id"], seat_keys(created)
-    with (
-        client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={keys[0]}") as s0,
-        client.websocket_connect(f"/ws/tables/{table_id}?seat=1&key={keys[1]}") as s1,
-    ):
-        f0, f1 = next_state(s0, 0), next_state(s1, 0)
+    with two_seats(client, "ohanami") as (table_id, (s0, f0), (s1, f1)):
         assert f0["version"] == f1["version"] == 0
         keep0, keep1 = f0["view"]["legal_actions"][0], f1["view"]["legal_actions"][0]
         s1.send_json({"type": "action", "action": keep1, "version": 0})

@@ -20,13 +20,11 @@ from cardtable.agents import make_agent
 from cardtable.agents.base import Agent, Thinking
 from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError
-from cardtable.core.lesson import Lesson
-from cardtable.core.state import CLOCK, State, Timed
+from cardtable.core.state import CLOCK, Timed
 from cardtable.learn import ScriptedBot
-from cardtable.server.roster import Roster
-from cardtable.server.round_break import RoundBreak
 from cardtable.server.settings import Settings
-from cardtable.server.store import StorageUnavailable, TableRow
+from cardtable.server.store import StorageUnavailable
+from cardtable.server.table_facts import TableFacts
 from cardtable.server.workers import Workers, bot_move
 
 log = logging.getLogger("cardtable.server")
@@ -44,31 +42,15 @@ class Compute(Protocol):
     def workers(self) -> Workers: ...
 
 
-class DrivenTable(Protocol):
-    """What the driver reads of a live table, and the moves it makes there."""
+class DrivenTable(TableFacts, Protocol):
+    """What the driver reads of a live table beyond its facts, and the moves it makes."""
 
-    @property
-    def id(self) -> str: ...
-    @property
-    def row(self) -> TableRow: ...
-    @property
-    def state(self) -> State: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def roster(self) -> Roster: ...
-    @property
-    def round_break(self) -> RoundBreak | None: ...
-    @property
-    def lesson(self) -> Lesson | None: ...
     @property
     def hub(self) -> Compute: ...
     @property
     def last_change(self) -> float: ...
     @property
     def owner(self) -> str: ...
-    @property
-    def finished(self) -> bool: ...
     async def act(self, seat: int, action: Action, expect_version: int | None = None) -> None: ...
     async def round_break_over(self) -> None: ...
 

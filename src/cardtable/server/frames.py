@@ -16,18 +16,14 @@ from typing import Any, Protocol
 
 from cardtable.agents import bot_levels
 from cardtable.core.game import Capability, Game, spec_of
-from cardtable.core.lesson import Lesson
 from cardtable.core.record import GameRecord
-from cardtable.core.state import State
 from cardtable.learn import guide
 from cardtable.server.coaching import Coach, Listener
 from cardtable.server.errors import TableError
 from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
 from cardtable.server.fanout import Fanout
 from cardtable.server.protocol import encode
-from cardtable.server.roster import Roster
-from cardtable.server.round_break import RoundBreak
-from cardtable.server.store import TableRow
+from cardtable.server.table_facts import TableFacts
 
 log = logging.getLogger("cardtable.server")
 JSON = dict[str, Any]
@@ -37,31 +33,15 @@ class Signing(Protocol):
     def signer(self) -> Signer: ...
 
 
-class FramedTable(Protocol):
-    """What a frame reads of a live table (server.tables.LiveTable is one)."""
+class FramedTable(TableFacts, Protocol):
+    """What a frame reads of a live table beyond its facts."""
 
     @property
-    def id(self) -> str: ...
-    @property
-    def row(self) -> TableRow: ...
-    @property
     def game(self) -> Game: ...
-    @property
-    def state(self) -> State: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def roster(self) -> Roster: ...
-    @property
-    def round_break(self) -> RoundBreak | None: ...
-    @property
-    def lesson(self) -> Lesson | None: ...
     @property
     def coach(self) -> Coach: ...
     @property
     def hub(self) -> Signing: ...
-    @property
-    def finished(self) -> bool: ...
     def clock(self) -> JSON | None: ...
 
 
