@@ -34,9 +34,8 @@ from cardtable.core.state import State
 from cardtable.locales import LANGUAGES
 from cardtable.server.protocol import encode
 from cardtable.server.seat_names import Seat, seat_labels
-from cardtable.server.settings import Settings
-from cardtable.server.store import TableRow
-from cardtable.server.workers import HintsBusy, Workers
+from cardtable.server.table_facts import Compute, TableFacts
+from cardtable.server.workers import HintsBusy
 
 
 class CoachedSeat(Seat, Protocol):
@@ -54,28 +53,13 @@ class Listener(Protocol):
     async def send_text(self, text: str) -> None: ...
 
 
-class Compute(Protocol):
-    """What coaching asks of the server: its settings and its compute pool."""
+class CoachedTable(TableFacts, Protocol):
+    """What coaching asks of a live table beyond its facts (server.tables.LiveTable is one)."""
 
-    @property
-    def settings(self) -> Settings: ...
-    @property
-    def workers(self) -> Workers: ...
-
-
-class CoachedTable(Protocol):
-    """What coaching asks of a live table (server.tables.CoachedTable is one)."""
-
-    @property
-    def id(self) -> str: ...
     @property
     def game(self) -> Game: ...
     @property
-    def row(self) -> TableRow: ...
-    @property
     def hub(self) -> Compute: ...
-    @property
-    def state(self) -> State: ...
     @property
     def seats(self) -> Sequence[CoachedSeat]: ...
     @property

@@ -22,10 +22,9 @@ from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError
 from cardtable.core.state import CLOCK, Timed
 from cardtable.learn import ScriptedBot
-from cardtable.server.settings import Settings
 from cardtable.server.store import StorageUnavailable
-from cardtable.server.table_facts import TableFacts
-from cardtable.server.workers import Workers, bot_move
+from cardtable.server.table_facts import Compute, TableFacts
+from cardtable.server.workers import bot_move
 
 log = logging.getLogger("cardtable.server")
 JSON = dict[str, Any]
@@ -33,13 +32,6 @@ Due = Callable[[], Awaitable[None]]
 
 #: the move clock's move for a person whose time ran out: what a careful player would play
 DEFAULT_MOVE_BOT = "greedy"
-
-
-class Compute(Protocol):
-    @property
-    def settings(self) -> Settings: ...
-    @property
-    def workers(self) -> Workers: ...
 
 
 class DrivenTable(TableFacts, Protocol):

@@ -9,7 +9,18 @@ from cardtable.core.lesson import Lesson
 from cardtable.core.state import State
 from cardtable.server.roster import Roster
 from cardtable.server.round_break import RoundBreak
+from cardtable.server.settings import Settings
 from cardtable.server.store import TableRow
+from cardtable.server.workers import Workers
+
+
+class Compute(Protocol):
+    """What a table's parts ask of the server: its settings and its compute pool."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def workers(self) -> Workers: ...
 
 
 class TableFacts(Protocol):
