@@ -39,7 +39,7 @@ def test_a_link_hands_over_the_seats_and_record_once(client: TestClient) -> None
     made = hand_over(client)
     assert made.status_code == 201, made.text
     link = made.json()
-    assert link["url"] == f"/continue/{link['token']}" and link["seconds"] == 600
+    assert link["url"] == f"/continue#{link['token']}" and link["seconds"] == 600
     assert len(link["token"]) >= 24  # random, not guessable
     page = client.get(link["url"])  # the page (and any link preview) spends nothing
     assert page.status_code == 200 and "continue.js" in page.text

@@ -39,13 +39,14 @@ def test_a_link_carries_the_seat_and_record_to_another_browser(
     expect(share.locator(".qr img")).to_be_visible()  # the waiting room's QR code
     first.wait_for_function("document.querySelector('#continue-link .qr img').naturalWidth > 0")
     link = share.locator(".invite-url").input_value()
-    assert link.startswith(f"{url}/continue/")
+    assert link.startswith(f"{url}/continue#")
     assert seat["key"] not in link  # the link carries a token, not the seat key
     shot(first, "continue-link-pl-1366")
 
     second = new_page(browser, locale="ru-RU", width=390, height=844)
     second.goto(link)
     expect(second.locator("#continue-status")).to_contain_text("Готово")
+    assert second.url == f"{url}/continue"  # the spent token left the address bar
     row = second.locator(f"#continue-tables [data-table='{table_id}']")
     expect(row).to_contain_text("Koi-koi")
     expect(second.locator("#continue-record")).to_contain_text("1")

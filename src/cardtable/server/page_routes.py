@@ -73,10 +73,11 @@ def router(hub: Hub, store: Store) -> APIRouter:
             return not_found(request)
         return FileResponse(WEB_ROOT / "learn.html")
 
-    @pages.get("/continue/{token}")
-    def continue_page(token: str) -> FileResponse:
-        """Where a "continue on another device" link lands: its page takes the token (a
-        GET spends nothing, so a link preview cannot use it up)."""
+    @pages.get("/continue")
+    def continue_page() -> FileResponse:
+        """Where a "continue on another device" link lands: its page takes the token from
+        the address's fragment (``/continue#TOKEN``: never sent to a server, so no proxy or
+        access log holds it), and a GET spends nothing, so a link preview cannot use it up."""
         return FileResponse(WEB_ROOT / "continue.html")
 
     @pages.get("/verify")

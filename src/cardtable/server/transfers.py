@@ -103,7 +103,7 @@ def router(box: TransferBox, limits: ClientLimits, settings: Settings) -> APIRou
             message = "too many transfers are waiting: try again in a few minutes"
             raise HTTPException(503, detail={"code": "busy", "message": message})
         token = box.put(data)
-        return {"token": token, "url": f"/continue/{token}", "seconds": int(box.seconds)}
+        return {"token": token, "url": f"/continue#{token}", "seconds": int(box.seconds)}
 
     @api.post("/api/transfers/take")
     def take(body: Token, http: Request) -> JSON:

@@ -1,4 +1,4 @@
-// "Continue on another device", the receiving end: /continue/TOKEN takes the seats and the
+// "Continue on another device", the receiving end: /continue#TOKEN takes the seats and the
 // record another browser handed over (once: the token is spent), keeps them in this
 // browser, and says what came.
 import { api, h } from "./api.js";
@@ -6,7 +6,8 @@ import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, t
 import { importRecord, keepSeat } from "./record.js";
 
 const $ = (id) => document.getElementById(id);
-const token = location.pathname.split("/").pop();
+// the token rides in the fragment, which no request carries (no server or proxy logs it)
+const token = location.hash.slice(1);
 let taken = null; // what was handed over, kept to say it again in another language
 let tables = []; // [{ seat, meta }] the tables of those seats this server still has
 let added = 0;
@@ -62,6 +63,9 @@ async function main() {
     taken = await api("/api/transfers/take", { method: "POST", body: { token } });
   } catch (error) {
     failure = error;
+  }
+  history.replaceState(null, "", location.pathname); // the token is spent: out of the address bar
+  if (failure) {
     render();
     return;
   }
