@@ -23,12 +23,23 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 JSON = dict[str, Any]
 
 
 def encode(frame: JSON) -> str:
-    """A frame as JSON text; text that is not valid UTF-8 (lone surrogates echoed back
-    from a hostile message) is sent escaped instead of failing the socket."""
+    """A frame as JSON text (compact, UTF-8, by orjson: several times faster than the
+    standard library, which encodes every frame of every seat); text that is not valid
+    UTF-8 (lone surrogates echoed back from a hostile message) is sent escaped instead of
+    failing the socket, as is anything else orjson refuses (an integer past 64 bits)."""
+    try:
+        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return _encode_slowly(frame)
+
+
+def _encode_slowly(frame: JSON) -> str:
     text = json.dumps(frame, ensure_ascii=False)
     try:
         text.encode("utf-8")
