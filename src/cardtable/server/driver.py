@@ -27,6 +27,21 @@ from cardtable.server.table_facts import Compute, TableFacts
 from cardtable.server.workers import bot_move
 
 log = logging.getLogger("cardtable.server")
+
+#: whether a state class is Timed: a runtime protocol check looks up every member each
+#: time, and every frame asks (the members are the class's, so one answer per class)
+_TIMED: dict[type, bool] = {}
+
+
+def timed(state: object) -> Timed | None:
+    """``state`` as a :class:`Timed` one, or None when its game runs no clock."""
+    kind = type(state)
+    known = _TIMED.get(kind)
+    if known is None:
+        known = _TIMED[kind] = isinstance(state, Timed)
+    return state if known else None  # type: ignore[return-value]
+
+
 JSON = dict[str, Any]
 Due = Callable[[], Awaitable[None]]
 
@@ -131,23 +146,22 @@ class Driver:
 
     def timer(self) -> tuple[str, int] | None:
         """The clock that runs now, in a game whose spec declares one."""
-        state = self.table.state
-        return state.timer if isinstance(state, Timed) else None
+        state = timed(self.table.state)
+        return state.timer if state is not None else None
 
     def real_time(self) -> bool:
         """Play runs in real time (7 słów's writing): bots take their own time, and the
         move clock stays off."""
-        state = self.table.state
-        return isinstance(state, Timed) and state.real_time
+        state = timed(self.table.state)
+        return state is not None and state.real_time
 
     def timer_deadline(self) -> float | None:
         timer = self.timer()
-        if timer is None:
+        state = timed(self.table.state)
+        if timer is None or state is None:
             self.timer_key = None
             return None
-        state = self.table.state
-        assert isinstance(state, Timed)
-        key = (state.rounds_finished, timer)  # a new round or a new kind: a new timer
+        key = (self.table.state.rounds_finished, timer)  # a new round or a new kind: a new timer
         if key != self.timer_key:
             self.timer_key, self.timer_started = key, self.table.last_change
         return self.timer_started + timer[1] + state.grace_seconds(timer[0])

@@ -53,28 +53,48 @@ class Frames:
         self.listeners: set[Listener] = set()
         self.fanout = Fanout()  # the spectators' frames, sent after the players'
         self._links: list[str] = []  # each move's link of the hash chain (fairness.py)
+        self._fixed: JSON | None = None  # the meta that never changes (see fixed_meta)
 
     # -- what clients see ----------------------------------------------------------------
+    def fixed_meta(self) -> JSON:
+        """The part of the meta set when the table was made (its options never change):
+        worked out once a table, not for every frame of every seat."""
+        if self._fixed is None:
+            row, spec = self.table.row, spec_of(self.table.row.game)
+            self._fixed = {
+                "id": self.table.id,
+                "game": row.game,
+                "title": spec.title,
+                "family": spec.family,
+                "preset": row.preset,
+                "options": self.table.game.options.model_dump(mode="json"),
+                "bot_levels": bot_levels(row.game),  # what "fill the seats" offers
+                "commitment": row.commitment,
+                "move_seconds": row.move_seconds,
+                "created_at": row.created_at,
+            }
+        return self._fixed
+
     def meta(self) -> JSON:
-        table, row = self.table, self.table.row
+        table, row, fixed = self.table, self.table.row, self.fixed_meta()
         roster = table.roster
         meta: JSON = {
-            "id": table.id,
-            "game": row.game,
-            "title": spec_of(row.game).title,
-            "family": spec_of(row.game).family,
-            "preset": row.preset,
-            "options": table.game.options.model_dump(mode="json"),
-            "bot_levels": bot_levels(row.game),  # what "fill the seats" offers
+            "id": fixed["id"],
+            "game": fixed["game"],
+            "title": fixed["title"],
+            "family": fixed["family"],
+            "preset": fixed["preset"],
+            "options": fixed["options"],
+            "bot_levels": fixed["bot_levels"],
             "seats": roster.meta(),
             "status": "finished" if table.finished else "playing",
             "round_break": table.round_break.to_json() if table.round_break else None,
             "waiting": roster.waiting_for(),
             "host": roster.host,  # who may fill the seats with bots
-            "commitment": row.commitment,
-            "move_seconds": row.move_seconds,
+            "commitment": fixed["commitment"],
+            "move_seconds": fixed["move_seconds"],
             "moves": table.version,
-            "created_at": row.created_at,
+            "created_at": fixed["created_at"],
             "rematch_id": row.rematch_id,
             "public": row.public,
         }
@@ -85,25 +105,53 @@ class Frames:
         return meta
 
     def frame(self, seat: int | None) -> JSON:
+        return self.seat_frame(seat, self.table_part())
+
+    def frames(self) -> Callable[[int | None], JSON]:
+        """Each seat's frame of this moment: what every seat sees alike (the meta, the
+        clock, the game's extras, the chain) worked out once, on the first frame asked."""
+        shared: list[JSON] = []
+
+        def frame(seat: int | None) -> JSON:
+            if not shared:
+                shared.append(self.table_part())
+            return self.seat_frame(seat, shared[0])
+
+        return frame
+
+    def table_part(self) -> JSON:
+        """What a frame says alike to every seat now."""
+        table, state = self.table, self.table.state
+        extras = table.game.spec.optional(Capability.FRAME)
+        return {
+            "table": self.meta(),
+            "clock": table.clock(),
+            "now": time.time(),
+            # what the game adds for everyone at the table
+            "extras": extras(state) if extras is not None else None,
+            "chain": {"moves": len(state.log), "head": self.chain_head()},
+        }
+
+    def seat_frame(self, seat: int | None, shared: JSON) -> JSON:
+        """``seat``'s frame: its own view, lesson and coach's note, and ``shared``."""
         table = self.table
         round_break, state = table.round_break, table.state
         frame: JSON = {
             "type": "state",
             "version": table.version,
             "seat": seat,
-            "table": self.meta(),
+            "table": shared["table"],
             "view": round_break.view(seat) if round_break else state.view(seat),
-            "clock": table.clock(),
-            "now": time.time(),
+            "clock": shared["clock"],
+            "now": shared["now"],
         }
         if table.lesson is not None and seat == table.lesson.learner:
             frame["lesson"] = guide(table.lesson, state, "en")  # the client says it
-        extras = table.game.spec.optional(Capability.FRAME)
-        if extras is not None:  # what the game adds for everyone at the table
-            frame.update(extras(state))
+        if shared["extras"] is not None:
+            frame.update(shared["extras"])
         if seat is not None and table.roster.seats[seat].coach:
             frame["coach"] = table.coach.notes.get(seat)
-        frame["chain"] = {"moves": len(state.log), "head": self.chain_head()}
+        frame["chain"] = shared["chain"]
         return frame
 
     def chain_head(self) -> str:
@@ -129,7 +177,7 @@ class Frames:
     async def broadcast(self) -> None:
         """Every listener gets its seat's state: the players' first."""
         listeners = sorted(self.listeners, key=lambda listener: listener.seat is None)
-        await self.send(listeners, self.frame)
+        await self.send(listeners, self.frames())
 
     async def broadcast_presence(self, besides: Listener | None = None) -> None:
         presence = self.table.roster.presence()
