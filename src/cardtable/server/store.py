@@ -1,9 +1,10 @@
 """Persistence: every table is its options, seed and an append-only move log.
 
 A move is committed to the database before any client hears of it, so a crash (even
-``kill -9``) loses nothing that was acknowledged; on start the server replays each
-unfinished table's log to rebuild it exactly. SQLite (the embedded default, in WAL mode)
-and PostgreSQL run the same code through SQLAlchemy 2.
+``kill -9``) loses nothing that was acknowledged (the moves of one turn of the event
+loop, from every table, share one transaction: :meth:`Store.append_move`); on start the
+server replays each unfinished table's log to rebuild it exactly. SQLite (the embedded
+default, in WAL mode) and PostgreSQL run the same code through SQLAlchemy 2.
 
 When the database cannot be reached or written (a full disk, a read-only file, a server
 gone), every call raises :class:`StorageUnavailable` instead of the driver's error, and
@@ -13,6 +14,8 @@ move is applied only after its write returned.
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import errno
 import logging
 import os
@@ -210,6 +213,17 @@ def _guarded(method: Callable[P, R], *, writes: bool) -> Callable[P, R]:
     return call
 
 
+def _settle(
+    written: asyncio.Future[float], at: float = 0.0, error: Exception | None = None
+) -> None:
+    if written.done():  # given up by a loop that is closing
+        return
+    if error is not None:
+        written.set_exception(error)
+    else:
+        written.set_result(at)
+
+
 def reads(method: Callable[P, R]) -> Callable[P, R]:
     return _guarded(method, writes=False)
 
@@ -225,6 +239,8 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self.health = StorageHealth()
+        #: moves asked for in this turn of the event loop, written together on the next
+        self._pending: list[tuple[dict[str, Any], asyncio.Future[float]]] = []
         database = (
             self.engine.url.database if self.engine.url.get_backend_name() == "sqlite" else None
         )
@@ -266,16 +282,46 @@ class Store:
             )
             return [StoredMove(r.seat, dict(r.action), r.at) for r in rows]
 
+    def append_move(
+        self, table_id: str, number: int, seat: int, action: dict[str, Any]
+    ) -> asyncio.Future[float]:
+        """Have one move written durably: the future gives its time once it is committed,
+        or the error (a duplicate number: IntegrityError; a database that refuses:
+        StorageUnavailable). Group commit: the moves every table asks for in one turn of
+        the event loop are written in one transaction, on the loop's next turn, so a busy
+        server pays one commit for many moves, and still tells nobody of a move before it
+        is on disk."""
+        loop = asyncio.get_running_loop()
+        written: asyncio.Future[float] = loop.create_future()
+        if not self._pending:
+            loop.call_soon(self._write_pending)
+        row = {"table_id": table_id, "number": number, "seat": seat, "action": action}
+        self._pending.append(({**row, "at": time.time()}, written))
+        return written
+
+    def _write_pending(self) -> None:
+        batch, self._pending = self._pending, []
+        try:
+            self._insert_moves([row for row, _ in batch])
+        except IntegrityError:  # one of them was taken: each on its own, so the rest stand
+            for row, written in batch:
+                try:
+                    self._insert_moves([row])
+                except Exception as error:
+                    _settle(written, error=error)
+                else:
+                    _settle(written, row["at"])
+        except Exception as error:  # StorageUnavailable: none of them was saved
+            for _, written in batch:
+                _settle(written, error=copy.copy(error))
+        else:
+            for row, written in batch:
+                _settle(written, row["at"])
+
     @writes
-    def append_move(self, table_id: str, number: int, seat: int, action: dict[str, Any]) -> float:
-        """Write one move durably; returns its time. A duplicate number raises."""
-        at = time.time()
+    def _insert_moves(self, rows: list[dict[str, Any]]) -> None:
         with self.engine.begin() as connection:  # Core, not the ORM: this is the hot path
-            connection.execute(
-                insert(MoveRow),
-                {"table_id": table_id, "number": number, "seat": seat, "action": action, "at": at},
-            )
-        return at
+            connection.execute(insert(MoveRow), rows)
 
     @writes
     def set_fields(self, table_id: str, **fields: Any) -> None:

@@ -55,6 +55,20 @@ class TableHub(Protocol):
     def signer(self) -> Signer: ...
 
 
+async def durable(written: asyncio.Future[float]) -> tuple[float, bool]:
+    """A move's time once its write is committed, and whether this task was cancelled
+    meanwhile: the write goes on regardless, so the move is applied all the same (a table
+    never parts from its log) and the cancellation raised after."""
+    cancelled = False
+    while True:
+        try:
+            return await asyncio.shield(written), cancelled
+        except asyncio.CancelledError:
+            if written.cancelled():
+                raise
+            cancelled = True
+
+
 class LiveTable:
     """One game in progress (or finished) held in memory, rebuilt from the store."""
 
@@ -252,9 +266,8 @@ class LiveTable:
                 reason = self.state.illegal_reason(seat, action)
             if reason is not None:
                 raise IllegalAction(reason)
-            self.last_change = self.hub.store.append_move(
-                self.id, self.version, seat, action.to_json()
-            )
+            written = self.hub.store.append_move(self.id, self.version, seat, action.to_json())
+            self.last_change, cancelled = await durable(written)
             before, rounds = self._copy_if_people_wait(), self.state.rounds_finished
             coached = self.coach.before(seat, before)
             movers = self.state.to_move
@@ -271,6 +284,8 @@ class LiveTable:
             if self.finished:
                 self.row.status, self.row.finished_at = "finished", self.last_change
                 self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
+        if cancelled:  # the table is being stopped: the move stands, in the log and here
+            raise asyncio.CancelledError
         if coached is not None:
             self.coach.judge_later(seat, coached, action, self.version)
         await self._changed()

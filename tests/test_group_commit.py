@@ -1,0 +1,132 @@
+"""Group commit (issue 38): the moves of one turn of the event loop, from every table, are
+written in one transaction; each is still committed before its table goes on, a taken
+number fails only its own move, a refusing database fails them all, and a table being
+stopped still applies a move whose write went through."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+from sqlalchemy.exc import IntegrityError
+
+from cardtable.server.store import StorageUnavailable, Store, TableRow
+from cardtable.server.tables import durable
+
+
+def store_with_tables(path: Path, ids: list[str]) -> Store:
+    store = Store(f"sqlite:///{path}")
+    for table_id in ids:
+        store.add_table(
+            TableRow(
+                id=table_id,
+                game="koi-koi",
+                preset=None,
+                options={},
+                seats=[],
+                seed=1,
+                salt="s",
+                commitment="c",
+                public=False,
+                move_seconds=0,
+                status="playing",
+                created_at=time.time(),
+            )
+        )
+    return store
+
+
+def commits(store: Store) -> list[int]:
+    counted = [0]
+
+    def count(_connection: Any) -> None:
+        counted[0] += 1
+
+    event.listen(store.engine, "commit", count)
+    return counted
+
+
+def test_moves_of_many_tables_share_one_commit(tmp_path: Path) -> None:
+    store = store_with_tables(tmp_path / "g.db", ["a", "b", "c"])
+    counted = commits(store)
+
+    async def play() -> list[float]:
+        writes = [store.append_move(t, 0, 0, {"type": "x", "n": t}) for t in "abc"]
+        return list(await asyncio.gather(*writes))
+
+    times = asyncio.run(play())
+    assert counted[0] == 1
+    assert all(at > 0 for at in times)
+    for t in "abc":
+        assert [m.action for m in store.moves(t)] == [{"type": "x", "n": t}]
+    store.close()
+
+
+def test_a_taken_number_fails_only_its_own_move(tmp_path: Path) -> None:
+    store = store_with_tables(tmp_path / "g.db", ["a", "b"])
+
+    async def play() -> list[float | BaseException]:
+        await store.append_move("a", 0, 0, {"first": True})
+        writes = [store.append_move("a", 0, 1, {"second": True}), store.append_move("b", 0, 0, {})]
+        return list(await asyncio.gather(*writes, return_exceptions=True))
+
+    taken, other = asyncio.run(play())
+    assert isinstance(taken, IntegrityError)
+    assert isinstance(other, float)
+    assert [m.action for m in store.moves("a")] == [{"first": True}]
+    assert len(store.moves("b")) == 1
+    store.close()
+
+
+def test_a_refusing_database_fails_every_move_of_the_turn(tmp_path: Path) -> None:
+    store = store_with_tables(tmp_path / "g.db", ["a", "b"])
+    refusing = [True]
+
+    def read_only(connection: Any, _record: Any, _proxy: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute(f"PRAGMA query_only = {int(refusing[0])}")
+        cursor.close()
+
+    event.listen(store.engine, "checkout", read_only)
+
+    async def play() -> list[float | BaseException]:
+        writes = [store.append_move(t, 0, 0, {}) for t in "ab"]
+        return list(await asyncio.gather(*writes, return_exceptions=True))
+
+    first, second = asyncio.run(play())
+    assert isinstance(first, StorageUnavailable) and isinstance(second, StorageUnavailable)
+    assert first is not second
+    assert not store.health.ok
+    refusing[0] = False
+    assert all(isinstance(at, float) for at in asyncio.run(play()))  # and it heals
+    assert store.health.ok
+    store.close()
+
+
+def test_a_cancelled_wait_still_gets_the_write() -> None:
+    async def play() -> tuple[float, bool]:
+        written: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        waiting = asyncio.create_task(durable(written))
+        await asyncio.sleep(0)
+        waiting.cancel()  # the table is being stopped while its move is written
+        await asyncio.sleep(0)
+        written.set_result(12.5)
+        return await waiting
+
+    assert asyncio.run(play()) == (12.5, True)
+
+
+def test_a_cancelled_write_is_not_waited_for() -> None:
+    async def play() -> None:
+        written: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        waiting = asyncio.create_task(durable(written))
+        await asyncio.sleep(0)
+        written.cancel()
+        await waiting
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(play())
