@@ -16,6 +16,7 @@ import cardtable
 from cardtable.games.hanafuda.deck import CODES
 from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment, digest_of, verify
+from cardtable.server.hub import LOBBY_GRACE_SECONDS
 from cardtable.server.roster import SeatInfo
 from cardtable.server.seat_names import seat_labels
 
@@ -106,9 +107,17 @@ def test_the_lobby_lists_no_game_its_person_left(client: TestClient) -> None:
         assert table_id in listed(client)  # a person plays there: worth watching
     # the person left (the server hears the socket close a moment later): bots alone
     eventually(lambda: table_id not in listed(client), what="the left game leaves the lobby")
-    # a table still waiting for a friend stays listed (its free seat can be taken)
+    # a table waiting for a friend is listed while its host waits there (its free seat can
+    # be taken), and just after it was made, before the host's page has connected ...
     waiting = create(client, game="koi-koi", seats=["human", "human"])
-    assert str(waiting["id"]) in listed(client)
+    waiting_id, host, host_key = str(waiting["id"]), waiting["seat"], waiting["key"]
+    assert waiting_id in listed(client)
+    with client.websocket_connect(f"/ws/tables/{waiting_id}?seat={host}&key={host_key}") as ws:
+        ws.receive_json()
+        assert waiting_id in listed(client)
+    # ... but not once its host has gone: nobody would start it
+    client.app.state.hub.tables[waiting_id].row.created_at -= LOBBY_GRACE_SECONDS  # type: ignore[attr-defined]
+    eventually(lambda: waiting_id not in listed(client), what="the left waiting table goes")
 
 
 def test_the_seed_stays_secret_until_the_end_then_verifies(client: TestClient) -> None:

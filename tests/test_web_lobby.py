@@ -334,5 +334,5 @@ def test_no_field_stays_under_the_create_bar(server: tuple[str, Any], browser: B
         fields,
     )
     assert not under
-    page.locator("#lesson").scroll_into_view_if_needed()
+    page.locator("#coach").scroll_into_view_if_needed()
     shot(page, "lobby-last-field-pl-1366")

@@ -34,6 +34,10 @@ log = logging.getLogger("cardtable.server")
 JSON = dict[str, Any]
 
 
+#: how long a table just made is listed before anybody sits at it (its maker's page opens)
+LOBBY_GRACE_SECONDS = 60.0
+
+
 def new_table_id() -> str:
     return secrets.token_hex(5)
 
@@ -300,15 +304,18 @@ class Hub:
 
     def lobby(self) -> list[JSON]:
         """Public tables still being played that a person may join or watch a person at,
-        newest first, free seats first. A game its people left (bots alone, or nobody)
-        is not listed: it would only fill the lobby with tables nobody plays."""
+        newest first, free seats first. A table nobody sits at is not listed: a game its
+        people left (bots alone), or one still waiting for players whose host has gone,
+        would only fill the lobby with tables nobody plays (a table just made is, for
+        ``LOBBY_GRACE_SECONDS``, before its maker's page has connected)."""
+        now = time.time()
         rows = [
             t
             for t in self.tables.values()
             if t.row.public
             and t.lesson is None
             and not t.finished
-            and (t.roster.free_seats() or t.roster.person_present())
+            and (t.roster.person_present() or now - t.row.created_at < LOBBY_GRACE_SECONDS)
         ]
         rows.sort(key=lambda t: -t.row.created_at)
         out = []
