@@ -306,16 +306,20 @@ class Hub:
         """Public tables still being played that a person may join or watch a person at,
         newest first, free seats first. A table nobody sits at is not listed: a game its
         people left (bots alone), or one still waiting for players whose host has gone,
-        would only fill the lobby with tables nobody plays (a table just made is, for
-        ``LOBBY_GRACE_SECONDS``, before its maker's page has connected)."""
+        would only fill the lobby with tables nobody plays (a table just made for people is,
+        for ``LOBBY_GRACE_SECONDS``, before its maker's page has connected)."""
         now = time.time()
+
+        def fresh(table: LiveTable) -> bool:
+            return now - table.row.created_at < LOBBY_GRACE_SECONDS
+
         rows = [
             t
             for t in self.tables.values()
             if t.row.public
             and t.lesson is None
             and not t.finished
-            and (t.roster.person_present() or now - t.row.created_at < LOBBY_GRACE_SECONDS)
+            and (t.roster.person_present() or (t.roster.free_seats() and fresh(t)))
         ]
         rows.sort(key=lambda t: -t.row.created_at)
         out = []
