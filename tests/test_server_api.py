@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 import cardtable
 from cardtable.games.hanafuda.deck import CODES
 from cardtable.server.app import create_app
+from cardtable.server.errors import TableError
 from cardtable.server.fairness import Commitment, digest_of, verify
 from cardtable.server.hub import LOBBY_GRACE_SECONDS
 from cardtable.server.roster import SeatInfo
@@ -241,19 +242,38 @@ def test_illegal_and_out_of_turn_actions_change_nothing(client: TestClient) -> N
 def test_a_move_sent_while_another_seat_chose_at_once_is_not_stale(client: TestClient) -> None:
     """Ohanami's keeping is simultaneous: a seat's keep sent from the frame before another
     seat kept is still its choice and is played (it used to be refused as stale and lost
-    without a word); the same keep sent again from that frame is a stale double click."""
+    without a word); the same keep sent again from that frame is a stale double click. A
+    move the rules refuse, chosen on an older frame, is a race (stale: the page says
+    nothing), on the latest frame the player's mistake (illegal: the page says why)."""
     with two_seats(client, "ohanami") as (table_id, (s0, f0), (s1, f1)):
         assert f0["version"] == f1["version"] == 0
         keep0, keep1 = f0["view"]["legal_actions"][0], f1["view"]["legal_actions"][0]
         s1.send_json({"type": "action", "action": keep1, "version": 0})
         assert next_state(s0, 1)["version"] == 1
+        wrong = {**keep0, "cards": keep1["cards"]}  # the other seat's cards
+        s0.send_json({"type": "action", "action": wrong, "version": 0})
+        assert next_reply(s0)["code"] == "stale"
+        s0.send_json({"type": "action", "action": wrong, "version": 1})
+        assert next_reply(s0)["code"] == "illegal"
         s0.send_json({"type": "action", "action": keep0, "version": 0})  # chosen from frame 0
         assert next_state(s0, 2)["version"] == 2
         s0.send_json({"type": "action", "action": keep0, "version": 1})
         assert next_reply(s0)["code"] == "stale"
         s0.send_json({"type": "action", "action": keep0, "version": 7})  # a frame never sent
         assert next_reply(s0)["code"] == "stale"
-    assert client.get(f"/api/tables/{table_id}").json()["moves"] == 2
+        # placing is simultaneous too: seat 0 places; seat 1's placing worked out on frame 2
+        # is still seat 1's choice, but the move clock's move for a person needs the very
+        # frame it was worked out on (seat 0's move restarted seat 1's clock)
+        table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+        place0 = table.state.legal_actions(0)[0].to_json()
+        s0.send_json({"type": "action", "action": place0, "version": 2})
+        assert next_state(s0, 3)["version"] == 3
+        place1 = table.state.legal_actions(1)[0]
+        assert client.portal is not None
+        with pytest.raises(TableError, match="moved on"):
+            client.portal.call(lambda: table.act(1, place1, expect_version=2, exact=True))
+        client.portal.call(lambda: table.act(1, place1, expect_version=2))
+    assert client.get(f"/api/tables/{table_id}").json()["moves"] == 4
 
 
 def test_bots_play_server_side_and_rematch_keeps_the_seats(client: TestClient) -> None:

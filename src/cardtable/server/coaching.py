@@ -112,6 +112,11 @@ class Coach:
             return None
         return state if not seats[seat].is_bot else None
 
+    def stop(self) -> None:
+        """The table stops (evicted, or the server closes): the notes being worked out go."""
+        for task in list(self.tasks):
+            task.cancel()
+
     def judge_later(self, seat: int, before: State, action: Action, version: int) -> None:
         task = asyncio.get_running_loop().create_task(self._judge(seat, before, action, version))
         self.tasks.add(task)
@@ -128,14 +133,16 @@ class Coach:
                 break
             except HintsBusy:  # a full queue, or a worker lost (the pool starts afresh)
                 log.info("table %s: no worker free for a coach note (try %d)", table.id, attempt)
-                await asyncio.sleep(BUSY_WAIT * 2**attempt)
+                if attempt + 1 < NOTE_ATTEMPTS:
+                    await asyncio.sleep(BUSY_WAIT * 2**attempt)
             except Exception:  # a note is a nicety: it must never stop the table
                 log.exception("table %s: coach note failed", table.id)
                 return
         else:
             return
-        if not judged.clearly_worse:
-            return
+        older = self.notes.get(seat)
+        if not judged.clearly_worse or (older is not None and older["version"] > version):
+            return  # a note on a later move came first (this one waited for the pool)
         note = {"type": "coach", "version": version, **said(judged, table.seats)}
         self.notes[seat] = note
         text = encode(note)

@@ -58,7 +58,9 @@ class DrivenTable(TableFacts, Protocol):
     def last_change(self) -> float: ...
     @property
     def owner(self) -> str: ...
-    async def act(self, seat: int, action: Action, expect_version: int | None = None) -> None: ...
+    async def act(
+        self, seat: int, action: Action, expect_version: int | None = None, exact: bool = False
+    ) -> None: ...
     async def round_break_over(self) -> None: ...
 
 
@@ -268,6 +270,7 @@ class Driver:
     def _default_move_for(self, seat: int) -> Due:
         async def move() -> None:
             version, action = await self.compute_move(DEFAULT_MOVE_BOT, seat)
-            await self.table.act(seat, action, expect_version=version)
+            # another seat's move meanwhile restarted this seat's clock: then it is not due
+            await self.table.act(seat, action, expect_version=version, exact=True)
 
         return move

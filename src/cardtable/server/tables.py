@@ -127,6 +127,7 @@ class LiveTable:
         self.driver.start()
 
     async def stop(self) -> None:
+        self.coach.stop()
         await self.frames.stop()
         await self.driver.stop()
 
@@ -170,8 +171,8 @@ class LiveTable:
         return named
 
     def _seat_bot(self, seat: int, bot: str, name: str = "") -> None:
+        self.driver.seat_bot(seat, bot)  # first: an unknown bot raises and changes no seat
         self.roster.seat_bot(seat, bot, name)
-        self.driver.seat_bot(seat, bot)
 
     async def fill_with_bots(self, bot: str, names: Mapping[int, str]) -> list[int]:
         """The seats still waiting for a person get bots (``names``: what to call each, if
@@ -251,20 +252,28 @@ class LiveTable:
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise IllegalAction(f"malformed action: {error!r}") from None
 
-    async def act(self, seat: int, action: Action, expect_version: int | None = None) -> None:
+    async def act(
+        self, seat: int, action: Action, expect_version: int | None = None, exact: bool = False
+    ) -> None:
         """Validate, persist, apply, broadcast. An illegal action raises and changes nothing.
-        ``expect_version``: the frame the move was chosen from (see :meth:`choice_since`)."""
+        ``expect_version``: the frame the move was chosen from (see :meth:`choice_since`);
+        ``exact``: only that very frame will do (the move clock's move for a person, which
+        a move of anyone's since has restarted)."""
         async with self.lock:
-            if expect_version is not None and not (
-                self.choice_since(seat) <= expect_version <= self.version
-            ):
-                raise TableError("the game moved on before this action", "stale")
+            if expect_version is not None:
+                oldest = self.version if exact else self.choice_since(seat)
+                if not oldest <= expect_version <= self.version:
+                    raise TableError("the game moved on before this action", "stale")
             self._refuse_unless_playing()
             if self.lesson is not None:  # the engine's reason first, then the coach's
                 reason = refusal(self.lesson, self.state, seat, action)
             else:
                 reason = self.state.illegal_reason(seat, action)
             if reason is not None:
+                if expect_version is not None and expect_version < self.version:
+                    # chosen on an older frame and refused now: a race (two flips at once),
+                    # no mistake of the player's to tell them about
+                    raise TableError("the game moved on before this action", "stale")
                 raise IllegalAction(reason)
             written = self.hub.store.append_move(self.id, self.version, seat, action.to_json())
             self.last_change, cancelled = await durable(written)
@@ -310,7 +319,12 @@ class LiveTable:
         a simultaneous step (Ohanami's placing, a 7 słów race) another seat's move leaves a
         seat's own choice standing, so a move sent meanwhile is not refused as stale; the
         mover itself, a seat whose turn has just come, and everyone after the clock acted
-        or a round ended do choose again (a double click stays a stale click)."""
+        or a round ended do choose again (a double click stays a stale click).
+
+        This rests on a property of every game here: in a simultaneous step, a move legal
+        for a seat before and after another seat's move means the same for that seat (no
+        seat takes from what another may take at once). A game with such shared choices
+        must end its simultaneous step there, or this rule must learn of it."""
         everyone = mover < 0 or new_round
         for seat in range(len(self._choice_since)):
             if everyone or seat == mover or seat not in movers:

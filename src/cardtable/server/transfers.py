@@ -1,7 +1,7 @@
 """Continue on another device, with no account: a browser hands the server its seats (each
 table's seat number and key) and its record; the server keeps them in memory under a
 random token that works once and for ``transfer_seconds``; the other browser opens
-``/continue/TOKEN`` (a link, or the QR code of it) and its page takes them.
+``/continue#TOKEN`` (a link, or the QR code of it) and its page takes them.
 
 Seat keys pass through here, so nothing of a transfer is ever logged, the page's GET
 takes nothing (a link preview or a QR scanner's peek does not spend the token: the page

@@ -64,7 +64,9 @@ async function main() {
   } catch (error) {
     failure = error;
   }
-  history.replaceState(null, "", location.pathname); // the token is spent: out of the address bar
+  // a spent (or unknown) token leaves the address bar; one refused for a while (too many
+  // tries, the network) stays, so reloading the page tries it again
+  if (!failure || failure.code === "transfer_gone") history.replaceState(null, "", location.pathname);
   if (failure) {
     render();
     return;

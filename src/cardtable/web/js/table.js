@@ -103,10 +103,7 @@ function connect() {
       message.seats.forEach((seat, n) => Object.assign(frame.table.seats[n] || {}, seat));
       render();
     } else if (message.type === "coach" && frame) {
-      frame.coach = message; // the next state frames carry it too
-      renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx: client ? context() : null });
-      // said at once in a toast only where the panel is out of sight (the toast keeps off the hand)
-      if (!coachInSight($("coach-panel"))) toast(noteText(message, t, lang()));
+      takeCoachNote(message);
     } else if (message.type === "hint") {
       ui.hint = message;
       showHint();
@@ -132,6 +129,16 @@ function connect() {
     retry += 1;
     setTimeout(connect, Math.min(5000, 300 * 2 ** Math.min(retry, 4)));
   });
+}
+
+/** The coach's note on one of this seat's moves (a note on a later move may come first,
+ * when the earlier one waited for the compute pool: the later one stays). */
+function takeCoachNote(message) {
+  if (frame.coach && frame.coach.version > message.version) return;
+  frame.coach = message; // the next state frames carry it too
+  renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx: client ? context() : null });
+  // said at once in a toast only where the panel is out of sight (the toast keeps off the hand)
+  if (!coachInSight($("coach-panel"))) toast(noteText(message, t, lang()));
 }
 
 /** A move a renderer chained to the last one (`ui.followUp = { ready(view), action }`): sent

@@ -2,7 +2,7 @@
 // button and a QR code for a phone at the same table, and "start with bots" for the
 // creator; the game starts on the server when every human seat is taken.
 import { api, h } from "../api.js";
-import { errorText, seatLabels } from "../i18n.js";
+import { errorText, lang, seatLabels } from "../i18n.js";
 import { describeOptions } from "../options-form.js";
 
 /** Human seats nobody has taken yet (from the frame and the presence updates since). */
@@ -53,7 +53,7 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
   const host = credentials && credentials.seat === (table.host ?? 0);
   // every frame and presence update comes here: a panel that would look the same is left as
   // it is, so the host's chosen level, an open drop-down and the focus survive a friend's arrival
-  const shown = JSON.stringify([t("wait.title"), open, invites, table.seats.map((_, n) => seatName(n)), host, table.bot_levels]);
+  const shown = JSON.stringify([lang(), open, invites, table.seats.map((_, n) => seatName(n)), host, table.bot_levels]);
   if (panel.dataset.shown === shown) return;
   panel.dataset.shown = shown;
   const chosenLevel = panel.querySelector("#fill-level")?.value;
