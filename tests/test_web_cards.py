@@ -44,6 +44,7 @@ def test_labels_switch_on_and_survive_a_reload(server: tuple[str, Any], browser:
     first = page.locator(".hand .card .card-label").first.inner_text()
     assert re.fullmatch(r"\d{1,2}\s*(light|animal|ribbon|plain)", " ".join(first.split())), first
     assert page.locator("#board .card-label .points").count() == 0  # koi-koi counts no card points
+    assert page.locator("#board .card text.value").count() == 0  # nor do its card faces say any
     page.reload()
     page.wait_for_selector(".hand .card .card-label")
     expect(page.locator("#labels")).to_have_attribute("aria-pressed", "true")
@@ -68,6 +69,8 @@ def test_labels_in_polish_give_points_where_the_game_counts_them(
     for text in texts:
         said = " ".join(text.split())
         assert re.fullmatch(r"\d{1,2} (jasna|zwierzę|wstęga|zwykła) ·? ?(20|10|5|1)", said), said
+    # the card faces too: each hand card's value in its corner
+    assert page.locator(".hand .card text.value").count() == len(texts)
     assert page.evaluate(NO_SIDEWAYS)
 
 

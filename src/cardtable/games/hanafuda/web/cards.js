@@ -128,15 +128,17 @@ function lightSky(card) {
     : "";
 }
 
-export function hanafudaCard(card, lang = "en") {
+/** A card's face as SVG text; ``points``: its value in the corner (off in the games that
+ * score by yaku alone, koi-koi: a number there would teach a rule that does not hold). */
+export function hanafudaCard(card, lang = "en", { points = true } = {}) {
   const v = (card.code.charCodeAt(3) - 49) * 2 - 3; // a little variation between cards of a month
   const plant = PLANTS[card.month](v);
   const motif = card.kind === "ribbon" ? ribbon(card) : card.tags.map((t) => MOTIFS[t] || "").join("");
   const back = card.tags.includes("lightning") || card.tags.includes("moon") ? motif + plant : lightSky(card) + plant + motif;
   const badge = { light: "#f9a825", animal: "#6d4c41", ribbon: "#c62828", plain: "#9e9e9e" }[card.kind];
   const corner = `<circle cx="9" cy="9" r="7" fill="${badge}" stroke="#fff" stroke-width="1"/>
-    <text x="9" y="12" font-size="8" text-anchor="middle" fill="#fff" font-family="sans-serif" font-weight="700">${card.month}</text>
-    <text x="53" y="91" font-size="8" text-anchor="end" fill="#333" font-family="sans-serif" font-weight="700" stroke="#fbf4e4" stroke-width="2" paint-order="stroke">${card.value}</text>`;
+    <text x="9" y="12" font-size="8" text-anchor="middle" fill="#fff" font-family="sans-serif" font-weight="700">${card.month}</text>` +
+    (points ? `<text class="value" x="53" y="91" font-size="8" text-anchor="end" fill="#333" font-family="sans-serif" font-weight="700" stroke="#fbf4e4" stroke-width="2" paint-order="stroke">${card.value}</text>` : "");
   const name = card.name[lang] || card.name.en;
   return frame(back + corner, { label: `${name} (${card.code})` });
 }

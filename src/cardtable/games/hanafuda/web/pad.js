@@ -17,6 +17,8 @@ let mode = "piles"; // what a tap marks: captured cards, a dealt hand (hand yaku
 let saving = Promise.resolve();
 
 const playerName = (n) => t("pad.player", { n: n + 1 });
+/** The card faces' points corner: only in the games that score card points. */
+const faces = () => ({ points: Boolean(cardData?.hanafuda?.games?.[pad?.game]?.card_points) });
 
 function emptyRound(players, dealer = 0) {
   return { piles: Array.from({ length: players }, () => []), dealer, calls: Array(players).fill(0), shobu: null, table: [], hands: [] };
@@ -140,7 +142,7 @@ function renderEntry() {
   $("pad-cards").replaceChildren(...byMonth.map((month) =>
     h("div", { class: "pad-month" }, month.map((card) => {
       const holder = owner(card.code);
-      const element = svg(hanafudaCard(card, lang()), {
+      const element = svg(hanafudaCard(card, lang(), faces()), {
         class: `card small playable${holder === (mode === "table" ? 0 : active) ? " selected" : ""}${holder >= 0 && holder !== (mode === "table" ? 0 : active) ? " taken" : ""}`,
         "data-code": card.code, role: "button", tabindex: 0,
         title: holder >= 0 ? t("pad.captured_by", { name: playerName(holder) }) : card.name[lang()] || card.name.en,
@@ -161,7 +163,7 @@ function renderResult() {
   const results = pad.results;
   const ctx = { t, seatName: playerName, gameId: pad.game, ruleSections: pad.rule_sections, cards: cardData };
   const info = Object.fromEntries(deck.map((c) => [c.code, c]));
-  const draw = (code, size) => svg(hanafudaCard(info[code], lang()), { class: `card ${size}`, "data-code": code });
+  const draw = (code, size) => svg(hanafudaCard(info[code], lang(), faces()), { class: `card ${size}`, "data-code": code });
   if (results.current) {
     $("pad-round").replaceChildren(breakdown(results.current, ctx, draw, (line) => lineCards(line, ctx, draw)));
     $("pad-round").dataset.scores = results.current.scores.join(",");

@@ -15,10 +15,9 @@ export const cardLabels = true;
 
 /** Month, kind and, in the games that count them, the card's points: "3 · light · 20". */
 export function cardLabel(card, ctx) {
-  const game = ctx.cards.hanafuda.games?.[ctx.gameId];
   const kind = ctx.t(`kind.${card.kind}`).toLocaleLowerCase();
   const parts = [h("b", {}, String(card.month)), h("span", {}, kind)];
-  if (game?.card_points) parts.push(h("span", { class: "points" }, String(card.value)));
+  if (pointsCount(ctx)) parts.push(h("span", { class: "points" }, String(card.value)));
   return h("span", { class: "card-label", "aria-hidden": "true" }, parts);
 }
 
@@ -52,10 +51,15 @@ export function lineCards(line, ctx, drawCard) {
   });
 }
 
+/** Whether the game at this table scores card points (koi-koi does not: yaku alone). */
+function pointsCount(ctx) {
+  return Boolean(ctx.cards.hanafuda.games?.[ctx.gameId]?.card_points);
+}
+
 export function cardArt(code, size, ctx) {
   const card = cardInfo(ctx)[code];
   if (!card) return h("span", {}, code);
-  return svg(hanafudaCard(card, ctx.lang), { class: `card ${size}`.trim(), "data-code": code, title: cardName(code, ctx) });
+  return svg(hanafudaCard(card, ctx.lang, { points: pointsCount(ctx) }), { class: `card ${size}`.trim(), "data-code": code, title: cardName(code, ctx) });
 }
 
 /** Where each card on the board came from last: the seat that played it or the stock. */
@@ -139,7 +143,7 @@ export function render(root, ctx) {
   const pending = ui.selected ? plays.filter((p) => p.card === ui.selected) : [];
   const targets = new Set(pending.length > 1 ? pending.map((p) => p.take) : takes.map((a) => a.card));
   const from = arrivals(view);
-  const countsPoints = Boolean(ctx.cards.hanafuda.games?.[ctx.gameId]?.card_points);
+  const countsPoints = pointsCount(ctx);
   // a card in words: its name, its kind and, where the game counts them, its points
   const describe = (code) => {
     const card = info[code];
@@ -168,7 +172,7 @@ export function render(root, ctx) {
         ui.selected = null;
       };
     }
-    const drawn = svg(hanafudaCard(card, ctx.lang), { ...attrs, "data-name": describe(code), ...extra.attrs });
+    const drawn = svg(hanafudaCard(card, ctx.lang, { points: pointsCount(ctx) }), { ...attrs, "data-name": describe(code), ...extra.attrs });
     if (ctx.labels && size !== "small") {
       drawn.classList.add("labelled");
       drawn.append(cardLabel(card, ctx));
