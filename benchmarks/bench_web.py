@@ -4,7 +4,10 @@ The server runs as its own process (``cardtable serve`` on a fresh SQLite file, 
 every seat is a client). Clients are asyncio tasks in this process; each plays koi-koi
 (12-round matches, so tables stay busy; "Next round" after each) with a think time, and
 measures the time from sending an action to receiving the state frame that contains it
-(action-to-update latency).
+(action-to-update latency). Over the measured window (after the warm-up) it also gives
+each process's CPU per action and its share of a core: the server's is what one action
+costs it; a share near 1.0 is a saturated process (the server has one event loop, and so
+has this load generator, whose CPU competes with the server's on a small machine).
 
     python benchmarks/bench_web.py --seats 1000 --think 1.0 --duration 60
 """
@@ -24,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import orjson
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -43,6 +47,7 @@ async def seat_client(
     window: tuple[float, float],
     latencies: list[float],
     rng: random.Random,
+    in_window: list[int],
 ) -> int:
     warm, stop = window
     actions = 0
@@ -58,7 +63,7 @@ async def seat_client(
                 )
             except TimeoutError:
                 break
-            frame = json.loads(raw)
+            frame = orjson.loads(raw)  # the load generator's own CPU competes with the server's
             if frame["type"] != "state":
                 continue
             pause = frame["table"].get("round_break")
@@ -87,10 +92,27 @@ async def seat_client(
             if time.monotonic() >= stop:
                 break
             action = rng.choice(legal)
+            if time.monotonic() >= warm:
+                in_window[0] += 1
             sent_at = time.perf_counter()
             await socket.send(json.dumps({"type": "action", "action": action, "version": version}))
             actions += 1
     return actions
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far."""
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def steady_cpu(pid: int, window: tuple[float, float], into: dict[str, float]) -> None:
+    """The server's and this process's CPU seconds over the measured window only (not the
+    tables' creation or the connect storm)."""
+    for edge, name in zip(window, ("start", "end"), strict=True):
+        await asyncio.sleep(max(0.0, edge - time.monotonic()))
+        into[f"server_{name}"] = process_cpu(pid)
+        into[f"client_{name}"] = time.process_time()
 
 
 async def run(seats: int, think: float, duration: float) -> dict[str, float]:
@@ -112,6 +134,10 @@ async def run(seats: int, think: float, duration: float) -> dict[str, float]:
             started = time.monotonic()
             window = (started + WARM_UP, started + WARM_UP + duration)
             rng = random.Random(1)
+            in_window = [0]  # actions sent within the window
+            steady: dict[str, float] = {}
+            assert server.process is not None
+            sampler = asyncio.create_task(steady_cpu(server.process.pid, window, steady))
             cpu_before = resource.getrusage(resource.RUSAGE_SELF)
             tasks = [
                 seat_client(
@@ -123,6 +149,7 @@ async def run(seats: int, think: float, duration: float) -> dict[str, float]:
                     window,
                     latencies,
                     random.Random(rng.random()),
+                    in_window,
                 )
                 for table_id, keys in tables
                 for seat, key in keys.items()
@@ -131,6 +158,7 @@ async def run(seats: int, think: float, duration: float) -> dict[str, float]:
             gc.freeze()
             gc.set_threshold(50_000, 50, 1000)
             counts = await asyncio.gather(*tasks, return_exceptions=True)
+            await sampler
             elapsed = time.monotonic() - started
             cpu_after = resource.getrusage(resource.RUSAGE_SELF)
             client_cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (
@@ -159,6 +187,9 @@ async def run(seats: int, think: float, duration: float) -> dict[str, float]:
             else float("nan")
         )
 
+    steady_server = steady["server_end"] - steady["server_start"]
+    steady_client = steady["client_end"] - steady["client_start"]
+    per_action = 1000 / max(1, in_window[0])
     return {
         "seats": seats,
         "seats_held": seats - len(failures),
@@ -175,6 +206,12 @@ async def run(seats: int, think: float, duration: float) -> dict[str, float]:
         "client_cpu_seconds": round(client_cpu, 1),
         "warm_up_seconds": WARM_UP,
         "client_failures": len(failures),
+        # the measured window alone (after the warm-up): what one action costs each side
+        "window_actions_per_second": round(in_window[0] / duration, 1),
+        "server_cpu_ms_per_action": round(steady_server * per_action, 3),
+        "server_cpu_share": round(steady_server / duration, 2),  # 1.0: one core saturated
+        "client_cpu_ms_per_action": round(steady_client * per_action, 3),
+        "client_cpu_share": round(steady_client / duration, 2),
     }
 
 
@@ -192,7 +229,12 @@ def main() -> None:
             f"{figures['actions_per_second']:>7} actions/s · "
             f"p50 {figures['latency_ms_p50']} ms · p99 {figures['latency_ms_p99']} ms · "
             f"server CPU {figures['server_cpu_seconds']} s, RSS {figures['server_rss_mb']} MB, "
-            f"client CPU {figures['client_cpu_seconds']} s"
+            f"client CPU {figures['client_cpu_seconds']} s\n"
+            f"      window: {figures['window_actions_per_second']} actions/s · server "
+            f"{figures['server_cpu_ms_per_action']} ms CPU/action "
+            f"(share {figures['server_cpu_share']}) · client "
+            f"{figures['client_cpu_ms_per_action']} ms/action "
+            f"(share {figures['client_cpu_share']})"
         )
         results.append(figures)
     print(f"figures: {save_figures('web_load', results)}")
