@@ -213,3 +213,21 @@ def test_translated_pages_say_options_in_words_not_code_names(tmp_path: Path) ->
         # the English page keeps the code names that --rule NAME=VALUE takes
         english = client.get("/rules/koi-koi").text
         assert "own_x2" in english and "zero_sum" in english
+
+
+#: a card code, the terminal's name for a card ("08-1"): a reader of the rules knows names
+CARD_CODE = re.compile(r"\b\d\d-\d\b")
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "ru"])
+@pytest.mark.parametrize("game_id", ["koi-koi", "hana-awase"])
+def test_the_yaku_tables_name_the_cards(game_id: str, lang: str) -> None:
+    """The yaku tables of the rule pages say the cards by name in the page's language, a
+    whole kind by its name, never by code (issue 39's review: "Tsukimi: 08-1 09-1")."""
+    text = page_path(game_id, lang).read_text(encoding="utf-8")
+    table = re.search(r"<!-- generated:\w*yaku -->\n(.*?)<!--", text, re.S)
+    assert table is not None
+    cards_column = [line.split("|")[-3] for line in table.group(1).splitlines()[2:] if line]
+    assert cards_column and not any(CARD_CODE.search(cell) for cell in cards_column)
+    moon = {"en": "Moon", "pl": "Księżyc", "ru": "Луна"}[lang]
+    assert any(moon in cell for cell in cards_column)  # Tsukimi's Moon, by its name

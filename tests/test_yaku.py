@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from cardtable import OptionError, load
 from cardtable.games.hanafuda.deck import PLAINS, RIBBONS, cards, codes
+from cardtable.games.hanafuda.docs import row_cards
 from cardtable.games.hanafuda.yaku import (
     HANA_AWASE_ROWS,
     KOIKOI_ROWS,
@@ -31,7 +32,7 @@ def test_tables_are_complete_and_named() -> None:
     )
     for row in (*KOIKOI_ROWS, *HANA_AWASE_ROWS):
         assert row.name and row.meaning("en") and row.meaning("pl") and row.native
-        assert row.describe_cards()
+        assert row_cards(row, "en")  # the rule pages' words for its cards
     assert all(
         row.meaning("ru")
         for row in HANA_AWASE_ROWS

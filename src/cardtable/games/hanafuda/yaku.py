@@ -54,10 +54,6 @@ DOUBLE_PLAIN_CARDS = {
 }
 
 
-#: "5 of ...", "with ..." in the languages of the rule pages
-_CARD_WORDS = {"en": ("of", "with"), "pl": ("z", "w tym"), "ru": ("из", "включая")}
-
-
 @dataclass(frozen=True, slots=True)
 class YakuDef(Frozen):
     """One row of a yaku table.
@@ -106,16 +102,6 @@ class YakuDef(Frozen):
         Russian with the translation beside it."""
         name, pl, ru = self.name, self.meaning("pl"), self.meaning("ru")
         return Localized(name, f"{name} ({pl})" if pl else name, f"{name} ({ru})" if ru else name)
-
-    def describe_cards(self, lang: str = "en") -> str:
-        """What the yaku needs, in words, for the docs and the CLI."""
-        if self.requires == self.counts:
-            return " ".join(codes(self.counts))
-        of, including = _CARD_WORDS.get(lang, _CARD_WORDS["en"])
-        text = f"{self.need} {of} {' '.join(codes(self.counts))}"
-        if self.requires:
-            text += f", {including} {' '.join(codes(self.requires))}"
-        return text
 
     def missing(self, captured: int) -> int:
         """How many more cards ``captured`` needs for this row (0 when it scores).
