@@ -37,6 +37,17 @@ def test_ppo_runs_within_the_masks_and_a_seed_repeats_it(game: str, network: str
     assert not all(torch.equal(a, b) for a, b in zip(weights(first), weights(other), strict=True))
 
 
+def test_the_kickstart_imitates_the_teacher_it_is_given() -> None:
+    """--teacher: the kickstart imitates another bot than the opponent (the weights move
+    another way); without a kickstart the teacher changes nothing."""
+    by_opponent = weights(ppo.train(small(), say=lambda _: None))
+    by_strategist = weights(ppo.train(small(teacher="strategist"), say=lambda _: None))
+    assert not all(torch.equal(a, b) for a, b in zip(by_opponent, by_strategist, strict=True))
+    unkicked = [small(kickstart_share=0.0, teacher=name) for name in ("", "strategist")]
+    plain, taught = (weights(ppo.train(config, say=lambda _: None)) for config in unkicked)
+    assert all(torch.equal(a, b) for a, b in zip(plain, taught, strict=True))
+
+
 def test_saved_weights_play_the_same_in_the_arena(tmp_path: Path) -> None:
     config = small(updates=2, game="koi-koi", network="month-whole")
     trained = ppo.train(config, say=lambda _: None)

@@ -14,9 +14,10 @@ vector; advantages by GAE, the clipped surrogate, an entropy bonus, the learning
 annealed to zero. What makes it learn on two cores:
 
 - kickstarting (Schmitt et al., 2018): for the first ``--kickstart-share`` of training a
-  cross-entropy term pulls the policy towards the move the opponent bot would play in the
-  learner's place, its weight annealed from ``--kickstart`` to zero; PPO starts from the
-  bot's play instead of from random moves, and then improves on it against that bot;
+  cross-entropy term pulls the policy towards the move the opponent bot (or ``--teacher``)
+  would play in the learner's place, its weight annealed from ``--kickstart`` to zero; PPO
+  starts from the bot's play instead of from random moves, and then improves on it
+  against the opponent;
 - the reward: +1 for a round finished ahead, -1 behind, 0 level (what the evaluation
   counts), plus ``--margin-weight`` times the score margin over the game's scale, paid
   as the scores change.
@@ -87,6 +88,7 @@ class Config:
     network: str = "month"  # "month", "month-whole" (hanafuda games) or "mlp"
     kickstart: float = 1.0
     kickstart_share: float = 0.3
+    teacher: str = ""  # whose moves the kickstart imitates ("": the opponent's)
     margin_weight: float = 0.5
     threads: int = 1
     device: str = "cpu"
@@ -293,7 +295,7 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
         )
         for seat in (0, 1)
     ]
-    teacher = BatchBots(config.opponent, config.game, seed=config.seed)
+    teacher = BatchBots(config.teacher or config.opponent, config.game, seed=config.seed)
     encoder = envs[0].games.encoder
     network = make_network(encoder, config).to(device)
     optimiser = torch.optim.Adam(network.parameters(), lr=config.lr, eps=1e-5)
