@@ -17,9 +17,11 @@ from sqlalchemy.exc import IntegrityError
 from cardtable.server.store import StorageUnavailable, Store, TableRow
 from cardtable.server.tables import durable
 
+from .test_server_restart import postgres  # noqa: F401  (the fixture)
 
-def store_with_tables(path: Path, ids: list[str]) -> Store:
-    store = Store(f"sqlite:///{path}")
+
+def store_with_tables(url: str | Path, ids: list[str]) -> Store:
+    store = Store(url if isinstance(url, str) else f"sqlite:///{url}")
     for table_id in ids:
         store.add_table(
             TableRow(
@@ -67,18 +69,38 @@ def test_moves_of_many_tables_share_one_commit(tmp_path: Path) -> None:
 
 
 def test_a_taken_number_fails_only_its_own_move(tmp_path: Path) -> None:
-    store = store_with_tables(tmp_path / "g.db", ["a", "b"])
+    taken_number_fails_alone(store_with_tables(tmp_path / "g.db", ["a", "b"]))
+
+
+@pytest.mark.slow  # a PostgreSQL cluster
+def test_group_commit_on_postgresql(postgres: str) -> None:  # noqa: F811
+    """PostgreSQL aborts a whole transaction on a taken number: the rest still stand."""
+    store = store_with_tables(postgres, ["a", "b", "c"])
+    counted = commits(store)
+
+    async def play() -> list[float]:
+        return list(await asyncio.gather(*(store.append_move(t, 0, 0, {"t": t}) for t in "abc")))
+
+    assert len(asyncio.run(play())) == 3 and counted[0] == 1
+    assert [m.action for m in store.moves("c")] == [{"t": "c"}]
+    taken_number_fails_alone(store, first=1)
+
+
+def taken_number_fails_alone(store: Store, first: int = 0) -> None:
 
     async def play() -> list[float | BaseException]:
-        await store.append_move("a", 0, 0, {"first": True})
-        writes = [store.append_move("a", 0, 1, {"second": True}), store.append_move("b", 0, 0, {})]
+        await store.append_move("a", first, 0, {"first": True})
+        writes = [
+            store.append_move("a", first, 1, {"second": True}),
+            store.append_move("b", first, 0, {}),
+        ]
         return list(await asyncio.gather(*writes, return_exceptions=True))
 
     taken, other = asyncio.run(play())
     assert isinstance(taken, IntegrityError)
     assert isinstance(other, float)
-    assert [m.action for m in store.moves("a")] == [{"first": True}]
-    assert len(store.moves("b")) == 1
+    assert [m.action for m in store.moves("a")][first:] == [{"first": True}]
+    assert len(store.moves("b")) == first + 1
     store.close()
 
 
