@@ -39,6 +39,8 @@ SIZES = {"wide": (1366, 800), "phone": (390, 844)}
 #: imports the engine at a lower priority (niced), and under a full test run the busy cores
 #: starve it for much longer than the search itself takes
 NOTE_DEADLINE = 120
+#: the version a test marks a frame it sends again with
+LATE_VERSION = 1000
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +69,23 @@ def play_card(page: Page, card: str, take: str | None = None) -> None:
         page.click(f".card.target[data-code='{take}']")
 
 
+def play_the_weak_move(page: Page, app: Any, table_id: str, card: str = "02-4") -> None:
+    """Play ``card`` (on the seeded deal: a plum thrown away instead of taking the Moon)
+    and wait for the coach's note on it, each step apart, so that a failure names the step
+    that did not come and what the coach made of the move."""
+    table = app.state.hub.tables[table_id]
+    page.wait_for_selector("#board[data-mine='true']")
+    before = table.version  # the bot does not move while it is this seat's turn
+    play_card(page, card)
+    eventually(lambda: table.version > before, what=f"the server took {card}")
+    assert table.seats[0].coach, "the seat is not coached"
+    judged(app, table_id)
+    note = table.coach.notes.get(0)
+    assert note is not None, f"no note: {list(table.coach.outcomes)}"
+    assert note["version"] == before + 1, f"a note on another move: {list(table.coach.outcomes)}"
+    page.wait_for_selector(f"#coach-note[data-version='{before + 1}']", timeout=20_000)
+
+
 def judged(app: Any, table_id: str) -> None:
     """Wait until the coach has judged every move made so far (no note may come later)."""
     table = app.state.hub.tables[table_id]
@@ -90,13 +109,12 @@ def test_the_form_offers_the_coach_with_bots_only(browser: Browser, server: Any)
 
 
 def test_a_note_after_the_bad_move_and_the_review_lists_it(browser: Browser, server: Any) -> None:
-    url, _ = server
+    url, app = server
     page = new_page(browser)
-    coached_table(page, url)
+    table_id = coached_table(page, url)
     assert page.locator("#coach-panel").is_visible()
     assert page.inner_text("#coach-note") == "No mistakes so far."
-    play_card(page, "02-4")  # the Moon stays on the table for the other player
-    page.wait_for_selector("#coach-note[data-version='1']", timeout=NOTE_DEADLINE * 1000)
+    play_the_weak_move(page, app, table_id)  # the Moon stays on the table for the other player
     note = page.inner_text("#coach-note")
     assert "Better: Play" in note and "Moon" in note
     play_until_over([page])
@@ -190,13 +208,46 @@ def test_the_seven_words_review_lists_the_solver_words(browser: Browser, server:
     page.context.close()
 
 
+def test_a_frame_older_than_the_note_keeps_the_note(browser: Browser, server: Any) -> None:
+    """A state frame worked out before the coach's note was written can reach the page just
+    after the note (both are sent at once): the note stays. The test holds the table's
+    socket: right after the note it sends the last state frame again without the note (its
+    version marked, so the page is seen to have read it), and nothing after that."""
+    url, _app = server
+    page = new_page(browser, width=1366, height=800)
+    last_state: list[dict[str, Any]] = []
+    held: list[bool] = []  # once the late frame is sent, the server's frames stop here
+
+    def through(socket: Any) -> None:
+        server_side = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if held:
+                return
+            socket.send(message)
+            data = json.loads(message)
+            if data["type"] == "state":
+                last_state[:] = [data]
+            elif data["type"] == "coach" and last_state:
+                late = {**last_state[0], "coach": None, "version": LATE_VERSION}
+                socket.send(json.dumps(late))
+                held.append(True)
+
+        server_side.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), through)
+    coached_table(page, url)
+    play_card(page, "02-4")
+    page.wait_for_selector(f"#board[data-version='{LATE_VERSION}']", timeout=NOTE_DEADLINE * 1000)
+    expect(page.locator("#coach-note[data-version='1']")).to_be_visible()
+
+
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_screenshots_of_the_coach_and_the_review(browser: Browser, server: Any, lang: str) -> None:
-    url, _ = server
+    url, app = server
     page = new_page(browser, LOCALES[lang], width=1366, height=768)
     table_id = coached_table(page, url)
-    play_card(page, "02-4")
-    page.wait_for_selector("#coach-note[data-version='1']", timeout=NOTE_DEADLINE * 1000)
+    play_the_weak_move(page, app, table_id)
     english = {"Better", "Coach", "to go"}
     for name, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
@@ -242,11 +293,10 @@ def in_viewport(page: Page, selector: str) -> bool:
 def test_the_coach_never_covers_the_hand_and_stays_in_sight(
     browser: Browser, server: Any, lang: str
 ) -> None:
-    url, _ = server
+    url, app = server
     page = new_page(browser, LOCALES[lang], width=1366, height=800)
-    coached_table(page, url)
-    play_card(page, "02-4")
-    page.wait_for_selector("#coach-note[data-version='1']", timeout=NOTE_DEADLINE * 1000)
+    table_id = coached_table(page, url)
+    play_the_weak_move(page, app, table_id)
     hand = page.locator("#board .mine .hand")
     # wide: the note is in the side column, in sight, off the hand; a toast keeps off it too
     assert in_viewport(page, "#coach-note")

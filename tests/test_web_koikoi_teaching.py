@@ -19,9 +19,9 @@ from cardtable.server.fairness import Commitment
 from cardtable.server.settings import Settings
 
 from .browser_helpers import browser, create_table, new_page, play_until_over, shot
-from .server_helpers import eventually, server_thread
+from .server_helpers import server_thread
 from .test_coach import BUDGET, SEED
-from .test_web_coach import NOTE_DEADLINE, coached_table, judged, play_card
+from .test_web_coach import coached_table, play_the_weak_move
 from .test_web_learn import TARGET, follow_the_coach
 
 __all__ = ["browser"]  # fixtures used by name
@@ -121,14 +121,7 @@ def test_the_koikoi_coach_and_review_speak_of_yaku(
     card_points = words["hint.captures_worth"].split("{points}", 1)[1].strip(" ()")
     page = new_page(browser, locale=LOCALES[lang], width=1366, height=800)
     table_id = coached_table(page, url)
-    table = app.state.hub.tables[table_id]
-    page.wait_for_selector("#board[data-mine='true']")
-    before = table.version  # the bot does not move while it is this seat's turn
-    play_card(page, "02-4")  # throws a plum away instead of taking the Moon
-    eventually(lambda: table.version > before, what="the server took the move")
-    judged(app, table_id)  # each step apart: a failure says which one did not come
-    assert table.coach.notes.get(0), "the coach judged the move and wrote no note"
-    page.wait_for_selector("#coach-note[data-version='1']", timeout=NOTE_DEADLINE * 1000)
+    play_the_weak_move(page, app, table_id)  # throws a plum away instead of taking the Moon
     note = page.inner_text("#coach-note")
     assert "Tsukimi-zake" in note and card_points not in note, note
     assert words["yaku.koi-koi.tsukimi.meaning"] in note and not CARD_CODE.search(note), note

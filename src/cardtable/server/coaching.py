@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -75,6 +76,8 @@ JSON = dict[str, Any]
 BUSY_WAIT = 0.5
 #: how often a coach note is asked of a busy pool before it is given up (waits double)
 NOTE_ATTEMPTS = 4
+#: judgements whose outcome a table keeps (Coach.outcomes)
+OUTCOMES_KEPT = 32
 #: reviews kept in memory; past this the oldest finished ones are forgotten (asked again,
 #: one is worked out afresh)
 KEPT_REVIEWS = 1000
@@ -102,6 +105,9 @@ class Coach:
         self.table = table
         self.notes: dict[int, JSON] = {}  # seat -> its last note
         self.tasks: set[asyncio.Task[None]] = set()
+        #: what became of the last moves judged, (version, outcome): a note that did not
+        #: come says why here (busy pool, failure, not clearly worse, a later note first)
+        self.outcomes: deque[tuple[int, str]] = deque(maxlen=OUTCOMES_KEPT)
 
     def before(self, seat: int, state: State | None) -> State | None:
         """The state to judge a move from, when ``seat`` is coached (else None)."""
@@ -135,14 +141,21 @@ class Coach:
                 log.info("table %s: no worker free for a coach note (try %d)", table.id, attempt)
                 if attempt + 1 < NOTE_ATTEMPTS:
                     await asyncio.sleep(BUSY_WAIT * 2**attempt)
-            except Exception:  # a note is a nicety: it must never stop the table
+            except Exception as error:  # a note is a nicety: it must never stop the table
                 log.exception("table %s: coach note failed", table.id)
+                self.outcomes.append((version, f"failed: {error!r}"))
                 return
         else:
+            self.outcomes.append((version, "no worker free"))
             return
         older = self.notes.get(seat)
-        if not judged.clearly_worse or (older is not None and older["version"] > version):
-            return  # a note on a later move came first (this one waited for the pool)
+        if older is not None and older["version"] > version:
+            self.outcomes.append((version, "a later move's note came first"))
+            return
+        worse = judged.clearly_worse
+        self.outcomes.append((version, f"loss {judged.loss:.3f}, clearly worse: {worse}"))
+        if not worse:
+            return
         note = {"type": "coach", "version": version, **said(judged, table.seats)}
         self.notes[seat] = note
         text = encode(note)

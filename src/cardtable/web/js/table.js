@@ -91,7 +91,7 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
-      frame = message;
+      frame = withLatestNote(message, frame);
       sentAt = null;
       clockOffset = message.now - Date.now() / 1000;
       showBanner("");
@@ -129,6 +129,15 @@ function connect() {
     retry += 1;
     setTimeout(connect, Math.min(5000, 300 * 2 ** Math.min(retry, 4)));
   });
+}
+
+/** A state frame, keeping the coach's note the page already has when the frame's is
+ * older: a frame worked out just before the note was written may arrive just after it
+ * (the note would vanish until the next move). */
+function withLatestNote(next, previous) {
+  const kept = previous?.table.id === next.table.id ? previous.coach : null;
+  if (kept && (!next.coach || next.coach.version < kept.version)) next.coach = kept;
+  return next;
 }
 
 /** The coach's note on one of this seat's moves (a note on a later move may come first,
