@@ -79,22 +79,13 @@ class Frames:
         table, row, fixed = self.table, self.table.row, self.fixed_meta()
         roster = table.roster
         meta: JSON = {
-            "id": fixed["id"],
-            "game": fixed["game"],
-            "title": fixed["title"],
-            "family": fixed["family"],
-            "preset": fixed["preset"],
-            "options": fixed["options"],
-            "bot_levels": fixed["bot_levels"],
+            **fixed,
             "seats": roster.meta(),
             "status": "finished" if table.finished else "playing",
             "round_break": table.round_break.to_json() if table.round_break else None,
             "waiting": roster.waiting_for(),
             "host": roster.host,  # who may fill the seats with bots
-            "commitment": fixed["commitment"],
-            "move_seconds": fixed["move_seconds"],
             "moves": table.version,
-            "created_at": fixed["created_at"],
             "rematch_id": row.rematch_id,
             "public": row.public,
         }

@@ -32,9 +32,9 @@ from cardtable.server.frames import Frames
 from cardtable.server.roster import Roster, SeatInfo, hash_key, new_key
 from cardtable.server.round_break import RoundBreak
 from cardtable.server.seat_names import seat_labels
-from cardtable.server.settings import Settings
 from cardtable.server.store import StorageUnavailable, Store, StoredMove, TableRow
-from cardtable.server.workers import HintsBusy, Workers
+from cardtable.server.table_facts import Compute
+from cardtable.server.workers import HintsBusy
 
 log = logging.getLogger("cardtable.server")
 
@@ -43,15 +43,12 @@ JSON = dict[str, Any]
 __all__ = ["LiveTable", "SeatInfo", "TableError"]
 
 
-class TableHub(Protocol):
-    """What a table asks of the server that holds it (server.hub.Hub is one)."""
+class TableHub(Compute, Protocol):
+    """What a table asks of the server that holds it beyond its compute (server.hub.Hub is
+    one)."""
 
     @property
     def store(self) -> Store: ...
-    @property
-    def settings(self) -> Settings: ...
-    @property
-    def workers(self) -> Workers: ...
     def signer(self) -> Signer: ...
 
 
