@@ -104,6 +104,7 @@ def test_a_friend_joins_through_the_waiting_room(server: tuple[str, Any], browse
     expect(qr).to_be_visible()
     host.wait_for_function("document.querySelector('.invite .qr img').naturalWidth > 0")
     assert host.evaluate("document.querySelector('#board').inert")
+    expect(host.locator("#hint-panel")).to_be_hidden()  # no hint before the game starts
     shot(host, "waiting-room-1366")
     invite = host.locator(".invite-url").first.input_value()
     assert table.version == 0 and table.roster.waiting_for() == [1]  # nothing is played meanwhile
@@ -117,6 +118,9 @@ def test_a_friend_joins_through_the_waiting_room(server: tuple[str, Any], browse
     expect(host.locator("#players")).to_contain_text("Маша")
     assert [s.name for s in table.seats] == ["Anna", "Маша"]
     assert not host.evaluate("document.querySelector('#board').inert")
+    # under way, the seat to move may ask for a hint (the dealer's seat: either page)
+    mover = host if min(table.state.to_move) == 0 else guest
+    expect(mover.locator("#hint-panel")).to_be_visible()
 
 
 def test_the_creator_fills_the_empty_seats_with_bots(

@@ -305,7 +305,10 @@ async function playEasyBot() {
 
 function renderHintPanel() {
   const { view, seat, table } = frame;
-  const canAsk = seat !== null && games[table.game].hints && table.status !== "finished" && (view.to_move || []).includes(seat);
+  // a hint is for a seat to move in a game under way: not before everyone has sat down,
+  // nor between rounds (the server refuses those)
+  const underWay = table.status !== "finished" && !(table.waiting || []).length && !table.round_break;
+  const canAsk = seat !== null && games[table.game].hints && underWay && (view.to_move || []).includes(seat);
   $("hint-panel").hidden = !canAsk;
   if (!ui.hint || ui.hint.version !== frame.version) $("hint-text").textContent = "";
   showHint();
