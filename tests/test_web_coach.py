@@ -425,7 +425,7 @@ def test_the_curve_fills_the_panel_with_its_labels_inside(
     page = new_page(browser, LOCALES[lang], width=width, height=height)
     page.goto(f"{url}/replay/{reviewed_game}?review=0")
     page.wait_for_selector("#review-panel[data-status='ready']")
-    # measured at once: the replay draws the panel again when its board's code has loaded
+    # measured in one go, in the page
     curve, slot, labels = page.evaluate("""() => {
         const box = (element) => element.getBoundingClientRect().toJSON();
         const curve = document.querySelector("#review-curve");
@@ -472,6 +472,54 @@ def test_a_swing_on_a_phone_shows_the_board_with_its_explanation(
     swing.locator(".review-jump").click()
     page.wait_for_selector(".review-move.current")
     assert page.locator("#review-here").is_hidden()
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_the_review_waits_for_the_board_and_is_drawn_once(
+    browser: Browser, server: Any, reviewed_game: str
+) -> None:
+    """The board's code came after the review was drawn, on a slow line (CI): the board
+    then grew under a reader scrolled to a swing, and the curve was replaced while read."""
+    url, _ = server
+    finished_review(url, reviewed_game)
+    _, games = http("GET", f"{url}/api/games")
+    renderer = next(game["renderer"] for game in games if game["id"] == "koi-koi")
+    page = new_page(browser, LOCALES["pl"], width=390, height=844)
+    # each time the panel turns ready: is the board drawn, and how many curves so far
+    page.add_init_script("""
+        window.readyWith = [];
+        new MutationObserver(() => {
+            const panel = document.querySelector("#review-panel");
+            const board = document.querySelector("#board");
+            if (panel?.dataset.status === "ready" && window.readyWith.length === 0) {
+                window.readyWith.push(board.childElementCount > 0);
+            }
+        }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-status"] });
+        window.curves = 0;
+        new MutationObserver((changes) => {
+            for (const change of changes) {
+                const added = [...change.addedNodes];
+                window.curves += added.filter((node) => node.id === "review-curve").length;
+            }
+        }).observe(document, { subtree: true, childList: true });
+    """)
+    held: list[Any] = []
+    # a function, not held.append: Playwright's route handler must be one it can inspect
+    page.route(f"**{renderer.split('?')[0]}*", lambda route: held.append(route))  # noqa: PLW0108
+    page.goto(f"{url}/replay/{reviewed_game}?review=0")
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:  # the page's events come while it waits
+        page.wait_for_timeout(50)
+    assert held, "the board's code was never asked for"
+    page.wait_for_timeout(1_000)  # a slow line: the review's answer (ready) has time to come
+    held[0].continue_()
+    page.wait_for_selector("#review-panel[data-status='ready']")
+    page.wait_for_selector("#board .mine .hand .card")
+    assert page.evaluate("window.readyWith") == [True]
+    assert page.evaluate("window.curves") == 1
+    page.locator(".review-move").first.locator(".review-jump").click()
+    expect(page.locator("#review-here")).to_be_in_viewport()
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 

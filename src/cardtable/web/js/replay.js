@@ -81,13 +81,7 @@ function render() {
   $("players").replaceChildren(...(view.scores || []).map((s, n) => h("li", { class: "player" }, h("span", { class: "name" }, seatName(n)), h("span", { class: "score" }, s))));
   const seat = $("seat").value === "" ? null : Number($("seat").value);
   const draw = renderers[data.record.game];
-  if (!draw) {
-    loadClient(game).then((loaded) => {
-      renderers[data.record.game] = loaded.render;
-      render();
-    });
-    return;
-  }
+  if (!draw) return; // loadBoard() draws it once the game's code is here
   draw($("board"), {
     frame: { table: { id: "replay", seats: [] }, version: step, clock: null, seat },
     view: { ...view, legal_actions: [] },
@@ -133,6 +127,13 @@ function showRounds() {
       "aria-label": t(roundKey(), { n: index + 1 }),
       onclick: () => goTo(start),
     }, String(index + 1))));
+}
+
+/** The game's board code, loaded before the first draw: drawn later, the board would
+ * grow under a reader who had scrolled to a swing, and the review be drawn twice. */
+async function loadBoard() {
+  const game = games.find((g) => g.id === data.record.game);
+  renderers[data.record.game] = (await loadClient(game)).render;
 }
 
 async function loadReplay(seat) {
@@ -205,6 +206,7 @@ async function main() {
   if (tableId) {
     $("upload-label").hidden = true;
     await loadReplay(0);
+    await loadBoard();
     setupControls(data.views[0].players);
     step = 0; // a replay is watched from the deal, like a game
     review = new Review($("review-panel"), {

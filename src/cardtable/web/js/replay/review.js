@@ -55,13 +55,11 @@ export class Review {
       } catch (error) {
         this.error = error.code === "forbidden" ? this.t("review.need_key") : error.message;
         this.answer = null;
-        break;
       }
       this.render(this.step);
-      if (this.answer.status !== "working") break;
+      if (this.error || this.answer.status !== "working") return;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
-    this.render(this.step);
   }
 
   render(step) {
