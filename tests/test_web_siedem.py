@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from cardtable.core.rng import Rng
@@ -117,6 +118,32 @@ def test_the_table_says_who_flipped_the_hourglass(
     lines = narrate(page, view, ["You", bot], seat=0)
     flips = [line for line in lines if line["id"] == "r1:flip"]
     assert flips == [{"id": "r1:flip", "text": f"{bot} flipped the hourglass", "announce": True}]
+
+
+@pytest.mark.parametrize(
+    ("locale", "flipped"), [("pl-PL", "Klepsydra odwrócona"), ("ru-RU", "Часы перевёрнуты")]
+)
+def test_who_flipped_fits_the_glass_on_a_phone(
+    server: tuple[str, Any], browser: Browser, locale: str, flipped: str
+) -> None:
+    url, _ = server
+    page = new_page(browser, locale, width=390, height=844)
+    create_table(page, url, "siedem-slow", ["human", "bot:easy"], {"hourglass_seconds": "8"})
+    page.wait_for_selector("#hourglass[data-flipper='1']", timeout=40000)
+    bot = page.locator("#players li[data-seat='1'] .name").inner_text()
+    expect(page.locator("#sand-label")).to_contain_text(f"{flipped}: {bot}")
+    # the whole line (the seconds at its end) inside the glass, not cut off at its edge
+    label, glass, cut = page.evaluate("""() => {
+        const label = document.querySelector("#sand-label");
+        const box = (element) => element.getBoundingClientRect().toJSON();
+        const glass = document.querySelector("#hourglass");
+        return [box(label), box(glass), label.scrollWidth > label.clientWidth];
+    }""")
+    assert not cut and glass["x"] <= label["x"] and label["right"] <= glass["right"], (label, glass)
+    # and on one line: a second one is cut off by the glass's height
+    assert glass["y"] <= label["y"] and label["bottom"] <= glass["bottom"], (label, glass)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(page, f"siedem-flipped-{locale}-phone")
 
 
 def narrate(page: Page, view: dict[str, Any], names: list[str], seat: int | None) -> list[Any]:
