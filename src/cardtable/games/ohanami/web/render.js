@@ -172,8 +172,23 @@ function myArea(ctx, state, redraw) {
       placeChoice(ctx, state, plan, redraw),
       gardenView(ctx.seat, ctx, { plan, state, redraw }));
   }
-  const choice = keeps.length ? keepChoice(ctx, state, keeps, redraw) : waitingChoice(ctx);
+  const choice = ctx.replay ? replayHand(ctx) : keeps.length ? keepChoice(ctx, state, keeps, redraw) : waitingChoice(ctx);
   return h("section", { class: "oh-mine" }, choice, gardenView(ctx.seat, ctx));
+}
+
+/** Kept, not yet placed: the two cards wait in the hand's place until the others have
+ * kept theirs (once placed, the garden draws them, dashed). */
+function keptUnplaced(view) {
+  return view.my_choice?.type === "place" ? [] : view.kept || [];
+}
+
+/** A replay waits for nobody: the seat's hand at this step and the cards it kept, shown. */
+function replayHand(ctx) {
+  const { view, t } = ctx;
+  const part = (key, cards) => (cards.length ? h("div", { class: "oh-replay-part" },
+    h("div", { class: "oh-prompt muted" }, t(key)),
+    h("div", { class: "hand oh-hand" }, cards.map((card) => drawCard(card, ctx)))) : "");
+  return h("div", { class: "oh-choice" }, part("ohanami.replay_hand", view.hand || []), part("ohanami.replay_kept", keptUnplaced(view)));
 }
 
 function passNote(ctx) {
@@ -226,9 +241,7 @@ function waitingChoice(ctx) {
     const note = t("ohanami.stage_over", { n: ctx.roundBreak.round });
     return h("div", { class: "oh-choice" }, h("div", { class: "oh-prompt" }, h("strong", {}, note)));
   }
-  // kept, not yet placed: the two cards wait here until the others have kept theirs
-  const placed = view.my_choice?.type === "place";
-  const kept = placed ? [] : (view.kept || []).map((card) => drawCard(card, ctx, { "data-anim": card }));
+  const kept = keptUnplaced(view).map((card) => drawCard(card, ctx, { "data-anim": card }));
   return h("div", { class: "oh-choice" },
     h("div", { class: "oh-prompt muted" }, t("ohanami.waiting")),
     kept.length ? h("div", { class: "hand oh-hand" }, kept) : "");
@@ -357,7 +370,7 @@ function gardenHeader(n, ctx) {
   const now = view.stage_points && !view.over ? Object.values(view.stage_points[n]).reduce((a, b) => a + b, 0) : null;
   const done = (view.committed || [])[n] && !view.over;
   return h("header", { class: "oh-who" },
-    h("span", { class: "oh-name" }, ctx.seatName(n), n === seat ? ` (${t("ohanami.you")})` : ""),
+    h("span", { class: "oh-name" }, ctx.seatName(n), n === seat && !ctx.replay ? ` (${t("ohanami.you")})` : ""),
     done ? h("span", { class: "oh-ready", title: t("ohanami.ready") }, "✓") : "",
     h("span", { class: "oh-chips" }, chips),
     now === null ? "" : h("span", { class: "oh-now", title: t("ohanami.now_title", { n: view.stage }) },
