@@ -14,6 +14,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import cardtable
@@ -278,7 +279,7 @@ def fixed_views() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     return revealed, placing, state.view(0)
 
 
-MOUNT = """async ([url, view, onBoard, lang]) => {
+MOUNT = """async ([url, view, onBoard, lang, replay]) => {
     const module = await import(url);
     const messages = await (await fetch(`/api/locales/${lang}`)).json();
     const cards = await (await fetch('/api/cards')).json();
@@ -295,7 +296,7 @@ MOUNT = """async ([url, view, onBoard, lang]) => {
     const names = ['Anna', 'Bot', 'Kasia', 'Ivan'];
     const ctx = {
       frame: { table: { id: 'fixed' }, version: 1 }, view, seat: 0, t, lang, cards, ui: {},
-      seatName: (n) => names[n], send: (a) => window.sent.push(a), toast() {},
+      seatName: (n) => names[n], send: (a) => window.sent.push(a), toast() {}, replay,
     };
     window.fixedCtx = ctx;
     module.render(root, ctx);
@@ -304,10 +305,16 @@ MOUNT = """async ([url, view, onBoard, lang]) => {
 
 
 def mount(
-    page: Page, url: str, view: dict[str, Any], on_table_page: bool = False, lang: str = "en"
+    page: Page,
+    url: str,
+    view: dict[str, Any],
+    on_table_page: bool = False,
+    lang: str = "en",
+    replay: bool = False,
 ) -> list[str]:
     """Draw ``view`` with the renderer: alone on a page, or on the board of a table page (its
-    header and side panels around it; the table does not exist, so nothing else draws)."""
+    header and side panels around it; the table does not exist, so nothing else draws); as
+    the replay draws it with ``replay``."""
     if on_table_page:  # the table page's frame (an unknown table itself is a 404 page)
         table_html = (WEB_ROOT / "table.html").read_text()
         page.route(
@@ -322,13 +329,40 @@ def mount(
         page.goto(f"{url}/")
         page.add_style_tag(url="/static/css/app.css")
     page.add_style_tag(url="/games/ohanami/style.css")
-    return page.evaluate(MOUNT, [RENDERER, view, on_table_page, lang])
+    return page.evaluate(MOUNT, [RENDERER, view, on_table_page, lang, replay])
 
 
 def call(page: Page, expression: str, view: dict[str, Any]) -> Any:
     """``module.EXPRESSION`` evaluated in the page, with ``view`` at hand."""
     script = f"async ([url, view]) => (await import(url)).{expression}"
     return page.evaluate(script, [RENDERER, view])
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_a_replay_shows_the_hand_and_waits_for_nobody(
+    server: tuple[str, Any], browser: Browser, lang: str
+) -> None:
+    """The replay draws each step without legal moves: the live table's "waiting for the
+    others" and "(you)" read there as if the game were still on, and the hand was gone."""
+    url, _app = server
+    page = new_page(browser, width=390, height=844)
+    revealed, placing, placed = fixed_views()
+    parts = "#fixed .oh-replay-part"
+    for view, kept in ((revealed, []), (placing, [5, 35]), (placed, [])):
+        mount(page, url, {**view, "legal_actions": []}, lang=lang, replay=True)
+        shown = page.eval_on_selector_all(
+            parts,
+            "ps => ps.map((p) => [...p.querySelectorAll('[data-card]')].map((c) => +c.dataset.card))",  # noqa: E501
+        )
+        assert shown == ([view["hand"], kept] if kept else [view["hand"]]), shown
+        text = page.inner_text("#fixed")
+        assert {"pl": "Czekamy", "ru": "Ждём"}[lang] not in text
+        assert {"pl": "(ty)", "ru": "(вы)"}[lang] not in text
+        assert page.locator("#fixed button").count() == 0  # nothing to press in a replay
+    # the live table keeps both
+    mount(page, url, placed, lang=lang)
+    assert {"pl": "(ty)", "ru": "(вы)"}[lang] in page.inner_text("#fixed")
+    assert not page.errors  # type: ignore[attr-defined]
 
 
 def test_narration_names_the_cards_and_hides_the_others_discards(
