@@ -188,6 +188,29 @@ def test_a_good_move_gets_no_note(client: TestClient) -> None:
         assert not table.coach.tasks and table.coach.notes == {}
 
 
+def test_a_move_is_judged_from_its_own_step(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whoever sees a coached move's version sees its judgement pending or done: it is asked
+    for while the move still holds the table's lock. (Asked for after, a test's thread read
+    the new version in between and found neither a note nor an outcome.)"""
+    table_id, key = coached_table(client)
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    asked: list[tuple[int, int, bool]] = []
+    judge_later = table.coach.judge_later
+
+    def watched(seat: int, before: Any, action: Any, version: int) -> None:
+        asked.append((version, table.version, table.lock.locked()))
+        judge_later(seat, before, action, version)
+
+    monkeypatch.setattr(table.coach, "judge_later", watched)
+    with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={key}") as socket:
+        next_state(socket, 0)
+        socket.send_json({"type": "action", "action": BAD, "version": 0})
+        next_state(socket, 1)
+    assert asked == [(1, 1, True)]
+
+
 def test_the_review_of_a_finished_game(client: TestClient) -> None:
     table_id, key = coached_table(client, public=False)
     with client.websocket_connect(f"/ws/tables/{table_id}?seat=0&key={key}") as socket:

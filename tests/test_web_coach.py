@@ -80,6 +80,8 @@ def play_the_weak_move(page: Page, app: Any, table_id: str, card: str = "02-4") 
     eventually(lambda: table.version > before, what=f"the server took {card}")
     assert table.seats[0].coach, "the seat is not coached"
     judged(app, table_id)
+    outcome = [said for version, said in table.coach.outcomes if version == before + 1]
+    assert outcome, f"the move was never judged: {list(table.coach.outcomes)}"
     note = table.coach.notes.get(0)
     assert note is not None, f"no note: {list(table.coach.outcomes)}"
     assert note["version"] == before + 1, f"a note on another move: {list(table.coach.outcomes)}"

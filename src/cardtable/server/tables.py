@@ -285,6 +285,10 @@ class LiveTable:
                     self.hub.settings.round_break_seconds,
                 )  # fmt: skip
             self.version += 1
+            if coached is not None and not cancelled:
+                # in the move's own step: whoever sees the new version sees the judgement
+                # pending (or done), never a moment with neither
+                self.coach.judge_later(seat, coached, action, self.version)
             self._note_choices(seat, movers, new_round)
             self.human_moved = self.human_moved or (seat >= 0 and not self.roster.is_bot(seat))
             if self.finished:
@@ -292,8 +296,6 @@ class LiveTable:
                 self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
         if cancelled:  # the table is being stopped: the move stands, in the log and here
             raise asyncio.CancelledError
-        if coached is not None:
-            self.coach.judge_later(seat, coached, action, self.version)
         await self._changed()
 
     def _refuse_unless_playing(self) -> None:
