@@ -347,6 +347,26 @@ def test_hint_button_shows_the_hard_bots_move_and_why(
     expect(page.locator("#hint-text")).to_have_text(re.compile(r"^(Zagraj|Weź) "), timeout=20000)
 
 
+def test_a_hint_follows_a_language_switch_that_comes_after_it(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """The page asks for a hint in the language it has; switched to Polish while the Polish
+    catalogue was still on its way, the hint came in English and stayed English."""
+    url, _app = server
+    page = new_page(browser)
+    create_table(page, url, "koi-koi", ["human", "bot:random"], {"rounds": "1"})
+    page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
+    held: list[Any] = []
+    page.route("**/api/locales/pl*", lambda route: held.append(route))  # noqa: PLW0108
+    page.select_option("#lang", "pl")
+    page.click("#hint")  # asked while the page still speaks English
+    expect(page.locator("#hint-text")).to_have_text(re.compile(r"^(Play|Take) .+ — .+"))
+    assert held, "the Polish catalogue was never asked for"
+    held[0].continue_()
+    expect(page.locator("#hint-text")).to_have_text(re.compile(r"^(Zagraj|Weź) .+ — .+"))
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def fresh_pad(page: Page, url: str, path: str, remembered: str) -> None:
     """Open a companion page with no pad remembered from an earlier test."""
     page.goto(f"{url}{path}")

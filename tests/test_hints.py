@@ -122,6 +122,10 @@ def test_hint_over_the_socket_is_for_the_seat_to_move_only(client: TestClient) -
         reply = next_reply(mover)
         assert reply["type"] == "hint" and reply["action"] in view["legal_actions"]
         assert reply["text"].startswith(("Zagraj", "Weź"))
+        # every language too: a reader who switches while it comes reads it in the new one
+        assert reply["texts"]["pl"] == reply["text"]
+        assert reply["texts"]["en"].startswith(("Play", "Take"))
+        assert reply["texts"]["ru"].startswith(("Сыграйте", "Возьмите")), reply["texts"]["ru"]
         waiter.send_json({"type": "hint"})
         assert next_reply(waiter)["code"] == "no_hint"
         spectator.send_json({"type": "hint"})

@@ -13,7 +13,9 @@ ended, and actions are refused until every human has sent ``next_round``);
 ``{"type": "coach", "version": ..., "played": ..., "better": ..., "texts": {...}}`` to a
 coached seat after a move the strong bot judges clearly worse (the frames of a coached seat
 carry its last note as ``coach``); ``{"type": "presence", "seats": [...]}`` when a seat
-comes or goes; ``{"type": "error", "code": ..., "message": ...}`` for anything refused;
+comes or goes; ``{"type": "hint", "version": ..., "action": ..., "reasons": [...], "text":
+..., "texts": {...}}`` to the seat that asked (``text`` in the language asked, ``texts`` in
+every language); ``{"type": "error", "code": ..., "message": ...}`` for anything refused;
 ``{"type": "pong"}``.
 """
 

@@ -24,6 +24,7 @@ from cardtable.core.errors import CardtableError, IllegalAction
 from cardtable.core.game import Capability, load
 from cardtable.core.state import State
 from cardtable.learn import LESSON_PRESET, lesson_of, refusal
+from cardtable.locales import LANGUAGES
 from cardtable.server.coaching import Coach, Listener
 from cardtable.server.driver import Driver
 from cardtable.server.errors import TableError
@@ -379,8 +380,12 @@ class LiveTable:
             raise TableError("every hint worker is busy: ask again in a moment", "busy") from None
         finally:
             self.hinting.discard(seat)
+        # in every language too: a reader who switches language while it comes, or after,
+        # reads it in the new one (the page asked in the one it had when the button was pressed)
+        texts = {code: found.text(code, seat_labels(self.seats, code)) for code in LANGUAGES}
         return {
             "type": "hint",
             "version": version,
             **found.to_json(lang, seat_labels(self.seats, lang)),
+            "texts": texts,
         }

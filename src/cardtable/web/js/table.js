@@ -316,7 +316,7 @@ function renderHintPanel() {
 
 function showHint() {
   if (!ui.hint || !frame || ui.hint.version !== frame.version) return;
-  $("hint-text").textContent = ui.hint.text;
+  $("hint-text").textContent = ui.hint.texts?.[lang()] ?? ui.hint.text;
   const action = ui.hint.action;
   const captured = ui.hint.reasons.flatMap((r) => r.cards?.card_codes || []);
   const marks = [action.card, action.take, ...(action.cards || []), ...captured].filter((c) => c !== undefined && c !== null);
