@@ -231,6 +231,36 @@ def test_an_early_end_without_a_known_reason_still_says_so(
     assert said == [message("table.ended_early", lang, n=3, of=12), None, None]
 
 
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_a_round_that_scored_nothing_says_why(
+    server: tuple[str, Any], browser: Browser, lang: str
+) -> None:
+    """A koi-koi round whose cards ran out before anyone stopped has no score line: the box
+    said nothing over an empty table. It says why, or at least that nobody scored."""
+    url, _app = server
+    page = new_page(browser, locale=LOCALES[lang])
+    page.goto(f"{url}/")
+    said = page.evaluate(
+        """async (lang) => {
+            const { scorelessText } = await import('/static/js/table/result.js');
+            const hanafuda = await import('/games/hanafuda/render.js');
+            const i18n = await import('/static/js/i18n.js');
+            await i18n.loadLanguage(lang);
+            const ctx = { t: i18n.t };
+            const line = { seat: 0, rule: 'yaku:tane', points: 1, cards: [] };
+            return [scorelessText({ lines: [], outcome: 'exhausted' }, hanafuda, ctx),
+                    scorelessText({ lines: [], outcome: 'exhausted' }, {}, ctx),
+                    scorelessText({ lines: [line], outcome: 'shobu' }, hanafuda, ctx)];
+        }""",
+        lang,
+    )
+    assert said == [
+        message("hanafuda.outcome.exhausted", lang),
+        message("table.no_points", lang),
+        None,
+    ]
+
+
 def boxes_overlap(page: Page, first: str, second: str) -> bool:
     """Whether any element matching ``first`` intersects any element matching ``second``."""
     return page.evaluate(

@@ -34,6 +34,12 @@ export function endReason(view, table, ctx) {
   return ctx.t("hanafuda.ended.stake", { names: broke.map(ctx.seatName).join(", "), n: view.round, of: view.rounds });
 }
 
+/** Why a round scored nothing (the result's hook `scorelessReason`): in koi-koi, the cards
+ * ran out before anyone stopped (the house rules may give the dealer points instead). */
+export function scorelessReason(result, ctx) {
+  return result.outcome === "exhausted" ? ctx.t("hanafuda.outcome.exhausted") : null;
+}
+
 /** A score line's cards (the result's hook `lineCards`): a card-values line in groups by
  * kind, each with its count and points, so the groups add up to the line's points before
  * the eye; any other line (a yaku, a hand shown) its cards as they are. */

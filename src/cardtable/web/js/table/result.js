@@ -28,6 +28,14 @@ export function earlyEnd(view, table, client, ctx) {
   return client.endReason?.(view, table, ctx) || ctx.t("table.ended_early", { n: view.round, of: view.rounds });
 }
 
+/** A round that scored nothing, in words: the game's reason where its renderer knows one
+ * (hook `scorelessReason`), else the bare fact; null for a round with score lines, which
+ * say it themselves. */
+export function scorelessText(result, client, ctx) {
+  if (result.lines.length) return null;
+  return client.scorelessReason?.(result, ctx) || ctx.t("table.no_points");
+}
+
 export function countdownText(pause, now, t) {
   if (!pause?.deadline) return "";
   return t("table.next_in", { s: Math.max(0, Math.ceil(pause.deadline - now)) });
@@ -74,8 +82,9 @@ function isPlayer(seat) {
 function resultLines(result, pause, client, ctx) {
   const drawCard = (code, size) => (client.cardArt ? client.cardArt(code, size, ctx) : h("span", {}, code));
   const lineCards = client.lineCards ? (line) => client.lineCards(line, ctx, drawCard) : null;
+  const scoreless = scorelessText(result, client, ctx);
   return [
-    breakdown(result, ctx, drawCard, lineCards, { withTotals: false }),
+    scoreless ? h("p", { class: "no-points", id: "no-points" }, scoreless) : breakdown(result, ctx, drawCard, lineCards, { withTotals: false }),
     (pause?.also || []).map((more) => [
       h("h4", { class: "also" }, ctx.t("table.round_over", { n: more.round })),
       breakdown(more, ctx, drawCard, lineCards),
