@@ -5,6 +5,7 @@ spectator) and has the record; the link works once."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from playwright.sync_api import Browser, expect
@@ -66,3 +67,28 @@ def test_a_link_carries_the_seat_and_record_to_another_browser(
     expect(third.locator("#continue-status")).to_contain_text("już użyty")
     assert third.evaluate(f"localStorage.getItem('cardtable.seat.{table_id}')") is None
     shot(third, "continue-used-pl-390")
+
+
+def test_the_lobby_buttons_wait_for_the_page_to_be_ready(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """Pressed before the lobby's script had wired them (a slow line: the game list still on
+    its way), "Create table" and "Continue on another device" did nothing. They come
+    disabled and are enabled once they work."""
+    url, _app = server
+    page = new_page(browser, locale="pl-PL")
+    held: list[Any] = []
+    page.route("**/api/games", lambda route: held.append(route))  # noqa: PLW0108
+    page.goto(url)
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:  # the page's events come while it waits
+        page.wait_for_timeout(50)
+    assert held, "the lobby never asked for its games"
+    assert page.locator("#continue-make").is_disabled()
+    assert page.locator("#create").is_disabled()
+    held[0].continue_()
+    expect(page.locator("#continue-make")).to_be_enabled()
+    expect(page.locator("#create")).to_be_enabled()
+    page.click("#continue-make")  # this browser has nothing to hand over yet: it says so
+    expect(page.locator("#continue-link")).to_contain_text("nie ma jeszcze miejsc")
+    assert not page.errors  # type: ignore[attr-defined]

@@ -351,6 +351,8 @@ async function main() {
   $("continue-make").addEventListener("click", makeContinueLink);
   $("lang-slot").append(languageSwitch(translate));
   translate();
+  // the page's buttons come disabled: pressed before this, they did nothing (a slow line)
+  for (const id of ["create", "continue-make"]) $(id).disabled = false;
   setInterval(refreshTables, 5000);
 }
 
