@@ -325,8 +325,8 @@ def mount(
         page.wait_for_selector("#banner:not([hidden])")
         page.wait_for_selector("link[href='/static/css/app.css']", state="attached")
         page.eval_on_selector("#banner", "b => b.remove()")
-    else:
-        page.goto(f"{url}/")
+    else:  # a document of the site with no script of its own that could draw over ours
+        page.goto(f"{url}/api/games")
         page.add_style_tag(url="/static/css/app.css")
     page.add_style_tag(url="/games/ohanami/style.css")
     return page.evaluate(MOUNT, [RENDERER, view, on_table_page, lang, replay])
