@@ -206,6 +206,22 @@ def test_the_header_says_the_game_and_round_whole(
     shot(page, f"header-{game}-{lang}-{size}")
 
 
+def said_by_the_result(browser: Browser, url: str, lang: str, body: str) -> Any:
+    """``body`` run in a page of the site in ``lang``, with the result box's module
+    (``result``), the hanafuda renderer (``hanafuda``) and a ``ctx`` of the catalogue."""
+    page = new_page(browser, locale=LOCALES[lang])
+    page.goto(f"{url}/api/games")  # a document that runs no script of its own
+    script = f"""async (lang) => {{
+        const result = await import('/static/js/table/result.js');
+        const hanafuda = await import('/games/hanafuda/render.js');
+        const i18n = await import('/static/js/i18n.js');
+        await i18n.loadLanguage(lang);
+        const ctx = {{ t: i18n.t }};
+        {body}
+    }}"""
+    return page.evaluate(script, lang)
+
+
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_an_early_end_without_a_known_reason_still_says_so(
     server: tuple[str, Any], browser: Browser, lang: str
@@ -213,20 +229,14 @@ def test_an_early_end_without_a_known_reason_still_says_so(
     """A game whose renderer names no reason: the result says it ended after round n of m;
     a game that played every round says nothing of the kind."""
     url, _app = server
-    page = new_page(browser, locale=LOCALES[lang])
-    page.goto(f"{url}/")
-    said = page.evaluate(
-        """async (lang) => {
-            const { earlyEnd } = await import('/static/js/table/result.js');
-            const i18n = await import('/static/js/i18n.js');
-            await i18n.loadLanguage(lang);
-            const ctx = { t: i18n.t };
-            const finished = { status: 'finished', options: {} };
-            return [earlyEnd({ round: 3, rounds: 12 }, finished, {}, ctx),
-                    earlyEnd({ round: 12, rounds: 12 }, finished, {}, ctx),
-                    earlyEnd({ round: 3, rounds: 12 }, { status: 'playing' }, {}, ctx)];
-        }""",
+    said = said_by_the_result(
+        browser,
+        url,
         lang,
+        """const finished = { status: 'finished', options: {} };
+        return [result.earlyEnd({ round: 3, rounds: 12 }, finished, {}, ctx),
+                result.earlyEnd({ round: 12, rounds: 12 }, finished, {}, ctx),
+                result.earlyEnd({ round: 3, rounds: 12 }, { status: 'playing' }, {}, ctx)];""",
     )
     assert said == [message("table.ended_early", lang, n=3, of=12), None, None]
 
@@ -238,21 +248,14 @@ def test_a_round_that_scored_nothing_says_why(
     """A koi-koi round whose cards ran out before anyone stopped has no score line: the box
     said nothing over an empty table. It says why, or at least that nobody scored."""
     url, _app = server
-    page = new_page(browser, locale=LOCALES[lang])
-    page.goto(f"{url}/")
-    said = page.evaluate(
-        """async (lang) => {
-            const { scorelessText } = await import('/static/js/table/result.js');
-            const hanafuda = await import('/games/hanafuda/render.js');
-            const i18n = await import('/static/js/i18n.js');
-            await i18n.loadLanguage(lang);
-            const ctx = { t: i18n.t };
-            const line = { seat: 0, rule: 'yaku:tane', points: 1, cards: [] };
-            return [scorelessText({ lines: [], outcome: 'exhausted' }, hanafuda, ctx),
-                    scorelessText({ lines: [], outcome: 'exhausted' }, {}, ctx),
-                    scorelessText({ lines: [line], outcome: 'shobu' }, hanafuda, ctx)];
-        }""",
+    said = said_by_the_result(
+        browser,
+        url,
         lang,
+        """const line = { seat: 0, rule: 'yaku:tane', points: 1, cards: [] };
+        return [result.scorelessText({ lines: [], outcome: 'exhausted' }, hanafuda, ctx),
+                result.scorelessText({ lines: [], outcome: 'exhausted' }, {}, ctx),
+                result.scorelessText({ lines: [line], outcome: 'shobu' }, hanafuda, ctx)];""",
     )
     assert said == [
         message("hanafuda.outcome.exhausted", lang),
