@@ -22,7 +22,6 @@ from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.options import HanaAwaseOptions, KoiKoiOptions
 from cardtable.games.hanafuda.scoring import (
-    ROUND_SCORING,
     FinishedRound,
     score_hana_awase_round,
     score_koikoi_round,
@@ -58,10 +57,14 @@ HOUSE_RULES: list[tuple[str, dict[str, Any]]] = [
 ]  # fmt: skip
 
 
+#: the hanafuda games this module plays
+HANAFUDA = ("bakappana", "koi-koi", "hana-awase", "hana-awase-88")
+
+
 def rule_sets() -> list[tuple[str, str | None, dict[str, Any]]]:
     """Every preset of every hanafuda game, then the house rules above."""
     sets: list[tuple[str, str | None, dict[str, Any]]] = [
-        (game_id, preset, {}) for game_id in ROUND_SCORING for preset in spec_of(game_id).presets
+        (game_id, preset, {}) for game_id in HANAFUDA for preset in spec_of(game_id).presets
     ]
     return sets + [(game_id, None, rules) for game_id, rules in HOUSE_RULES]
 
@@ -109,7 +112,7 @@ def test_every_game_scores_its_rounds_with_the_pure_functions() -> None:
     seen: set[str] = set()
     for number, (game_id, preset, rules) in enumerate(rule_sets()):
         game = cardtable.load(game_id, preset, rounds=1, **rules)
-        scoring = ROUND_SCORING[game_id]
+        scoring = game.new_state(seed=0).scoring()  # type: ignore[attr-defined]
         for state, terse in finished_rounds(game, 80, seed=number):
             facts = table_facts(state)
             assert state.round_facts() == facts
@@ -141,7 +144,7 @@ def test_a_played_round_explains_itself_when_read() -> None:
     ((state, _),) = finished_rounds(game, 1, seed=3)
     (result,) = state.results
     made: list[RoundResult] = []
-    explained = ROUND_SCORING["hana-awase-88"](game.options, state.round_facts())
+    explained = state.scoring()(game.options, state.round_facts())
     later = RoundResult(1, result.dealer, result.scores, (), result.outcome).explained_later(
         lambda: made.append(explained) or explained
     )

@@ -12,15 +12,10 @@ import pytest
 
 import cardtable
 from cardtable.cli.docs import page_path, render
+from cardtable.core import rule_pages
+from cardtable.core.rule_pages import section_for, sections, slug, translated_sections
 from cardtable.locales import TRANSLATED_DOCS, message
-from cardtable.server import rules_pages
-from cardtable.server.rules_pages import (
-    page_html,
-    section_for,
-    sections,
-    slug,
-    translated_sections,
-)
+from cardtable.server.rules_pages import page_html
 
 
 def page_source(game_id: str) -> str:
@@ -155,7 +150,7 @@ def test_a_partial_translation_still_shows_the_rest_in_english(
     from cardtable.games.ohanami import docs
 
     monkeypatch.setattr(docs, "PAGES", pages)
-    source, anchors_of = rules_pages.merged_source("ohanami", "pl")
+    source, anchors_of = rule_pages.merged_source("ohanami", "pl")
     assert message("rules.partial", "pl") in source
     assert "## Punktacja" in source and "## The deck" in source
     assert anchors_of == {"Punktacja": "scoring"}

@@ -9,9 +9,9 @@ from rich.table import Table
 from cardtable.agents import advanced_agents, describe_agents
 from cardtable.cli.docs import HEADERS, option_rows, preset_words, strip_generated
 from cardtable.core.game import spec_of
+from cardtable.core.rule_pages import merged_source
 from cardtable.core.terminal import console
 from cardtable.locales import bot_help_key, message
-from cardtable.server.rules_pages import merged_source
 
 
 def rules_text(game_id: str, lang: str = "en") -> str:

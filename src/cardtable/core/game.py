@@ -86,9 +86,9 @@ class Capability(StrEnum):
     ``REVIEW``: ``review(state, seat) -> list[JSON]``, what the review after a game adds
     from the finished state (7 słów: the solver's best words beside each word written);
     ``DOCS``: a module with ``PAGES`` (the folder of the game's rule page ``GAME.md`` and
-    its translations ``LANG/GAME.md``), ``TABLES`` (block name -> ``table(game_id,
-    lang)``, the markdown ``make docs`` fills in) and ``SECTIONS`` (game id -> score-line
-    rule prefix -> the heading of the game's page that explains it);
+    its translations ``LANG/GAME.md``) and ``TABLES`` (block name -> ``table(game_id,
+    lang)``, the markdown ``make docs`` fills in); a game whose page is not there yet has
+    none (:meth:`GameSpec.has_rule_page`);
     ``LESSON``: the guided first game, a ``Lesson`` (``cardtable.learn``): its deal, every
     scripted move and the coach's lines;
     ``PREPARE``: ``prepare() -> list[str]``, the game's slow first-use work done ahead of
@@ -128,6 +128,9 @@ class GameSpec:
     #: a folder of the game's own message catalogues (``LANG.json``) for a game that lives
     #: outside ``cardtable.games`` (whose packages' ``locales/`` are read anyway)
     locales: Path | None = None
+    #: score-line rule prefix (``"yaku"`` of ``"yaku:tsukimi"``) -> the heading of the
+    #: game's rule page that explains it, so a score line links to its rule
+    rule_sections: Mapping[str, str] = field(default_factory=dict)
 
     def has(self, capability: Capability) -> bool:
         return capability in self.capabilities
@@ -142,8 +145,24 @@ class GameSpec:
 
     def rule_page(self, lang: str = "en") -> Path:
         """Where the game's rule page is (``GAME.md`` in its ``DOCS`` module's ``PAGES``),
-        or its translation into ``lang`` (``LANG/GAME.md``, which may not exist)."""
-        pages = Path(self.capability(Capability.DOCS, f"{self.title} has no rule page").PAGES)
+        or its translation into ``lang`` (``LANG/GAME.md``, which may not exist); a game
+        without a page is an OptionError that says so."""
+        page = self._page_path(lang)
+        if page is None or not self.has_rule_page():
+            raise OptionError(f"{self.title} has no rule page yet", given=[self.id])
+        return page
+
+    def has_rule_page(self, lang: str = "en") -> bool:
+        """Whether the game's page (``GAME.md``, or its ``lang`` translation) is there: a
+        game may share its family's ``DOCS`` and not have a page of its own yet."""
+        page = self._page_path(lang)
+        return page is not None and page.is_file()
+
+    def _page_path(self, lang: str) -> Path | None:
+        docs = self.optional(Capability.DOCS)
+        if docs is None:
+            return None
+        pages = Path(docs.PAGES)
         return (pages if lang == "en" else pages / lang) / f"{self.id}.md"
 
     def optional(self, capability: Capability, default: Any = None) -> Any:

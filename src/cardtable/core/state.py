@@ -15,14 +15,12 @@ from mypy_extensions import mypyc_attr
 
 from cardtable.core.actions import Action, LoggedMove
 from cardtable.core.errors import IllegalAction
-from cardtable.core.protocols import FastPlayout, GameLike, Searchable, Timed
+from cardtable.core.protocols import GameLike
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource
 from cardtable.locales import Reason, reason
 
 JSON = dict[str, Any]
-#: the protocols are cardtable.core.protocols's; these names stay for older imports
-__all__ = ["CLOCK", "FastPlayout", "KeepsRounds", "Searchable", "State", "Timed"]
 _new_tuple: Final = tuple.__new__
 #: the class as a constant: compiled, an imported class is otherwise a look-up in a dict
 _LOGGED_MOVE: Final = LoggedMove

@@ -14,10 +14,10 @@ from pydantic import BaseModel, Field
 from cardtable.companion import pad_games, results
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import load, spec_of
+from cardtable.core.rule_pages import anchors
 from cardtable.server.client_options import game_for_client
 from cardtable.server.http_guards import client_address
 from cardtable.server.limits import ClientLimits
-from cardtable.server.rules_pages import anchors
 from cardtable.server.store import CompanionRow, Store
 
 MAX_ROUNDS = 64

@@ -20,7 +20,8 @@ from cardtable.agents import make_agent
 from cardtable.agents.base import Agent, Thinking
 from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError
-from cardtable.core.state import CLOCK, Timed
+from cardtable.core.protocols import Timed
+from cardtable.core.state import CLOCK
 from cardtable.learn import ScriptedBot
 from cardtable.server.store import StorageUnavailable
 from cardtable.server.table_facts import Compute, TableFacts

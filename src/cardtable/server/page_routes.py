@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from cardtable.companion import pad_aliases, pad_of
-from cardtable.core.game import game_ids
+from cardtable.core.game import game_ids, spec_of
 from cardtable.core.web import WebClient
 from cardtable.server.cards import pads_by_game, web_clients
 from cardtable.server.hub import Hub
@@ -86,8 +86,8 @@ def router(hub: Hub, store: Store) -> APIRouter:
 
     @pages.get("/rules/{game_id}", response_model=None)
     def rules_page(game_id: str, request: Request, lang: str = "en") -> HTMLResponse:
-        if game_id not in game_ids():
-            return not_found(request)
+        if game_id not in game_ids() or not spec_of(game_id).has_rule_page():
+            return not_found(request)  # no such game, or a game whose page is not written
         return HTMLResponse(page_html(game_id, lang))
 
     @pages.get("/companion/{kind}", response_model=None)

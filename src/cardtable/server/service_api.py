@@ -12,11 +12,11 @@ from fastapi.responses import JSONResponse, Response
 from cardtable.agents import advanced_agents, agent_names, bot_levels, describe_agents
 from cardtable.companion import scorer
 from cardtable.core.game import Capability, game_ids, load, spec_of
+from cardtable.core.rule_pages import anchors
 from cardtable.locales import LANGUAGES, bot_help_key
 from cardtable.locales import catalogue as messages
 from cardtable.server.cards import card_data, pads_by_game, web_clients
 from cardtable.server.hub import Hub
-from cardtable.server.rules_pages import anchors
 from cardtable.server.store import StorageUnavailable, Store
 
 

@@ -1,4 +1,5 @@
-"""Bakappana: the plain fishing game, scored by card values only (rules/hanafuda.md §3).
+"""Bakappana: the plain fishing game, scored by card values only
+(games/hanafuda/pages/bakappana.md).
 
 >>> import cardtable
 >>> state = cardtable.load("bakappana", players=3, rounds=1).new_state(seed=7)
@@ -19,7 +20,7 @@ from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import FishingState
 from cardtable.games.hanafuda.options import BakappanaOptions
-from cardtable.games.hanafuda.scoring import TOTAL_VALUE
+from cardtable.games.hanafuda.scoring import TOTAL_VALUE, RoundScoring, score_bakappana_round
 
 PRESETS = {
     "default": {},
@@ -30,6 +31,9 @@ PRESETS = {
 
 class BakappanaState(FishingState):
     __slots__ = ()
+
+    def scoring(self) -> RoundScoring:
+        return score_bakappana_round
 
 
 def settled_total(options: GameOptions) -> int | None:
@@ -59,5 +63,6 @@ SPEC = register(
             **CAPABILITIES,
             Capability.LESSON: "cardtable.games.hanafuda.lessons:BAKAPPANA",
         },
+        rule_sections={"cards": "Scoring", "par": "Scoring"},
     )
 )

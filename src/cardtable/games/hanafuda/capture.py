@@ -1,5 +1,5 @@
-"""The capture rule of every fishing game (rules/hanafuda.md §2.3), written once, and the
-look-up table the engine's hot path reads it from.
+"""The capture rule of every fishing game (games/hanafuda/pages/bakappana.md, "A turn"),
+written once, and the look-up table the engine's hot path reads it from.
 
 A card played from hand or flipped from the stock meets the table cards of its month:
 none -> it joins the table; one -> both are captured; two -> the player chooses which one

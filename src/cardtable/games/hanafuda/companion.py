@@ -25,9 +25,8 @@ from cardtable.core.errors import CardtableError, OptionError
 from cardtable.core.game import load
 from cardtable.core.results import RoundResult, settlement
 from cardtable.games.hanafuda.deck import cards, codes
-from cardtable.games.hanafuda.scoring import ROUND_SCORING, FinishedRound
-
-GAMES = tuple(ROUND_SCORING)
+from cardtable.games.hanafuda.fishing import FishingState
+from cardtable.games.hanafuda.scoring import FinishedRound
 
 
 @dataclass(frozen=True)
@@ -127,11 +126,12 @@ def _mask(spec: Iterable[str], what: str) -> int:
 
 def score_round(game_id: str, options: Mapping[str, Any], facts: RoundFacts) -> RoundResult:
     """The round's score lines and scores, exactly as the engine scores them."""
-    scoring = ROUND_SCORING.get(game_id)
-    if scoring is None:
-        raise OptionError(f"the round calculator knows {', '.join(GAMES)}, not {game_id!r}")
     game = load(game_id, **dict(options))
-    return scoring(game.options, facts.finished(game.num_players))
+    state = game.new_state(seed=0)  # its class says how the game scores a round
+    if not isinstance(state, FishingState):
+        message = f"the round calculator scores hanafuda fishing games, not {game_id!r}"
+        raise OptionError(message, given=[game_id])
+    return state.scoring()(game.options, facts.finished(game.num_players))
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Dealing a hanafuda round (rules/hanafuda.md §2): who deals first, the deal's sizes, a
+"""Dealing a hanafuda round (games/hanafuda/pages/bakappana.md, "Who deals first", "The
+deal"): who deals first, the deal's sizes, a
 misdeal's month, who deals next, and a fixed deal or mid-round position read and checked.
 """
 

@@ -122,8 +122,8 @@ class Card(Frozen):
 
 L, A, R, P = Kind.LIGHT, Kind.ANIMAL, Kind.RIBBON, Kind.PLAIN
 
-# (code, kind, tags, English, Polish and Russian name): rules/hanafuda.md §1, slot order =
-# value order.
+# (code, kind, tags, English, Polish and Russian name): games/hanafuda/pages/bakappana.md,
+# "The deck"; slot order = value order.
 _TABLE: tuple[tuple[str, Kind, str, str, str, str], ...] = (
     ("01-1", L, "crane", "Crane", "Żuraw", "Журавль"),
     (

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cardtable.core.game import load
 from cardtable.core.markdown import markdown_table
 from cardtable.games.hanafuda.deck import CARDS, Kind, card_index, codes
-from cardtable.games.hanafuda.yaku import HANA_AWASE_ROWS, KOIKOI_ROWS, YakuDef
+from cardtable.games.hanafuda.yaku import HANA_AWASE_ROWS, KOIKOI_ROWS, YakuDef, table_for
 from cardtable.locales import message
 
 #: the game's rule pages: GAME.md, and LANG/GAME.md for each translation
@@ -88,39 +89,15 @@ def yaku_table(rows_data: tuple[YakuDef, ...], lang: str = "en") -> str:
     return markdown_table(words["yaku"], rows)
 
 
-#: rule-key prefix of a score line -> the heading of the game's page that explains it
-SECTIONS: dict[str, dict[str, str]] = {
-    "bakappana": {"cards": "Scoring", "par": "Scoring"},
-    "koi-koi": {
-        "yaku": "Yaku",
-        "opponent_yaku": "Yaku",
-        "multiplier": "Scoring",
-        "pays": "Scoring",
-        "koikoi_bonus": "Scoring",
-        "lucky": "Deals, lucky hands and misdeals",
-        "oya_ken": "Draws (exhaustion)",
-    },
-    "hana-awase": {
-        "cards": "Scoring",
-        "par": "Scoring",
-        "yaku": "Scoring",
-        "teyaku": "The Russian rules as options",
-        "few_cards": "The Russian rules as options",
-        "fuke": "The Russian rules as options",
-        "willow_row_cancels": "The Russian rules as options",
-    },
-    "hana-awase-88": {
-        "cards": "Settlement",
-        "par": "Settlement",
-        "yaku": "Settlement",
-        "teyaku": "Before play: teyaku",
-        "few_cards": "Optional rules (off unless the players agree)",
-        "fuke": "Optional rules (off unless the players agree)",
-        "willow_row_cancels": "Optional rules (off unless the players agree)",
-    },
-}
+def game_yaku_table(game_id: str, lang: str = "en") -> str:
+    """The yaku a game scores under its default options (its options model's table): a
+    page of a game with yaku of its own fills its ``yaku`` block with it."""
+    table = table_for(load(game_id).options)
+    return yaku_table(() if table is None else table.rows, lang)
+
 
 TABLES: dict[str, Callable[[str, str], str]] = {
     "koikoi_yaku": lambda game_id, lang: yaku_table(KOIKOI_ROWS, lang),
     "hana_awase_yaku": lambda game_id, lang: yaku_table(HANA_AWASE_ROWS, lang),
+    "yaku": game_yaku_table,
 }

@@ -1,4 +1,5 @@
-"""The fishing mechanics shared by every hanafuda game (rules/hanafuda.md §2).
+"""The fishing mechanics shared by every hanafuda game (games/hanafuda/pages/bakappana.md,
+"The deck" to "End of the round"; each game's page says what it changes).
 
 One round: deal (redealt on a misdeal), then turns in play order starting at the dealer.
 A turn plays a hand card and then flips the top stock card; each is *resolved* against
@@ -66,7 +67,7 @@ from cardtable.games.hanafuda.events import (
     packed_event,
     unpacked_event,
 )
-from cardtable.games.hanafuda.scoring import ROUND_SCORING, FinishedRound, RoundScoring
+from cardtable.games.hanafuda.scoring import FinishedRound, RoundScoring
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 from cardtable.locales import LANGUAGES, Localized, Reason, message, reason
 
@@ -547,8 +548,9 @@ class FishingState(KeepsRounds):
 
     # -- rounds and the match -------------------------------------------------------
     def scoring(self) -> RoundScoring:
-        """The game's pure scoring function (:data:`.scoring.ROUND_SCORING`)."""
-        return ROUND_SCORING[self.game.id]
+        """The game's pure scoring function of a finished round's facts: each game's state
+        says its own (the score pad scores the rounds of a real table with it too)."""
+        raise NotImplementedError(f"{type(self).__name__} names no round scoring")
 
     def score_round(self) -> RoundResult:
         """The finished round's result: :meth:`scoring` of :meth:`round_facts`, its
@@ -685,6 +687,12 @@ class FishingState(KeepsRounds):
     def yaku_rows(self) -> YakuTable | None:
         """The yaku table this game scores piles with (None: it has none)."""
         return None
+
+    def pile_yaku_points(self, seat: int, pile: int, table: int) -> int:
+        """What the yaku of ``pile`` would earn ``seat`` now, ``table`` lying on the table
+        (the bots weigh a capture by it); a game whose yaku pay otherwise says so."""
+        rows = self.yaku_rows()
+        return 0 if rows is None else rows.total(pile, table)
 
     def yaku_progress(self, seat: int) -> list[JSON]:
         """The yaku ``seat``'s pile is close to and can still make (what the table shows

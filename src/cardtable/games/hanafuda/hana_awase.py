@@ -1,4 +1,5 @@
-"""Hana-awase: fishing scored by card values plus yaku (rules/hanafuda.md §4, §5).
+"""Hana-awase: fishing scored by card values plus yaku (games/hanafuda/pages/hana-awase.md,
+games/hanafuda/pages/hana-awase-88.md).
 
 Two registered games share this module. ``hana-awase`` is the Polish version (2-4 players,
 free hand play, no teyaku). ``hana-awase-88`` is the Russian 3-player version with par 88:
@@ -27,7 +28,12 @@ from cardtable.games.hanafuda.deck import MONTH_MASK_OF, count_cards
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
 from cardtable.games.hanafuda.fishing import FishingState
 from cardtable.games.hanafuda.options import HanaAwase88Options, HanaAwaseOptions
-from cardtable.games.hanafuda.scoring import teyaku_lines, teyaku_plains
+from cardtable.games.hanafuda.scoring import (
+    RoundScoring,
+    score_hana_awase_round,
+    teyaku_lines,
+    teyaku_plains,
+)
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 
 
@@ -80,8 +86,14 @@ class HanaAwaseState(FishingState):
         return teyaku_lines(self.options, self.dealt_hands, self.n)
 
     # -- scoring ------------------------------------------------------------------------
+    def scoring(self) -> RoundScoring:
+        return score_hana_awase_round
+
     def yaku_rows(self) -> YakuTable:
         return self.yaku_table
+
+    def pile_yaku_points(self, seat: int, pile: int, table: int) -> int:
+        return self.yaku_table.total(pile) * (self.n - 1)  # each opponent pays them
 
     def pile_yaku(self, seat: int) -> list[Yaku]:
         return self.yaku_table.evaluate(self.piles[seat])
@@ -98,6 +110,11 @@ class HanaAwaseState(FishingState):
         data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]
         data["teyaku"] = [line.to_json() for line in self.teyaku_lines if line.points > 0]
         return data
+
+
+def russian_rules(heading: str) -> dict[str, str]:
+    """The score lines of the Russian rules, each explained under ``heading``."""
+    return dict.fromkeys(("teyaku", "few_cards", "fuke", "willow_row_cancels"), heading)
 
 
 SPEC = register(
@@ -123,6 +140,12 @@ SPEC = register(
             **CAPABILITIES,
             Capability.LESSON: "cardtable.games.hanafuda.lessons:HANA_AWASE",
         },
+        rule_sections={
+            "cards": "Scoring",
+            "par": "Scoring",
+            "yaku": "Scoring",
+            **russian_rules("The Russian rules as options"),
+        },
     )
 )
 
@@ -147,6 +170,13 @@ SPEC_88 = register(
         capabilities={
             **CAPABILITIES,
             Capability.LESSON: "cardtable.games.hanafuda.lessons:HANA_AWASE_88",
+        },
+        rule_sections={
+            "cards": "Settlement",
+            "par": "Settlement",
+            "yaku": "Settlement",
+            **russian_rules("Optional rules (off unless the players agree)"),
+            "teyaku": "Before play: teyaku",
         },
     )
 )

@@ -15,7 +15,6 @@ from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
 from cardtable.games.hanafuda.bots.strategist import chosen_capture, unseen_partners
 from cardtable.games.hanafuda.deck import CARDS, card_index, codes, value_of
 from cardtable.games.hanafuda.fishing import FishingState
-from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
 from cardtable.games.hanafuda.options import card_points_score
 from cardtable.games.hanafuda.yaku import YakuTable
@@ -46,10 +45,6 @@ def show(value: Any, lang: str, codes: bool = False) -> str | None:
     return None
 
 
-def _yaku_table(state: FishingState) -> YakuTable | None:
-    return state.yaku_table if isinstance(state, KoiKoiState | HanaAwaseState) else None
-
-
 def _threat(state: FishingState, seat: int, table: YakuTable) -> Reason | None:
     """An opponent one card from a yaku it can still make: the risk of playing on."""
     for other in range(state.n):
@@ -65,7 +60,7 @@ def _threat(state: FishingState, seat: int, table: YakuTable) -> Reason | None:
 
 def _call(state: FishingState, seat: int, action: KoiKoi | Shobu) -> tuple[Reason, ...]:
     """Koi-koi or shōbu, said with its risk: whether an opponent is one card from a yaku."""
-    table = _yaku_table(state)
+    table = state.yaku_rows()
     threat = None if table is None else _threat(state, seat, table)
     if isinstance(action, Shobu):
         points = state.yaku_total(seat) if isinstance(state, KoiKoiState) else 0
@@ -156,7 +151,7 @@ def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
         return (Reason(kind, {"card": {"card_codes": codes(1 << card)}}),)
     gained = captured | 1 << card
     reasons = _steals(state, seat, gained)
-    table = _yaku_table(state)
+    table = state.yaku_rows()
     if table is not None:
         reasons += _yaku_reasons(state, seat, gained, table)
     cards = {"card_codes": codes(gained)}

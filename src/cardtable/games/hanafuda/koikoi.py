@@ -1,4 +1,5 @@
-"""Koi-koi: two players race for yaku and decide to stop or go on (rules/hanafuda.md §6).
+"""Koi-koi: two players race for yaku and decide to stop or go on
+(games/hanafuda/pages/koi-koi.md).
 
 After his turn, a player whose yaku total rose must choose: *shōbu* (stop: the round ends
 and he scores his yaku times the multipliers) or *koi-koi* (go on, raising the stakes).
@@ -35,9 +36,11 @@ from cardtable.games.hanafuda.fishing import FishingState, Phase, action_said
 from cardtable.games.hanafuda.options import KoiKoiOptions
 from cardtable.games.hanafuda.scoring import (
     FinishedRound,
+    RoundScoring,
     kuttsuki,
     lucky_kind,
     lucky_winner,
+    score_koikoi_round,
 )
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 from cardtable.locales import Reason, reason
@@ -211,6 +214,9 @@ class KoiKoiState(FishingState):
     def yaku_rows(self) -> YakuTable:
         return self.yaku_table
 
+    def pile_yaku_points(self, seat: int, pile: int, table: int) -> int:
+        return self.yaku_table.total(pile, table, self.calls[seat])
+
     def pile_yaku(self, seat: int) -> list[Yaku]:
         return self.yaku_table.evaluate(self.piles[seat], self.table, self.calls[seat])
 
@@ -311,6 +317,9 @@ class KoiKoiState(FishingState):
         self.end_turn(seat, decided=True)
 
     # -- scoring ------------------------------------------------------------------------
+    def scoring(self) -> RoundScoring:
+        return score_koikoi_round
+
     def round_facts(self) -> FinishedRound:
         # the base's fields and koi-koi's in one construction: replace() on the base's facts
         # would build them twice at the end of every playout
@@ -386,5 +395,14 @@ SPEC = register(
         presets=PRESETS,
         family="hanafuda",
         capabilities={**CAPABILITIES, Capability.LESSON: "cardtable.games.hanafuda.lessons:KOIKOI"},
+        rule_sections={
+            "yaku": "Yaku",
+            "opponent_yaku": "Yaku",
+            "multiplier": "Scoring",
+            "pays": "Scoring",
+            "koikoi_bonus": "Scoring",
+            "lucky": "Deals, lucky hands and misdeals",
+            "oya_ken": "Draws (exhaustion)",
+        },
     )
 )

@@ -112,7 +112,7 @@ def _value(code: str) -> int:
 def _new_yaku(state: State, seat: int, codes_: Sequence[str], lang: str) -> str:
     """The yaku the learner's pile makes once ``codes_`` join it (none already made), named
     as the score lines name them; the pile is open, so nothing hidden is read."""
-    table = table_for(state.game.id, state.game.options)
+    table = table_for(state.game.options)
     if table is None:
         return ""
     pile = cards((state.view(seat).get("piles") or [[]] * (seat + 1))[seat])
@@ -188,7 +188,7 @@ def _near_yaku(state: State, seat: int) -> list[tuple[int, YakuDef]]:
     """Each opponent's yaku one card away that it can still make, as (seat, row): what
     the learner may deny it, or must fear when it plays on (piles are open: nothing hidden
     is read)."""
-    table = table_for(state.game.id, state.game.options)
+    table = table_for(state.game.options)
     if table is None:
         return []
     piles = [cards(pile) for pile in state.view(seat).get("piles") or []]

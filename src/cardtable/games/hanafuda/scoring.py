@@ -1,6 +1,7 @@
-"""Hanafuda rounds scored as pure functions of what a finished round left (rules/hanafuda.md
-§3-§6): each game's state scores its rounds with them, and the round calculator scores what
-a table enters with the same functions (no engine state is forged for it).
+"""Hanafuda rounds scored as pure functions of what a finished round left (each game's page
+under games/hanafuda/pages/, "Scoring" or "Settlement"): each game's state scores its rounds
+with them, and the round calculator scores what a table enters with the same functions (no
+engine state is forged for it).
 
 >>> from cardtable.games.hanafuda.deck import cards
 >>> from cardtable.games.hanafuda.options import KoiKoiOptions
@@ -480,12 +481,3 @@ class RoundScoring(Protocol):
     def __call__(
         self, options: Any, facts: FinishedRound, *, explain: bool = True
     ) -> RoundResult: ...
-
-
-#: each hanafuda game's round scoring, by game id (``(options, facts, *, explain)``)
-ROUND_SCORING: dict[str, RoundScoring] = {
-    "bakappana": score_bakappana_round,
-    "koi-koi": score_koikoi_round,
-    "hana-awase": score_hana_awase_round,
-    "hana-awase-88": score_hana_awase_round,
-}

@@ -245,7 +245,7 @@ class HanafudaRenderer:
         count (`` (+21)``), else the yaku it completes (`` (Tsukimi-zake)``) or nothing."""
         if card_points_score(state.game.options):
             return f" (+{value_of(gained)})"
-        table = state.yaku_table if isinstance(state, KoiKoiState) else None
+        table = state.yaku_rows()
         if table is None:
             return ""
         mine = state.piles[seat]

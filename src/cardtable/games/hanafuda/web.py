@@ -16,16 +16,18 @@ from cardtable.games.hanafuda.yaku import table_for
 def game_data() -> dict[str, dict[str, Any]]:
     """What each hanafuda game makes of the cards, from its rules under the default options:
     whether card points count (the games scored by card values) and its yaku rows (the
-    catalogue key of the name, the points, the cards it counts and those it requires)."""
+    catalogue key of the name, the points, the cards it counts and those it requires), and
+    whether the lobby offers it first (the deck page lists it first too)."""
     out: dict[str, dict[str, Any]] = {}
     for game_id in game_ids():
         spec = spec_of(game_id)
         if spec.family != "hanafuda":
             continue
         options = build_options(spec.options_model, game_id, spec.presets, None, {})
-        table = table_for(game_id, options)
+        table = table_for(options)
         out[game_id] = {
             "title": spec.title,
+            "featured": spec.info.featured,
             "card_points": card_points_score(spec.options_model),
             "yaku": [
                 {

@@ -1,10 +1,11 @@
 """Yaku (scoring combinations) as data, and one evaluator for every table.
 
-A yaku is declared once as a :class:`YakuDef`: the cards it counts, how many it needs,
-its points and the points per extra card, the cards it requires, which other yaku it
-replaces, its group (only the best of a group scores) and the table cards that void it
-(weather). The koi-koi table (rules/hanafuda.md §6.2) and the hana-awase table (§5.5)
-are lists of such rows; house rules pick or adjust rows, they never add code paths.
+A yaku is declared once as a :class:`YakuDef`: the cards it counts, how many it needs, its
+points and the points per extra card, the cards it requires, which other yaku it replaces, its
+group (only the best of a group scores) and the table cards that void it (weather). The koi-koi
+table (games/hanafuda/pages/koi-koi.md, "Yaku") and the hana-awase table
+(games/hanafuda/pages/hana-awase.md, "Scoring") are lists of such rows; house rules pick or
+adjust rows, they never add code paths.
 
 >>> from cardtable.games.hanafuda import cards
 >>> [(y.name, y.points) for y in evaluate("koi-koi", cards("01-1 03-1 08-1 09-1"))]
@@ -518,13 +519,11 @@ def _hana_awase_table(*, sugawara_excluded: bool, rain_spoils: bool) -> YakuTabl
     return YakuTable(rows=tuple(rows.values()), rain_spoils_drinking=rain_spoils)
 
 
-def table_for(game_id: str, options: GameOptions | Mapping[str, Any]) -> YakuTable | None:
-    """The yaku table a game scores with (None for Bakappana, which has none)."""
-    if game_id == "koi-koi":
-        return koikoi_table(options)
-    if game_id in ("hana-awase", "hana-awase-88"):
-        return hana_awase_table(options)
-    return None
+def table_for(options: GameOptions) -> YakuTable | None:
+    """The yaku table a game scores with under ``options``: the one its options model
+    declares (``yaku_table``); None for a game without yaku (Bakappana)."""
+    table = getattr(options, "yaku_table", None)
+    return table if isinstance(table, YakuTable) else None
 
 
 def evaluate(
@@ -543,7 +542,7 @@ def evaluate(
     """
     spec = spec_of(game_id)
     options = build_options(spec.options_model, game_id, spec.presets, None, house_rules)
-    yaku_table = table_for(game_id, options)
+    yaku_table = table_for(options)
     if yaku_table is None:
         return []
     pile = captured if isinstance(captured, int) else cards(captured)

@@ -1,4 +1,4 @@
-"""Ohanami: keep two cards, pass the rest, grow up to three rows (rules/ohanami.md).
+"""Ohanami: keep two cards, pass the rest, grow up to three rows (games/ohanami/pages/ohanami.md).
 
 Three stages of five picks. In a pick every player secretly keeps 2 cards of his hand
 (:class:`Keep`; on the 5th pick the last 2 are kept without asking), then every player
@@ -345,7 +345,7 @@ class OhanamiState(KeepsRounds):
         return self._place_problem(seat, action)
 
     def _keep_problem(self, seat: int, action: Keep) -> Reason | None:
-        """Two different cards of the seat's hand (rules/ohanami.md §4.1)."""
+        """Two different cards of the seat's hand (games/ohanami/pages/ohanami.md, "A stage")."""
         first, second = action.cards
         hand = self.hands[seat]
         for card in (first, second):
@@ -583,5 +583,6 @@ SPEC = register(
             Capability.WEB: "cardtable.games.ohanami.web:CLIENT",
             Capability.LESSON: "cardtable.games.ohanami.lessons:OHANAMI",
         },
+        rule_sections={"colour": "Scoring"},
     )
 )

@@ -72,17 +72,6 @@ def solo_table(game_id: str, lang: str = "en") -> str:
     return markdown_table(WORDS[lang]["solo"], rows)
 
 
-#: rule-key prefix of a score line -> the heading of the game's page that explains it
-SECTIONS: dict[str, dict[str, str]] = {
-    "siedem-slow": {
-        "word": "Scoring a word",
-        "bonus": "Bonuses",
-        "challenge": "Words that are not allowed",
-        "struck-out": "End of the round and of the game",
-        "solo": "Solo",
-    },
-}
-
 TABLES: dict[str, Callable[[str, str], str]] = {
     "letter_decks": decks_table,
     "bonus_boxes": bonus_table,

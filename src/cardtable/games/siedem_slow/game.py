@@ -1,4 +1,4 @@
-"""7 słów, the real-time word game, for 1 to 6 players (rules/siedem-slow.md).
+"""7 słów, the real-time word game, for 1 to 6 players (games/siedem_slow/pages/siedem-slow.md).
 
 Everyone looks at the same 8 letter cards and writes one word at the same time. Time is an
 input, not a hidden clock: front ends send the clock's events as actions, so the terminal,
@@ -100,6 +100,13 @@ SPEC = register(
             Capability.REVIEW: "cardtable.games.siedem_slow.frames:review_words",
             Capability.WEB: "cardtable.games.siedem_slow.web:CLIENT",
             Capability.PREPARE: "cardtable.games.siedem_slow.dictionary:prepare",
+        },
+        rule_sections={
+            "word": "Scoring a word",
+            "bonus": "Bonuses",
+            "challenge": "Words that are not allowed",
+            "struck-out": "End of the round and of the game",
+            "solo": "Solo",
         },
     )
 )

@@ -16,8 +16,8 @@ from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Take
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF, VALUE_OF, value_of
 from cardtable.games.hanafuda.fishing import FishingState
-from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.games.hanafuda.options import card_points_score
 
 
 def capture_gain(state: FishingState, card: int, take: int | None) -> int:
@@ -40,18 +40,23 @@ def discard_cost(state: FishingState, seat: int, card: int) -> float:
     return cost
 
 
+#: A yaku point against a card value point in a game that scores only yaku (koi-koi): there
+#: a point is worth about an animal; where card values score too, a point is a point.
+YAKU_ONLY_WEIGHT = 10.0
+
+
+def yaku_weight(state: FishingState) -> float:
+    """What a yaku point is worth in card-value units in ``state``'s game."""
+    return 1.0 if card_points_score(state.game.options) else YAKU_ONLY_WEIGHT
+
+
 def yaku_gain(state: FishingState, seat: int, taken: int) -> float:
-    """Yaku points that capturing ``taken`` adds to ``seat``'s pile, in card-value units."""
-    if isinstance(state, KoiKoiState):
-        table = state.table & ~taken
-        before = state.yaku_table.total(state.piles[seat], state.table, state.calls[seat])
-        after = state.yaku_table.total(state.piles[seat] | taken, table, state.calls[seat])
-        return 10.0 * (after - before)  # a koi-koi point is worth about an animal
-    if isinstance(state, HanaAwaseState):
-        before = state.yaku_table.total(state.piles[seat])
-        after = state.yaku_table.total(state.piles[seat] | taken)
-        return float((after - before) * (state.n - 1))
-    return 0.0
+    """Yaku points that capturing ``taken`` adds to ``seat``'s pile, in card-value units
+    (0 in a game without yaku)."""
+    pile = state.piles[seat]
+    before = state.pile_yaku_points(seat, pile, state.table)
+    after = state.pile_yaku_points(seat, pile | taken, state.table & ~taken)
+    return yaku_weight(state) * (after - before)
 
 
 def wants_koikoi(state: FishingState, seat: int) -> bool:

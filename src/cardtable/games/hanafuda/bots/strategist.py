@@ -33,16 +33,14 @@ from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import KoiKoi, Play, Shobu, Take
+from cardtable.games.hanafuda.bots.greedy import yaku_weight
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF, VALUE_OF, value_of
 from cardtable.games.hanafuda.fishing import FishingState
-from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.koikoi import KoiKoiState
+from cardtable.games.hanafuda.options import card_points_score
 from cardtable.games.hanafuda.yaku import YakuTable
 
 ALL_CARDS = (1 << 48) - 1
-#: A yaku point against a card value point: koi-koi scores only yaku, so there a point is
-#: worth an animal; in hana-awase yaku are paid by each opponent.
-YAKU_WEIGHT = {"koi-koi": 10.0, "hana-awase": 1.0, "hana-awase-88": 1.0}
 PROXIMITY_HALVING = 0.5
 
 
@@ -94,25 +92,15 @@ class StrategistAgent:
         return best_by_value(actions, lambda a: self.value(state, seat, a), self.rng)
 
     # -- evaluation ------------------------------------------------------------------------
-    def table_of(self, state: FishingState) -> YakuTable | None:
-        if isinstance(state, KoiKoiState | HanaAwaseState):
-            return state.yaku_table
-        return None
-
-    def yaku_points(self, state: FishingState, seat: int, pile: int, table_cards: int) -> float:
-        if isinstance(state, KoiKoiState):
-            return float(state.yaku_table.total(pile, table_cards, state.calls[seat]))
-        if isinstance(state, HanaAwaseState):
-            return float(state.yaku_table.total(pile) * (state.n - 1))
-        return 0.0
-
     def worth(self, state: FishingState, seat: int, pile: int, blocked: int) -> float:
-        """What a pile is worth to ``seat`` in card-value units: values, yaku, potential."""
-        weight = YAKU_WEIGHT.get(state.game.id, 0.0)
-        table = self.table_of(state)
-        worth = float(value_of(pile)) if not isinstance(state, KoiKoiState) else 0.0
+        """What a pile is worth to ``seat`` in card-value units: values (in the games that
+        score them), yaku and their potential (in the games that have them)."""
+        card_points = card_points_score(state.game.options)
+        worth = float(value_of(pile)) if card_points else 0.0
+        table = state.yaku_rows()
         if table is not None:
-            worth += weight * self.yaku_points(state, seat, pile, state.table)
+            weight = yaku_weight(state)
+            worth += weight * state.pile_yaku_points(seat, pile, state.table)
             worth += weight * potential(table, pile, blocked)
         return worth
 

@@ -30,8 +30,8 @@ function render() {
   document.title = `cardtable — ${t("cards.title")}`;
   const ctx = { cards: data, lang: lang(), t };
   const hanafuda = data.hanafuda;
-  // the most played game first, as in the lobby; then the catalogue's order
-  const games = Object.entries(hanafuda.games).sort(([a], [b]) => (b === "koi-koi") - (a === "koi-koi"));
+  // the featured game (the most played) first, as in the lobby; then the catalogue's order
+  const games = Object.entries(hanafuda.games).sort(([, a], [, b]) => b.featured - a.featured);
   $("deck-links").replaceChildren(
     h("a", { class: "button", href: "/" }, t("cards.to_lobby")),
     ...games.map(([id, game]) => h("a", { class: "button", href: `/rules/${id}?lang=${lang()}` }, game.title)));

@@ -6,7 +6,6 @@ import { chosenPreset, optionFields, playerRange, presetChoices, readChangedOpti
 import { breakdown } from "/static/js/render/common.js";
 import { lineCards } from "./render.js";
 
-const GAMES = ["koi-koi", "hana-awase", "hana-awase-88", "bakappana"];
 const $ = (id) => document.getElementById(id);
 let games = [];
 let cardData = null; // the deck and what each game makes of it (/api/cards)
@@ -27,9 +26,9 @@ function emptyRound(players, dealer = 0) {
 function setupForm() {
   const select = $("pad-game");
   if (!select.options.length) {
-    for (const id of GAMES) {
-      const game = games.find((g) => g.id === id);
-      select.append(new Option(game.title, id));
+    // every game that names this pad, in the lobby's order (/api/games: the featured first)
+    for (const game of games.filter((g) => g.pad?.kind === "hanafuda")) {
+      select.append(new Option(game.title, game.id));
     }
     select.addEventListener("change", setupForm);
   }
