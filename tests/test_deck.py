@@ -1,4 +1,4 @@
-"""The 48-card deck against the table of rules/hanafuda.md §1."""
+"""The 48-card deck against games/hanafuda/pages/bakappana.md, "The deck"."""
 
 from collections import Counter
 

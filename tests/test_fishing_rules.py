@@ -1,5 +1,5 @@
-"""The shared fishing mechanics (rules/hanafuda.md §2) and the §7 edge cases that apply
-to them, each on an exact deal."""
+"""The shared fishing mechanics (games/hanafuda/pages/bakappana.md, "The deck" to "End of
+the round") and the edge cases that apply to them, each on an exact deal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Koi-koi (rules/hanafuda.md §6) on exact positions: the decision point, multipliers,
+"""Koi-koi (games/hanafuda/pages/koi-koi.md) on exact positions: the decision point, multipliers,
 draws, lucky hands, the weather, the wild lightning and every turn variant."""
 
 from __future__ import annotations

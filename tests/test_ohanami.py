@@ -1,4 +1,4 @@
-"""Ohanami (rules/ohanami.md): the §9 test vectors, placement rules, passing, scoring,
+"""Ohanami (games/ohanami/pages/ohanami.md): the test vectors, placement rules, passing, scoring,
 simultaneous secret choices and the tie-break."""
 
 from __future__ import annotations

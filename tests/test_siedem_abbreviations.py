@@ -1,6 +1,6 @@
 """Abbreviations are decided from morfeusz2's readings, not from a list of strings
-(rules/siedem-slow.md §8: proper nouns, hyphenated words, abbreviations and acronyms are
-out, nothing else)."""
+(games/siedem_slow/pages/siedem-slow.md, "Words that are not allowed": proper nouns, hyphenated
+words, abbreviations and acronyms are out, nothing else)."""
 
 from __future__ import annotations
 

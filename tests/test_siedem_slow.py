@@ -1,4 +1,5 @@
-"""7 słów rules (rules/siedem-slow.md): the worked examples and every listed edge case."""
+"""7 słów rules (games/siedem_slow/pages/siedem-slow.md): the worked examples and every listed
+edge case."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Yaku tables and the evaluator: rules/hanafuda.md §5.5, §6.2 and the §7 cases on yaku."""
+"""Yaku tables and the evaluator: games/hanafuda/pages/koi-koi.md ("Yaku") and hana-awase.md
+("Scoring"), and the edge cases on yaku."""
 
 from __future__ import annotations
 
@@ -168,10 +169,10 @@ TABLES = [
 
 
 def readable_yaku(table: YakuTable, pile: int, on_table: int, calls: int) -> dict[str, int]:
-    """The yaku a pile scores, worked out the slow way the rules say it (rules/hanafuda.md
-    §5.5, §6.2): every row on its own (YakuDef.points_for), then the rain spoils drinking,
-    a yaku drops those it replaces, a group keeps its best, viewing values, viewing yaku
-    that need another; with the cup counted both ways, the better."""
+    """The yaku a pile scores, worked out the slow way the rules say it (koi-koi.md, "Yaku";
+    hana-awase.md, "Scoring"): every row on its own (YakuDef.points_for), then the rain spoils
+    drinking, a yaku drops those it replaces, a group keeps its best, viewing values, viewing
+    yaku that need another; with the cup counted both ways, the better."""
 
     def scored(cup_as: str) -> dict[str, int]:
         rows = {row.key: row.without_cup(cup_as) if cup_as else row for row in table.rows}

@@ -4,7 +4,8 @@ compiled one, when the engine is compiled), its options, its scoring and its wor
 nothing else. Importing it registers nothing; tests/test_house.py's fixture registers it,
 and the server, the RL environments, the arena and the CLI play it unchanged.
 
-The deal and the play are the hanafuda fishing rules (rules/hanafuda.md §2); a round
+The deal and the play are the hanafuda fishing rules (games/hanafuda/pages/bakappana.md,
+"A turn"); a round
 scores one point a captured card and 4 more for each month captured whole.
 """
 

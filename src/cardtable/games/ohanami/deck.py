@@ -1,4 +1,4 @@
-"""The 120 Ohanami garden cards as data (rules/ohanami.md §1.1).
+"""The 120 Ohanami garden cards as data (games/ohanami/pages/ohanami.md, "The deck").
 
 Each card is a number 1..120 with one of four colours. The colours are listed here as
 data, not derived: the list comes from public implementations, and a physical deck that

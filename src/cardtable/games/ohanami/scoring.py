@@ -1,6 +1,6 @@
-"""Ohanami's scoring as pure functions of the gardens (rules/ohanami.md §5): the state
-scores its stages with them, and the score pad scores the gardens a table enters with
-the same functions (no engine state is forged for it).
+"""Ohanami's scoring as pure functions of the gardens (games/ohanami/pages/ohanami.md,
+"Scoring"): the state scores its stages with them, and the score pad scores the gardens a table
+enters with the same functions (no engine state is forged for it).
 
 >>> result = score_stage(2, [Garden(cards=(2, 4, 3)), Garden(counts={"blue": 1})])
 >>> result.scores, [line.rule for line in result.lines]

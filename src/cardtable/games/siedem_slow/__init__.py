@@ -1,5 +1,5 @@
 """7 słów (the Polish edition of Wordsy): letter deck, play area, scoring, dictionary, word
-families, solver and the game (rules/siedem-slow.md).
+families, solver and the game (games/siedem_slow/pages/siedem-slow.md).
 
 >>> from cardtable.games.siedem_slow import Area, score_word
 >>> score_word("LUMPENPROLETARIAT", Area.parse("L+1P|TN|ML+1|DB")).points

@@ -1,4 +1,5 @@
-"""Which lower-case forms of a word list are abbreviations (rules/siedem-slow.md §8).
+"""Which lower-case forms of a word list are abbreviations (games/siedem_slow/pages/siedem-slow.md,
+"Words that are not allowed").
 
 The rulebook bans proper nouns, hyphenated words, abbreviations and acronyms — nothing
 else. The SJP list marks proper nouns and most acronyms by their capitals, but it also

@@ -1,5 +1,6 @@
-"""Challenges after the writing (rules/siedem-slow.md §8): who may challenge which word,
-the dictionary's verdict, the vote on a shared root, and the penalty for a failed challenge.
+"""Challenges after the writing (games/siedem_slow/pages/siedem-slow.md, "Words that are not
+allowed"): who may challenge which word, the dictionary's verdict, the vote on a shared root,
+and the penalty for a failed challenge.
 
 The dictionary settles a challenge at once: a word it refuses (or one of a family already
 used) is struck; one it accepts costs the challenger a penalty. A word that only shares a

@@ -5,11 +5,11 @@ proper noun, an abbreviation, a hyphenated form) and holds, for the solver, a ma
 how often each consonant occurs in each word (capped at 2, which is all scoring needs).
 
 The Polish list is the SJP spell-checker list from Debian's ``wpolish``
-(``/usr/share/dict/polish``); English is ``wamerican``. Any one-word-a-line file can be
-given instead. Filtering follows the game's rules (rules/siedem-slow.md §8): entries with a
-capital letter are proper nouns, all-capital ones acronyms, lower-case ones that the
-morphological analyser reads only as abbreviations (:mod:`.abbreviations`) abbreviations,
-and forms with a hyphen or an apostrophe are not allowed.
+(``/usr/share/dict/polish``); English is ``wamerican``. Any one-word-a-line file can be given
+instead. Filtering follows the game's rules (its page's "Words that are not allowed"): entries
+with a capital letter are proper nouns, all-capital ones acronyms, lower-case ones that the
+morphological analyser reads only as abbreviations (:mod:`.abbreviations`) abbreviations, and
+forms with a hyphen or an apostrophe are not allowed.
 
 The index is built on first use (about 15 s for the 4.3 M lines of wpolish) and saved
 under the user's cache directory; later loads memory-map it in milliseconds.

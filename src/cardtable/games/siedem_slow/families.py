@@ -1,4 +1,5 @@
-"""The word-family rule (rules/siedem-slow.md §8): no word of a family used before.
+"""The word-family rule (games/siedem_slow/pages/siedem-slow.md, "The word-family rule"): no
+word of a family used before.
 
 Two layers, as the rules file recommends:
 

@@ -1,5 +1,5 @@
 """7 słów options: players, deck, validation, the family rule, variants and house rules
-(rules/siedem-slow.md; §10 and §11 for the variants).
+(games/siedem_slow/pages/siedem-slow.md; "Variants" for the variants).
 
 >>> SiedemSlowOptions(players=1, difficulty="brutal").difficulty
 'brutal'

@@ -1,4 +1,5 @@
-"""Scoring a word against the area (rules/siedem-slow.md §4, and the veteran handicap §10).
+"""Scoring a word against the area (games/siedem_slow/pages/siedem-slow.md, "Scoring a word", and
+the veteran handicap of "Variants").
 
 For each letter X of the area with ``k`` cards, a word that holds X ``c`` times scores the
 ``min(c, k)`` best cards of X. Letters outside the area score nothing and cost nothing.

@@ -1,5 +1,5 @@
-"""The solo game (rules/siedem-slow.md §9): the SOLO card's fields, its hourglass, and what
-a round's word does on the card.
+"""The solo game (games/siedem_slow/pages/siedem-slow.md, "Solo"): the SOLO card's fields, its
+hourglass, and what a round's word does on the card.
 
 One player races the hourglass. A word finished in time and worth ``SOLO_BONUS_MIN`` or
 more marks a bonus box (the 2nd box on field 1, the 1st elsewhere). A word worth

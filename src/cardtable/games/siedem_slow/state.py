@@ -1,7 +1,7 @@
-"""The state of a 7 słów game (rules/siedem-slow.md): the letter area and deck, the
-writing with its hourglass, the round's scoring and bonus boxes, the end-game strike-out,
-copies for search, and what each seat sees. Challenges live in :mod:`.challenges`, the
-solo card in :mod:`.solo`.
+"""The state of a 7 słów game (games/siedem_slow/pages/siedem-slow.md): the letter area and
+deck, the writing with its hourglass, the round's scoring and bonus boxes, the end-game
+strike-out, copies for search, and what each seat sees. Challenges live in :mod:`.challenges`,
+the solo card in :mod:`.solo`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """7 słów rules as data: the decks, column values, a round's phases, bonus boxes and solo
 thresholds.
 
-Everything the engine, the solver, the docs and the tests read about the game's numbers
-lives here, once (rules/siedem-slow.md §1, §5, §7, §9, §11).
+Everything the engine, the solver, the docs and the tests read about the game's numbers lives
+here, once (games/siedem_slow/pages/siedem-slow.md: "The cards", "Bonuses", "End of the round
+and of the game", "Solo", "Variants").
 
 >>> sum(count for letter in DECKS["pl"].letters.values() for count, _ in letter)
 60
@@ -52,7 +53,7 @@ def _deck(
     return MappingProxyType({letter: tuple(pairs) for letter, pairs in table.items()})
 
 
-#: The provisional Polish deck of rules/siedem-slow.md §1: consonants weighted by how many
+#: The provisional Polish deck (the page's "The cards"): consonants weighted by how many
 #: SJP word forms contain them; 44 common cards and 16 rare ones (+1: 9, +2: 7).
 POLISH: Final = DeckSpec(
     language="pl",

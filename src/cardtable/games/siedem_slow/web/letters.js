@@ -1,5 +1,6 @@
-// 7 słów in the browser, without the DOM: which area cards a word uses and what it scores
-// (the server's scoring.py, rules/siedem-slow.md §4), and a stable id for each letter card.
+// 7 słów in the browser, without the DOM: which area cards a word uses and what it scores (the
+// server's scoring.py; games/siedem_slow/pages/siedem-slow.md, "Scoring a word"), and a stable
+// id for each letter card.
 
 /** The columns left to right (slot = column * 2 + row), as area.py lays them out. */
 export const COLUMN_VALUES = [5, 4, 3, 2];
