@@ -1,23 +1,26 @@
 """The house: a new game is its own package plus one registry line, and every layer plays
 it unchanged; no layer above the games imports a game.
 
-Two toy games are such packages, registered only by this module's fixture: a 12-card
-fishing game written from scratch on the State API (tests/toy_fishing/), and Hana-kazoe
+Three toy games are such packages, registered only by this module's fixture: a 12-card
+fishing game written from scratch on the State API (tests/toy_fishing/); Hana-kazoe
 (tests/toy_flowers/), an interpreted subclass of the hanafuda engine's FishingState (the
-compiled class, when the engine is compiled) with its own options, scoring and words. The
-conformance suite, the server (HTTP and WebSocket), the RL environments, the arena and the
-CLI then run each, and none of them was changed for it.
+compiled class, when the engine is compiled) with its own options, scoring and words; and
+Tsuki-awase (tests/toy_yaku/), a two-player FishingState with yaku of its own and a rule
+page. The conformance suite, the server (HTTP and WebSocket), the rule pages, the score
+pad, the bots, the hints, the RL environments, the arena and the CLI then run each, and
+none of them was changed for it.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import logging
 import random
 import re
-import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,39 +30,55 @@ from typer.testing import CliRunner
 import cardtable
 from cardtable.arena import run, schedule
 from cardtable.cli import app as cli
-from cardtable.core.game import GameSpec, register, unregister
+from cardtable.core.game import GameSpec, register, spec_of, unregister
 from cardtable.core.record import GameRecord
 from cardtable.server.app import create_app
 
-from .server_helpers import FAST
+from .server_helpers import FAST, eventually
 from .test_conformance import play_checked
 
 SOURCE = Path(cardtable.__file__).parent
 
 
+#: each toy game's package: importing one registers nothing (the fixture does)
+TOYS = {"toy-fishing": "toy_fishing", "hana-kazoe": "toy_flowers", "tsuki-awase": "toy_yaku"}
+#: the toys of the hanafuda family (its capabilities: the pad, the strategist, the hints)
+FISHING_TOYS = ["hana-kazoe", "tsuki-awase"]
+
+
 def toy_spec(game: str) -> GameSpec:
-    if game == "toy-fishing":
-        from tests.toy_fishing.game import SPEC
-    else:
-        from tests.toy_flowers.game import SPEC
-    return SPEC
+    spec: GameSpec = importlib.import_module(f"tests.{TOYS[game]}.game").SPEC
+    return spec
 
 
-@pytest.fixture(params=["toy-fishing", "hana-kazoe"])
+@contextmanager
+def registered(game: str) -> Iterator[str]:
+    """A toy game registered while the block runs (the registry line a real game adds)."""
+    spec = toy_spec(game)
+    register(spec)
+    try:
+        yield spec.id
+    finally:
+        unregister(spec.id)
+
+
+@pytest.fixture(params=list(TOYS))
 def toy(request: pytest.FixtureRequest) -> Iterator[str]:
     """A toy game registered for one test (the registry line a real game adds once)."""
-    spec = toy_spec(request.param)
-    register(spec)
-    yield spec.id
-    unregister(spec.id)
+    with registered(request.param) as game_id:
+        yield game_id
+
+
+@pytest.fixture(params=FISHING_TOYS)
+def fishing_toy(request: pytest.FixtureRequest) -> Iterator[str]:
+    with registered(request.param) as game_id:
+        yield game_id
 
 
 @pytest.fixture
 def toy_fishing() -> Iterator[str]:
-    spec = toy_spec("toy-fishing")
-    register(spec)
-    yield spec.id
-    unregister(spec.id)
+    with registered("toy-fishing") as game_id:
+        yield game_id
 
 
 def test_the_conformance_suite_passes_for_the_new_game(toy: str) -> None:
@@ -112,10 +131,7 @@ def test_the_server_prepares_it_as_it_starts(
     caplog.set_level(logging.INFO, logger="cardtable.server")
     expected = "toy-fishing: preparing failed" if fails else "toy-fishing ready: nothing slow"
     with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)) as client:
-        deadline = time.monotonic() + 10
-        while expected not in caplog.text and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert expected in caplog.text
+        eventually(lambda: expected in caplog.text, 10, expected)
         assert bool(game.PREPARED) is not fails
         seats = ["human", "human"]
         response = client.post("/api/tables", json={"game": toy_fishing, "seats": seats})
@@ -142,7 +158,7 @@ def test_the_rl_environments_run_it(toy: str) -> None:
 
 
 #: the cards a two-player hand holds in each toy: the learner plays every one
-HAND_CARDS = {"toy-fishing": 3, "hana-kazoe": 8}
+HAND_CARDS = {"toy-fishing": 3, "hana-kazoe": 8, "tsuki-awase": 8}
 
 
 def test_the_arena_plays_it_on_a_process_pool(toy: str) -> None:
@@ -179,6 +195,83 @@ def test_a_game_without_a_lesson_says_so(toy: str, tmp_path: Path, lang: str) ->
         answer = client.post(f"/api/learn/{toy}", json={})
         assert answer.status_code == 400, answer.text
         assert "no guided first game" in answer.json()["detail"]["message"]
+
+
+def test_its_rule_page_or_a_clear_word_that_it_has_none(toy: str, tmp_path: Path) -> None:
+    """A game with a page of its own shows it at /rules/ID and in ``cardtable rules``; one
+    without (a family's DOCS capability, no page of its own yet) gets a 404 page and a
+    plain message, never a 500 or a traceback."""
+    has_page = spec_of(toy).has_rule_page()
+    assert has_page is (toy == "tsuki-awase")
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)) as client:
+        for lang in ("en", "pl"):
+            page = client.get(f"/rules/{toy}?lang={lang}")
+            assert page.status_code == (200 if has_page else 404), page.text
+            assert page.headers["content-type"].startswith("text/html")
+    shown = CliRunner().invoke(cli, ["rules", toy, "--lang", "en"])
+    assert isinstance(shown.exception, SystemExit | None)  # no traceback
+    if has_page:
+        assert shown.exit_code == 0, shown.output
+        assert "Tsukimi" in shown.output and "Hikari" in shown.output  # its own yaku
+        assert 'id="yaku"' in page.text and "Moon viewing" in page.text  # its table
+    else:
+        assert shown.exit_code == 2
+        assert "has no rule page yet" in " ".join(shown.output.split())
+
+
+def test_its_page_is_what_make_docs_writes(toy: str) -> None:
+    """The page's generated blocks (its yaku table, options, presets) are up to date."""
+    from cardtable.cli.docs import page_path, render
+
+    if not spec_of(toy).has_rule_page():
+        pytest.skip("a toy without a page of its own")
+    text = page_path(toy).read_text(encoding="utf-8")
+    assert render(toy, text) == text, "run make docs with the toy registered"
+
+
+def test_the_score_pad_scores_its_rounds(fishing_toy: str, tmp_path: Path) -> None:
+    """The hanafuda pad offers a fishing toy and scores its rounds by the toy's own scoring."""
+    state = cardtable.load(fishing_toy).new_state(seed=5)
+    while not state.is_over:
+        (seat,) = state.to_move
+        state.apply(seat, state.legal_actions(seat)[0])
+    (played,) = state.results
+    piles = [list(state.view(None)["piles"][seat]) for seat in range(2)]
+    entered = {"piles": piles, "dealer": played.dealer}
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)) as client:
+        games = {g["id"]: g for g in client.get("/api/games").json()}
+        assert games[fishing_toy]["pad"]["kind"] == "hanafuda"
+        body = {"kind": "hanafuda", "game": fishing_toy, "options": {"players": 2}}
+        made = client.post("/api/companion", json=body)
+        assert made.status_code == 201, made.text
+        pad = client.put(f"/api/companion/{made.json()['id']}", json={"rounds": [entered]})
+        assert pad.status_code == 200, pad.text
+        (scored,) = pad.json()["results"]["rounds"]
+    assert scored["scores"] == list(played.scores)
+
+
+def test_the_medium_bot_weighs_its_yaku_and_every_level_plays_it(fishing_toy: str) -> None:
+    """The strategist reads the toy's own yaku (Tsuki-awase scores only yaku: a capture
+    that makes one is worth the most); medium, hard and the hints play it to the end."""
+    from cardtable.agents import make_agent
+    from cardtable.agents.hints import hint
+    from cardtable.games.hanafuda.bots.strategist import StrategistAgent
+    from cardtable.games.hanafuda.deck import cards
+
+    state = cardtable.load(fishing_toy).new_state(seed=2)
+    moon_and_cup = cards("08-1 09-1")
+    worth = StrategistAgent(0).worth(state, 0, moon_and_cup, 0)  # type: ignore[arg-type]
+    assert (worth > 0) is (fishing_toy == "tsuki-awase")
+    bots = [make_agent(level, fishing_toy, seed=1) for level in ("medium", "hard")]
+    reasons = []
+    while not state.is_over:
+        (seat,) = state.to_move
+        if seat == 0:
+            given = hint(state, seat, bot="medium")
+            assert given.action in state.legal_actions(seat)
+            reasons += given.reasons
+        state.apply(seat, bots[seat].choose(state.clone(), seat))
+    assert reasons  # the hints said why
 
 
 # The layers of the package, lowest first (docs/house.md, "Layers"): a module imports its
