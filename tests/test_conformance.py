@@ -108,8 +108,11 @@ def check_clone(state: State, movers: list[int], rng: random.Random) -> None:
     assert snapshot(state_copy) == snapshot(state)
 
 
-def slots_of(state: State) -> list[str]:
-    return [name for cls in type(state).__mro__ for name in getattr(cls, "__slots__", ())]
+def fields_of(state: State) -> list[str]:
+    """Every field the state holds, read as pickling reads them (``State.__getstate__``):
+    the ``__slots__`` of interpreted classes and the ``__mypyc_attrs__`` of compiled ones,
+    which have no ``__slots__`` (read from ``__slots__`` alone, a compiled state has none)."""
+    return sorted(state.__getstate__())
 
 
 def check_clone_fields(state: State) -> None:
@@ -117,12 +120,39 @@ def check_clone_fields(state: State) -> None:
     (a clone written by hand cannot forget a field or share a list)."""
     copy = state.clone()
     assert type(copy) is type(state)
-    for name in slots_of(state):
-        if not hasattr(state, name):
-            continue
+    for name in fields_of(state):
         assert hasattr(copy, name), f"{type(state).__name__}.clone forgets {name}"
         original, copied = getattr(state, name), getattr(copy, name)
         assert_independent(original, copied, f"{type(state).__name__}.{name}")
+
+
+def test_the_clone_check_reads_every_field_and_finds_a_forgotten_one() -> None:
+    """Under the compiled engine too (FishingState's fields are then a compiled class's,
+    with no ``__slots__``): the check reads them all, and fails on a ``copy_into`` that
+    forgets one."""
+    from cardtable.core.game import Game
+    from cardtable.games.hanafuda.fishing import FishingState
+    from tests.toy_flowers.game import SPEC, HanaKazoeOptions, HanaKazoeState
+
+    class ForgetsTheTable(HanaKazoeState):
+        """A broken copy: every field of the state but ``table``."""
+
+        __slots__ = ()
+
+        def copy_into(self, new: FishingState) -> None:
+            whole = HanaKazoeState()
+            super().copy_into(whole)
+            copied = whole.__getstate__()
+            del copied["table"]
+            new.__setstate__(copied)
+
+    game = Game(SPEC, HanaKazoeOptions())
+    state = ForgetsTheTable(game, 3, ())
+    fields = fields_of(state)
+    assert {"table", "hands", "piles", "stock", "dealer", "rng", "log"} <= set(fields)
+    check_clone_fields(HanaKazoeState(game, 3, ()))  # the engine's own copy: complete
+    with pytest.raises(AssertionError, match=r"ForgetsTheTable\.clone forgets table"):
+        check_clone_fields(state)
 
 
 def assert_independent(original: Any, copied: Any, where: str) -> None:
