@@ -71,10 +71,13 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
     args = parser.parse_args()
     figures = {}
     print(f"{'game':<16} {'in play /s':>11} {'position /s':>12} {'(slowest':>10} {'fastest)':>9}")
     for game_id, players in CASES:
+        if args.game and game_id not in args.game:
+            continue
         iterations = max(int(args.iterations * BUDGET_SHARE.get(game_id, 1)), 20)
         playing = in_play(game_id, players, args.games, iterations)
         state = position(game_id, players)

@@ -136,10 +136,13 @@ SIMULTANEOUS = ("ohanami", "siedem-slow")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
     report = {}
     for game_id, options in CASES:
+        if args.game and game_id not in args.game:
+            continue
         detail = [str(options["deck"])] if "deck" in options else []
         if options.get("players", 2) != 2:
             detail.append(f"{options['players']}p")

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
-RESULTS = Path(__file__).parent / "results"
+#: CARDTABLE_BENCH_RESULTS: another folder (compare_revisions.py keeps its sides' runs apart)
+RESULTS = Path(os.environ.get("CARDTABLE_BENCH_RESULTS") or Path(__file__).parent / "results")
 
 
 def save_figures(name: str, figures: Any) -> Path:
-    """Write ``figures`` to benchmarks/results/NAME.json (the folder is gitignored)."""
+    """Write ``figures`` to benchmarks/results/NAME.json (the folder is gitignored) or to
+    the folder CARDTABLE_BENCH_RESULTS names."""
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"{name}.json"
     path.write_text(json.dumps(figures, indent=1) + "\n")
