@@ -15,6 +15,7 @@ import pytest
 
 import cardtable
 from cardtable import compiled
+from cardtable.core.game import Game, game_ids, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.core.rng import Rng
 from tests.counts import count
@@ -126,6 +127,40 @@ def test_the_compiled_engine_plays_the_same_games_as_the_source() -> None:
         pure=True,
     ).stdout.split()
     assert source[0] == "source" and source[-1] == here
+
+
+class SeatCountingGame(Game):
+    """A game that counts how often it is asked its number of seats (a fishing state's
+    ``__init__`` asks once)."""
+
+    __slots__ = ("asked",)
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game.spec, game.options)
+        self.asked = 0
+
+    @property
+    def num_players(self) -> int:
+        self.asked += 1
+        return super().num_players
+
+
+@needs_build
+def test_a_compiled_state_class_runs_its_init_once_per_state() -> None:
+    """A compiled class's ``__new__`` runs ``__init__``, and Python's call of the type
+    must not run it again: a game class under an open base without an ``__init__`` of
+    its own inherited the base's ``tp_init`` and dealt every new state twice (issue 50)."""
+    checked = []
+    for game_id in game_ids():
+        start = spec_of(game_id).start
+        if not isinstance(start, type) or compiled.extension_of(start.__module__) is None:
+            continue  # an interpreted class: Python's own __new__ and __init__
+        constructed, only_new = (SeatCountingGame(cardtable.load(game_id)) for _ in range(2))
+        start(constructed, 1, ())
+        start.__new__(start, only_new, 1, ())  # the compiled __new__: __init__ once
+        assert constructed.asked == only_new.asked > 0, start
+        checked.append(game_id)
+    assert {"koi-koi", "bakappana", "hana-awase", "hana-awase-88"} <= set(checked)
 
 
 @needs_build

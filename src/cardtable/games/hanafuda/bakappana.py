@@ -18,7 +18,7 @@ from cardtable.core.game import Capability, GameInfo, GameSpec, register
 from cardtable.core.options import GameOptions
 from cardtable.games.hanafuda.actions import parse_action
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
-from cardtable.games.hanafuda.fishing import FishingState
+from cardtable.games.hanafuda.fishing import CompiledFishingState
 from cardtable.games.hanafuda.options import BakappanaOptions
 from cardtable.games.hanafuda.scoring import TOTAL_VALUE, RoundScoring, score_bakappana_round
 
@@ -29,7 +29,7 @@ PRESETS = {
 }
 
 
-class BakappanaState(FishingState):
+class BakappanaState(CompiledFishingState):
     __slots__ = ()
 
     def scoring(self) -> RoundScoring:

@@ -833,4 +833,21 @@ class FishingState(KeepsRounds):
         return data
 
 
+class CompiledFishingState(FishingState):
+    """The base of the fishing games compiled with the engine (koi-koi, Bakappana,
+    Hana-awase): closed to interpreted subclasses, and with an ``__init__`` of its own.
+
+    A compiled class's ``__new__`` runs ``__init__``; then Python calls the type's
+    ``tp_init``, which a class without an ``__init__`` inherits. FishingState's runs
+    ``__init__`` again (open to interpreted subclasses, whose ``__new__`` does not), so a
+    game class right under it dealt every new state twice (issue 50: new rounds at
+    0.80-0.84x). Here ``tp_init`` is a compiled class's own, which does nothing.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, game: Any = None, seed: int = 0, deals: tuple[JSON, ...] = ()) -> None:
+        super().__init__(game, seed, deals)
+
+
 # -- many games at once (cardtable.rl.vector) -------------------------------------------------

@@ -26,7 +26,7 @@ from cardtable.games.hanafuda.capture import single_options
 from cardtable.games.hanafuda.dealing import winner_deals_next
 from cardtable.games.hanafuda.deck import MONTH_MASK_OF, count_cards
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
-from cardtable.games.hanafuda.fishing import FishingState
+from cardtable.games.hanafuda.fishing import CompiledFishingState, FishingState
 from cardtable.games.hanafuda.options import HanaAwase88Options, HanaAwaseOptions
 from cardtable.games.hanafuda.scoring import (
     RoundScoring,
@@ -37,7 +37,7 @@ from cardtable.games.hanafuda.scoring import (
 from cardtable.games.hanafuda.yaku import Yaku, YakuTable
 
 
-class HanaAwaseState(FishingState):
+class HanaAwaseState(CompiledFishingState):
     __slots__ = ("options", "yaku_table")
 
     def configure(self) -> None:

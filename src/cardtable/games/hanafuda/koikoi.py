@@ -32,7 +32,12 @@ from cardtable.games.hanafuda.deck import (
 )
 from cardtable.games.hanafuda.events import KEPT_FROM_STOCK, packed_event
 from cardtable.games.hanafuda.family import CAPABILITIES, SEARCH_ITERATIONS
-from cardtable.games.hanafuda.fishing import FishingState, Phase, action_said
+from cardtable.games.hanafuda.fishing import (
+    CompiledFishingState,
+    FishingState,
+    Phase,
+    action_said,
+)
 from cardtable.games.hanafuda.options import KoiKoiOptions
 from cardtable.games.hanafuda.scoring import (
     FinishedRound,
@@ -88,7 +93,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-class KoiKoiState(FishingState):
+class KoiKoiState(CompiledFishingState):
     """A koi-koi match. Per round it tracks calls, the mover's yaku at turn start and
     the round's winner."""
 
