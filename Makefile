@@ -18,7 +18,7 @@ help:
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/); C_PEER=ai_sim KOIKOI_AI=koikoigame.py time those engines too"
 	@echo "make bench-attack  the attack suite at soak counts (hidden cards, fuzz, kill -9 runs)"
 	@echo "make bench-compiled  the Python source and the compiled engine side by side, as ratios"
-	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, as ratios"
+	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, both compiled, in turns, as ratios (SOURCE=1: REV's Python source)"
 	@echo "make levels  the bot levels against each other, every game (about four hours)"
 	@echo "make ladder  calibrate the bot ladder of 'Your record' (src/cardtable/arena/ladder.json, ~10 min)"
 	@echo "make train  self-play and train koi-koi's learned evaluator into the package (~15 min on 2 cores)"
@@ -101,9 +101,10 @@ bench-attack: $(STAMP) system-deps compiled
 bench-compiled: $(STAMP) compiled
 	$(PY) benchmarks/compare_revisions.py --engine
 
-bench-compare: $(STAMP)
+# REV's compiled engine is built in .cache/revisions/ (once); the working tree's must be fresh
+bench-compare: $(STAMP) compiled
 	@test -n "$(BEFORE)" || { echo "say which commit to compare with: make bench-compare BEFORE=REV"; exit 2; }
-	$(PY) benchmarks/compare_revisions.py --before $(BEFORE)
+	$(PY) benchmarks/compare_revisions.py --before $(BEFORE) $(if $(SOURCE),--source)
 
 levels: $(STAMP)
 	benchmarks/levels.sh
