@@ -314,7 +314,7 @@ def test_solve_prints_the_best_words_and_refuses_bad_areas() -> None:
 def test_siedem_slow_solo_in_the_terminal(tmp_path: Path) -> None:
     save = tmp_path / "solo.json"
     words = "cat\nxyzzyq\ndog\ntree\nhouse\nriver\nbook\nwater\n"
-    args = ("play", "siedem-slow", "--solo", "--difficulty", "hard", "--rule", "deck=en")
+    args = ("play", "siedem-slow", "--preset", "solo", "-r", "difficulty=hard", "-r", "deck=en")
     done = cardtable(*args, "--seed", "2", "--save", str(save), typed=words)
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -330,7 +330,7 @@ def test_siedem_slow_solo_in_the_terminal(tmp_path: Path) -> None:
 def test_siedem_slow_solo_in_russian_in_the_terminal(tmp_path: Path) -> None:
     save = tmp_path / "solo.json"
     words = "cat\nxyzzyq\ndog\ntree\nhouse\nriver\nbook\nwater\n"
-    args = ("play", "siedem-slow", "--solo", "--difficulty", "hard", "--rule", "deck=en")
+    args = ("play", "siedem-slow", "--preset", "solo", "-r", "difficulty=hard", "-r", "deck=en")
     done = cardtable(*args, "--seed", "2", "--save", str(save), "--lang", "ru", typed=words)
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())

@@ -14,8 +14,8 @@ from cardtable.rl import ppo  # noqa: E402 - only where torch is installed
 
 def small(**changes: object) -> ppo.Config:
     base = {
-        "num_envs": 8, "num_steps": 16, "updates": 3, "minutes": 0.0, "hidden": 32,
-        "eval_every": 0, "final_deals": 0, "threads": 1, "kickstart_share": 0.5,
+        "game": "bakappana", "num_envs": 8, "num_steps": 16, "updates": 3, "minutes": 0.0,
+        "hidden": 32, "eval_every": 0, "final_deals": 0, "threads": 1, "kickstart_share": 0.5,
     }  # fmt: skip
     return ppo.Config(**{**base, **changes})  # type: ignore[arg-type]
 

@@ -65,29 +65,19 @@ def play(
     save: Annotated[Path | None, typer.Option(help="Save the game to this JSON file.")] = None,
     lang: Annotated[str | None, typer.Option(help="Language: en, pl or ru.")] = None,
     delay: Annotated[float, typer.Option(help="Seconds between bot moves.")] = 0.3,
-    solo: Annotated[bool, typer.Option(help="7 słów: play solo with the SOLO card.")] = False,
-    difficulty: Annotated[
-        str | None, typer.Option(help="7 słów solo: normal, medium, hard or brutal.")
-    ] = None,
-    dictionary: Annotated[
-        str | None, typer.Option(help="7 słów: a word list file, one word a line.")
-    ] = None,
     think: Annotated[
-        float, typer.Option(help="7 słów: bots' thinking time, 1 = as a person (0.2 = fast).")
+        float,
+        typer.Option(help="Real-time games: bots' thinking time, 1 = as a person (0.2 = fast)."),
     ] = 1.0,
     labels: Annotated[
-        bool, typer.Option(help="Hanafuda: label each card with its month, kind and points.")
+        bool, typer.Option(help="Label each card with what it is, where the game's cards can.")
     ] = False,
 ) -> None:
-    """Play a game in the terminal against bots (or hot-seat with friends)."""
+    """Play a game in the terminal against bots (or hot-seat with friends). A game's own
+    settings are its options: --preset and --rule KEY=VALUE (cardtable rules GAME lists
+    them), e.g. cardtable play siedem-slow --preset solo --rule difficulty=hard."""
     try:
         options = parse_rules(rule or [])
-        if solo:
-            options["players"] = 1
-        if difficulty is not None:
-            options["difficulty"] = difficulty
-        if dictionary is not None:
-            options["dictionary"] = dictionary
         seat_list_given = [s for s in seats.split(",") if s.strip()]
         if players is not None:
             options["players"] = players
@@ -232,7 +222,9 @@ def arena(
 
 @app.command()
 def train(
-    game: Annotated[str, typer.Argument(help="Game id: koi-koi.")] = "koi-koi",
+    game: Annotated[
+        str, typer.Argument(help="Game id, e.g. koi-koi (make train trains koi-koi's).")
+    ],
     rounds: Annotated[int, typer.Option(help="Rounds of self-play to learn from.")] = 40_000,
     bots: Annotated[
         str, typer.Option(help="The self-play bots, comma separated (drawn per seat).")

@@ -55,6 +55,21 @@ class Feature:
 Block = tuple[str, int, float, float, str]
 
 
+@dataclass(frozen=True)
+class CardGroups:
+    """Cards that come in groups of one size (the hanafuda months), as an encoder lays
+    them out: a network may read every group with the same weights (``rl.ppo``'s month
+    network). ``blocks`` are the observation's blocks that hold one value a card, the
+    cards group by group (card ``g * size + k`` is the ``k``-th of group ``g``);
+    ``actions[g]`` are the numbers of the actions the cards of group ``g`` take, as many
+    for every group."""
+
+    blocks: tuple[str, ...]
+    groups: int
+    size: int
+    actions: tuple[tuple[int, ...], ...]
+
+
 def layout(blocks: Sequence[Block]) -> tuple[Feature, ...]:
     """Features laid end to end in the order given."""
     out, start = [], 0
@@ -75,6 +90,8 @@ class BaseEncoder(ABC):
     score_scale = 100.0
     #: the named blocks of the observation, in order (empty: one block "observation")
     LAYOUT: tuple[Block, ...] = ()
+    #: the cards' groups where the game's cards come in groups (None: no such layout)
+    CARD_GROUPS: CardGroups | None = None
 
     def features(self) -> dict[str, Feature]:
         """The observation's layout: every block by name, with its slice and range.

@@ -64,6 +64,11 @@ class GameInfo:
     search_iterations: int = 150
     #: offered first where a front end lists the games (the lobby's choice for a newcomer)
     featured: bool = False
+    #: the rules a quick reinforcement-learning baseline trains on (``rl.ppo``): two
+    #: players and one round, where the game allows them
+    rl_options: Mapping[str, Any] = field(default_factory=dict)
+    #: a typical score margin of one round: a learner's reward divides the margin by it
+    round_margin: float = 10.0
 
 
 class Capability(StrEnum):

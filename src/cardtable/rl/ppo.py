@@ -48,26 +48,26 @@ import cardtable
 from cardtable.agents.base import registered_for_now
 from cardtable.arena.tournament import HeadToHead, head_to_head, run, schedule
 from cardtable.core.actions import Action
+from cardtable.core.game import spec_of
 from cardtable.core.state import State
 from cardtable.rl.encoding import BaseEncoder, encoder_for, observe
 from cardtable.rl.opponents import BatchBots
 from cardtable.rl.vector import CardtableVectorEnv
 
-#: the games and rules the baseline is measured on: two players, one round
-OPTIONS: dict[str, dict[str, Any]] = {
-    "bakappana": {"players": 2, "rounds": 1},
-    "koi-koi": {"rounds": 1},
-    "hana-awase": {"players": 2, "rounds": 1},
-}
-#: a typical round margin: the margin's part of the reward is divided by it
-MARGIN_SCALE = {"bakappana": 50.0, "koi-koi": 10.0, "hana-awase": 50.0}
+
+def baseline_options(game_id: str) -> dict[str, Any]:
+    """The rules the baseline trains and is measured on: the game's ``rl_options`` (its
+    spec's GameInfo; two players and one round, where the game allows them)."""
+    return dict(spec_of(game_id).info.rl_options)
+
+
 #: the name the trained policy plays under in the arena
 BOT_NAME = "ppo"
 
 
 @dataclass
 class Config:
-    game: str = "bakappana"
+    game: str  # a game id (its spec's rl_options are the rules played)
     opponent: str = "greedy"
     seed: int = 1
     minutes: float = 25.0  # 0: no time limit (then --updates bounds the run)
@@ -122,27 +122,12 @@ class Network(nn.Module):
 
 #: the hanafuda blocks of 48 cards (one value a card, deck order: month by month, four
 #: cards a month), read by name from the encoder's layout
-CARD_BLOCKS = ("hand", "table", "flipped", "pile_0", "pile_1", "pile_2", "pile_3")
-MONTHS, KINDS = 12, 4
-
-
-def month_actions() -> Any:
-    """(12, 24) action numbers per month: play each of its cards (4), play one taking a
-    table card of the month (4 x 4), take a table card of the month for the flipped
-    card (4): the hanafuda numbering (docs/rl.md)."""
-    rows = []
-    for month in range(MONTHS):
-        cards = [month * KINDS + kind for kind in range(KINDS)]
-        plays = [48 + 4 * card + take for card in cards for take in range(KINDS)]
-        rows.append(cards + plays + [240 + card for card in cards])
-    return torch.tensor(rows, dtype=torch.long)
-
-
 class MonthNetwork(nn.Module):
-    """For the hanafuda games: every month's cards (where each of its four cards lies,
-    and which are unseen) go through the same small network, with a learnt embedding of
-    the month; the months, pooled with the public counts, give the table's context, which
-    each month reads back. A month scores its own 24 actions; the context scores the rest
+    """For games whose encoder lays its cards out in groups (``CARD_GROUPS``: the hanafuda
+    months): every group's cards (where each of its cards lies, and which are unseen) go
+    through the same small network, with a learnt embedding of the group; the groups,
+    pooled with the rest of the observation's numbers, give the table's context, which
+    each group reads back. A group scores its own actions; the context scores the rest
     (koi-koi, shobu; koi-koi's wild lightning) and the value. The same weights serve every
     month, as the reference learner's do: it learns from far fewer games than a flat MLP.
     ``whole``: the context reads the whole observation too (a yaku spans months: which
@@ -152,14 +137,18 @@ class MonthNetwork(nn.Module):
         self, encoder: BaseEncoder, actions: int, hidden: int, width: int, whole: bool = False
     ) -> None:
         super().__init__()
+        groups = encoder.CARD_GROUPS
+        assert groups is not None, "the month network needs the encoder's CARD_GROUPS"
         self.whole = whole
+        self.groups, self.size = groups.groups, groups.size
         features = encoder.features()
-        self.starts = [features[name].slice.start for name in CARD_BLOCKS]
-        tail = features["hand_sizes"].slice.start
+        self.starts = [features[name].slice.start for name in groups.blocks]
+        # the numbers after the card blocks (counts, scores, phase...): the table's tail
+        tail = max(features[name].slice.stop for name in groups.blocks)
         self.tail = slice(tail, encoder.observation_size)
         tail_size = encoder.observation_size - tail
-        self.month_embedding = nn.Parameter(torch.zeros(MONTHS, width))
-        per_month = (len(CARD_BLOCKS) + 1) * KINDS
+        self.month_embedding = nn.Parameter(torch.zeros(self.groups, width))
+        per_month = (len(groups.blocks) + 1) * self.size
         # a layer over [month, shared part] is a layer over the month plus one over the
         # shared part: the shared part's is computed once a row, not once a month
         self.month_in = _layer(nn.Linear(per_month, width))
@@ -172,8 +161,8 @@ class MonthNetwork(nn.Module):
         )  # fmt: skip
         self.month_out = _layer(nn.Linear(width, width))
         self.month_out_context = _layer(nn.Linear(hidden, width, bias=False))
-        self.month_scores = _layer(nn.Linear(width, 24), std=0.01)
-        numbers = month_actions().reshape(-1)
+        self.month_scores = _layer(nn.Linear(width, len(groups.actions[0])), std=0.01)
+        numbers = torch.tensor(groups.actions, dtype=torch.long).reshape(-1)
         others = sorted(set(range(actions)) - set(numbers.tolist()))
         self.others = _layer(nn.Linear(hidden, len(others)), std=0.01)
         self.value = _layer(nn.Linear(hidden, 1), std=1.0)
@@ -184,10 +173,11 @@ class MonthNetwork(nn.Module):
 
     def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[Any, Any]:
         batch = observations.shape[0]
-        cards = torch.stack([observations[:, s : s + 48] for s in self.starts], dim=1)
+        deck = self.groups * self.size
+        cards = torch.stack([observations[:, s : s + deck] for s in self.starts], dim=1)
         unseen = (1.0 - cards.sum(dim=1, keepdim=True)).clamp(min=0.0)
-        cards = torch.cat([cards, unseen], dim=1).reshape(batch, -1, MONTHS, KINDS)
-        months = cards.permute(0, 2, 1, 3).reshape(batch, MONTHS, -1)
+        cards = torch.cat([cards, unseen], dim=1).reshape(batch, -1, self.groups, self.size)
+        months = cards.permute(0, 2, 1, 3).reshape(batch, self.groups, -1)
         tail = observations[:, self.tail]
         first = self.month_in(months) + self.month_in_tail(tail)[:, None, :]
         embedded = torch.relu(self.month_in_2(torch.relu(first))) + self.month_embedding
@@ -204,10 +194,9 @@ class MonthNetwork(nn.Module):
 
 
 def make_network(encoder: BaseEncoder, config: Config) -> nn.Module:
-    """The month network where the layout has the hanafuda card blocks (``month``, or
+    """The month network where the encoder lays its cards out in groups (``month``, or
     ``month-whole`` whose context reads the whole observation too), else the MLP."""
-    months = set(CARD_BLOCKS) <= set(encoder.features())
-    if config.network in ("month", "month-whole") and months:
+    if config.network in ("month", "month-whole") and encoder.CARD_GROUPS is not None:
         whole = config.network == "month-whole"
         return MonthNetwork(encoder, encoder.action_size, config.hidden, config.month_width, whole)
     return Network(encoder.observation_size, encoder.action_size, config.hidden)
@@ -262,7 +251,7 @@ class PolicyBot:
 
 def evaluate(network: nn.Module, config: Config, deals: int) -> HeadToHead:
     """The policy against the opponent on ``deals`` mirrored deals (2 x deals rounds)."""
-    game = cardtable.load(config.game, **OPTIONS[config.game])
+    game = cardtable.load(config.game, **baseline_options(config.game))
     bot = PolicyBot(network, encoder_for(game), config.device)
     jobs = schedule(
         config.game,
@@ -270,7 +259,7 @@ def evaluate(network: nn.Module, config: Config, deals: int) -> HeadToHead:
         games=deals,
         seed=config.eval_seed,
         mode="gauntlet",
-        options=OPTIONS[config.game],
+        options=baseline_options(config.game),
     )
     network.eval()
     with registered_for_now(BOT_NAME, "the PPO baseline being evaluated", lambda _g, _s: bot):
@@ -287,7 +276,7 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     device = torch.device(config.device)
-    options = OPTIONS[config.game]
+    options = baseline_options(config.game)
     half = config.num_envs // 2
     envs = [
         CardtableVectorEnv(
@@ -300,7 +289,8 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
     network = make_network(encoder, config).to(device)
     optimiser = torch.optim.Adam(network.parameters(), lr=config.lr, eps=1e-5)
     trained = Trained(network)
-    scale = config.margin_weight / MARGIN_SCALE.get(config.game, 10.0)
+    # the margin's part of the reward, over a typical round's margin in this game
+    scale = config.margin_weight / spec_of(config.game).info.round_margin
 
     steps, rows = config.num_steps, half * 2
     observations = torch.zeros((steps, rows, encoder.observation_size))
@@ -514,7 +504,7 @@ def _plot(curve: list[Point], config: Config, path: Path) -> None:
 def load(path: Path, device: str = "cpu") -> tuple[nn.Module, Config]:
     saved = torch.load(path, map_location=device, weights_only=True)
     config = Config(**{**saved["config"], "device": device})
-    encoder = encoder_for(cardtable.load(config.game, **OPTIONS[config.game]))
+    encoder = encoder_for(cardtable.load(config.game, **baseline_options(config.game)))
     network = make_network(encoder, config)
     network.load_state_dict({key: value.float() for key, value in saved["state"].items()})
     return network.to(device), config
@@ -522,9 +512,11 @@ def load(path: Path, device: str = "cpu") -> tuple[nn.Module, Config]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    defaults = Config()
+    defaults = Config(game="")
+    parser.add_argument("--game", required=True, help="the game to train, e.g. bakappana")
     for name, value in asdict(defaults).items():
-        parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+        if name != "game":
+            parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
     parser.add_argument("--out", type=Path, default=Path("ppo-results"))
     parser.add_argument("--evaluate", type=Path, help="evaluate saved weights, train nothing")
     args = parser.parse_args(argv)

@@ -55,7 +55,11 @@ SPEC = register(
         start=BakappanaState,
         parse_action=parse_action,
         info=GameInfo(
-            players=(2, 4), score_total=settled_total, search_iterations=SEARCH_ITERATIONS
+            players=(2, 4),
+            score_total=settled_total,
+            search_iterations=SEARCH_ITERATIONS,
+            rl_options={"players": 2, "rounds": 1},
+            round_margin=50.0,  # card points: a round's margin is tens of points
         ),
         presets=PRESETS,
         family="hanafuda",

@@ -23,11 +23,14 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from cardtable.core.actions import Action
-from cardtable.core.encoding import JSON, BaseEncoder, Mask, Vector
+from cardtable.core.encoding import JSON, BaseEncoder, CardGroups, Mask, Vector
 from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import (
     ACTION_NUMBERS,
+    NUMBER_PLAY,
+    NUMBER_PLAY_TAKE,
+    NUMBER_TAKE,
     KoiKoi,
     Play,
     Shobu,
@@ -35,7 +38,7 @@ from cardtable.games.hanafuda.actions import (
     action_number,
     action_of_number,
 )
-from cardtable.games.hanafuda.deck import CODES, NUM_CARDS, cards
+from cardtable.games.hanafuda.deck import CODES, MONTHS, NUM_CARDS, cards
 from cardtable.games.hanafuda.fishing import SEATS_SHOWN, FishingState, Phase
 from cardtable.games.hanafuda.observation import (
     CARD_SETS,
@@ -47,6 +50,23 @@ from cardtable.games.hanafuda.observation import (
 from cardtable.games.hanafuda.observation import play_numbers as play_fishing_numbers
 
 PHASES = tuple(phase.value for phase in Phase)
+#: the cards of a month (the deck's order: month by month)
+KINDS = NUM_CARDS // len(MONTHS)
+
+
+def month_actions(month: int) -> tuple[int, ...]:
+    """The numbers of what a month's cards do (:mod:`.actions`): play each of its cards
+    (4), play one taking a card of the month (4 x 4), take one for the flipped card (4).
+
+    >>> month_actions(0)[:5], month_actions(0)[-1]
+    ((0, 1, 2, 3, 48), 243)
+    """
+    month_cards = range(month * KINDS, (month + 1) * KINDS)
+    return (
+        *(NUMBER_PLAY + card for card in month_cards),
+        *(NUMBER_PLAY_TAKE + KINDS * card + take for card in month_cards for take in range(KINDS)),
+        *(NUMBER_TAKE + card for card in month_cards),
+    )
 
 
 def _fishing(state: State) -> FishingState:
@@ -108,6 +128,12 @@ class HanafudaEncoder(BaseEncoder):
     SEATS = SEATS_SHOWN
     action_size = ACTION_NUMBERS
     observation_size = CARD_SETS * NUM_CARDS + TAIL_SIZE  # the card bits, then the tail
+    CARD_GROUPS = CardGroups(
+        blocks=("hand", "table", "flipped", *(f"pile_{k}" for k in range(SEATS_SHOWN))),
+        groups=len(MONTHS),
+        size=KINDS,
+        actions=tuple(month_actions(month) for month in range(len(MONTHS))),
+    )
     LAYOUT = (
         ("hand", NUM_CARDS, 0.0, 1.0, "the viewer's hand, one value per card (deck order)"),
         ("table", NUM_CARDS, 0.0, 1.0, "the cards on the table"),

@@ -125,7 +125,12 @@ SPEC = register(
         options_model=HanaAwaseOptions,
         start=HanaAwaseState,
         parse_action=parse_action,
-        info=GameInfo(players=(2, 4), search_iterations=SEARCH_ITERATIONS),
+        info=GameInfo(
+            players=(2, 4),
+            search_iterations=SEARCH_ITERATIONS,
+            rl_options={"players": 2, "rounds": 1},
+            round_margin=50.0,  # card points and yaku: a round's margin is tens of points
+        ),
         presets={
             "default": {},
             "russian_extras": {

@@ -396,6 +396,8 @@ SPEC = register(
             score_total=zero_sum_total,
             search_iterations=SEARCH_ITERATIONS,
             featured=True,  # the hanafuda game most people know: the lobby offers it first
+            rl_options={"rounds": 1},
+            round_margin=10.0,  # yaku points: a round is won by a few
         ),
         presets=PRESETS,
         family="hanafuda",
