@@ -388,6 +388,59 @@ def test_no_layer_imports_a_game() -> None:
     assert offenders == []
 
 
+#: the layers that know no game by name: a game id written in them (outside docstrings)
+#: is a rule or a default of one game's, which belongs in that game's package
+GAME_BLIND = ("core", "agents", "arena", "rl", "training", "server", "cli")
+
+
+def game_id_literals(source: str, ids: set[str]) -> list[tuple[int, str]]:
+    """The string literals of ``source`` that are a game id in ``ids`` (line and id), its
+    docstrings left out: ``"koi-koi"`` as a key or a default, not a word in a sentence."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and node.value in ids and id(node) not in docstrings
+    ]
+
+
+def test_no_layer_names_a_game() -> None:
+    """core, agents, arena, rl, training, server and cli hold no game id: what differs by
+    game is declared by the game (its spec, state, encoder or capabilities)."""
+    ids = set(cardtable.game_ids())
+    offenders = [
+        f"{path.relative_to(SOURCE).as_posix()}:{line} names {game_id!r}"
+        for layer in GAME_BLIND
+        for path in sorted((SOURCE / layer).rglob("*.py"))
+        for line, game_id in game_id_literals(path.read_text(encoding="utf-8"), ids)
+    ]
+    assert offenders == []
+
+
+PLANTED = '''
+"""A layer's module: koi-koi in a docstring is a word."""
+OPTIONS = {"koi-koi": {"rounds": 1}}
+
+
+def train(game: str = "bakappana") -> None:
+    """Trains bakappana."""
+    print(f"koi-koi {game}")
+'''
+
+
+def test_the_game_name_check_finds_a_planted_id() -> None:
+    found = game_id_literals(PLANTED, {"koi-koi", "bakappana"})
+    assert found == [(3, "koi-koi"), (6, "bakappana")]
+
+
 def test_the_docs_name_real_capabilities_and_every_package() -> None:
     """docs/house.md's capability column names members of Capability only, and the
     README's layout table has a row for every package of the source tree."""
