@@ -28,7 +28,7 @@ from typing import Any, Literal
 import cardtable
 from cardtable.agents import make_agent
 from cardtable.core.errors import OptionError
-from cardtable.core.workers import Backend, run_tasks
+from cardtable.core.workers import BackendName, run_tasks
 
 Mode = Literal["round-robin", "gauntlet"]
 
@@ -162,7 +162,7 @@ def run(
     *,
     workers: int = 1,
     on_done: Callable[[GameOutcome], None] | None = None,
-    backend: Backend = "local",
+    backend: BackendName = "local",
     address: str | None = None,
 ) -> list[GameOutcome]:
     """Play every job and return the outcomes in job order.

@@ -26,7 +26,7 @@ from cardtable.arena.tournament import (
 )
 from cardtable.core.errors import OptionError
 from cardtable.core.terminal import console
-from cardtable.core.workers import Backend
+from cardtable.core.workers import BackendName
 
 #: every finished game, written as it finishes: ``--resume`` goes on from it
 JOURNAL = "games.jsonl"
@@ -43,7 +43,7 @@ def run_arena(
     seed: int,
     workers: int,
     out: Path,
-    backend: Backend = "local",
+    backend: BackendName = "local",
     address: str | None = None,
     resume: bool = False,
 ) -> None:

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cardtable.agents.network import Network
 from cardtable.core.errors import OptionError
 from cardtable.core.terminal import console
-from cardtable.core.workers import Backend
+from cardtable.core.workers import BackendName
 from cardtable.training.pipeline import generate, plot_curves
 from cardtable.training.selfplay import Samples
 
@@ -37,7 +37,7 @@ def run_training(
     start: Path | None = None,
     data: Path | None = None,
     learning_rate: float = 1e-3,
-    backend: Backend = "local",
+    backend: BackendName = "local",
     address: str | None = None,
 ) -> None:
     from cardtable.training.train import Epoch, Settings, train  # noqa: PLC0415 - PyTorch

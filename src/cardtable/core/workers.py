@@ -15,14 +15,16 @@ from typing import Any, Literal, TypeVar
 
 from cardtable.core.errors import OptionError
 
-Backend = Literal["local", "ray"]
-BACKENDS: tuple[Backend, ...] = ("local", "ray")
+#: where the tasks run, by name: here or on a local process pool, or on a Ray cluster (the
+#: server's compute pool has backends of its own: cardtable.server.workers)
+BackendName = Literal["local", "ray"]
+BACKENDS: tuple[BackendName, ...] = ("local", "ray")
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-def backend_named(name: str) -> Backend:
+def backend_named(name: str) -> BackendName:
     """The backend called ``name``; an unknown name is an :class:`OptionError`."""
     for backend in BACKENDS:
         if backend == name:
@@ -35,7 +37,7 @@ def run_tasks(
     items: Sequence[Item],
     *,
     workers: int = 1,
-    backend: Backend = "local",
+    backend: BackendName = "local",
     address: str | None = None,
     on_done: Callable[[Item, Result], None] | None = None,
     chunksize: int = 1,

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardtable.agents.base import make_agent
 from cardtable.agents.ismcts import ISMCTSAgent
-from cardtable.core.workers import Backend, run_tasks
+from cardtable.core.workers import BackendName, run_tasks
 from cardtable.training.selfplay import Samples, play_rounds
 
 #: rounds of self-play a process plays in one go: rule-based bots, search bots
@@ -57,7 +57,7 @@ def generate(
     progress: Callable[[int], None] | None = None,
     iterations: int | None = None,
     chunk: int | None = None,
-    backend: Backend = "local",
+    backend: BackendName = "local",
     address: str | None = None,
 ) -> Samples:
     """``rounds`` rounds of self-play (see :func:`.selfplay.play_rounds`), ``chunk`` rounds
