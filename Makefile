@@ -75,7 +75,7 @@ test: $(STAMP) system-deps lint compiled
 # While working: the same lint, and every test but the browser's and the long ones (marked
 # slow), each soak and property at a small share of its count (tests/counts.py).
 check: $(STAMP) system-deps lint compiled
-	CARDTABLE_TEST_PROFILE=check $(VENV)/bin/pytest -n 2 -m "not slow and not browser" --doctest-modules src tests
+	CARDTABLE_TEST_PROFILE=check $(VENV)/bin/pytest -n 2 -m "not slow and not browser" --durations=15 --doctest-modules src tests
 
 # one core a figure: BLAS threads spinning after numpy's import would count as CPU time
 bench bench-compiled bench-compare: export OPENBLAS_NUM_THREADS = 1

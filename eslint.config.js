@@ -1,5 +1,5 @@
-// The browser code's lint (make lint-js): ESLint's recommended rules for ES modules that
-// run in the browser, and a complexity budget like ruff's for the Python side.
+// The browser code's lint (the last step of make lint): ESLint's recommended rules for ES
+// modules that run in the browser, and a complexity budget like ruff's for the Python side.
 import js from "@eslint/js";
 import globals from "globals";
 
