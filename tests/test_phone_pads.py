@@ -320,7 +320,7 @@ def test_an_unknown_table_is_a_404_page(
     response = page.goto(f"{url}{path}")
     assert response is not None and response.status == 404
     expect(page.locator("h1")).to_have_text("Не найдено")
-    expect(page.locator("#not-found-text")).to_contain_text("Стола NOPE нет")
+    expect(page.locator("#not-found-text")).to_contain_text("Такого стола нет")
     expect(page.locator("#lobby-link")).to_have_attribute("href", "/")
     assert overflow(page) == 0
     shot(page, f"not-found-{path.split('/')[1]}-ru-360")
@@ -329,10 +329,11 @@ def test_an_unknown_table_is_a_404_page(
     page.wait_for_selector("#lang")  # the lobby has stored its language: now choose Polish
     page.evaluate("localStorage.setItem('cardtable.lang', 'pl')")
     page.goto(f"{url}{path}")
-    expect(page.locator("#not-found-text")).to_contain_text("Nie ma stołu NOPE")
+    expect(page.locator("#not-found-text")).to_contain_text("Nie ma takiego stołu")
     expect(page.locator("#lobby-link")).to_contain_text("Przejdź do lobby")
     english = httpx.get(f"{url}{path}", headers={"Accept-Language": "en-US,en;q=0.9"})
-    assert english.status_code == 404 and "There is no table NOPE" in english.text
+    assert english.status_code == 404 and "There is no such table" in english.text
+    assert "NOPE" not in english.text  # the address asked for is never said back
     hostile = httpx.get(f"{url}/t/%3Cscript%3Ex")
     assert hostile.status_code == 404 and "<script>x" not in hostile.text
     assert "cardtable" in hostile.text  # our page, not a bare error

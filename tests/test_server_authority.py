@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,13 @@ def test_only_the_host_hands_a_left_seat_to_a_bot(client: TestClient) -> None:
             gone_ws.receive_json()
             assert hand(host, gone).status_code == 409  # still at the table: not gone
         eventually(lambda: hub.tables[table_id].seats[gone].connected == 0)
+        # just gone (a reload?): not yet, and the answer says how long is left
+        early = hand(host, gone)
+        assert early.status_code == 409
+        assert early.json()["detail"]["code"] == "too_early"
+        assert "in 60 s" in early.json()["detail"]["message"]
+        hub.settings = replace(hub.settings, hand_to_bot_seconds=0.2)
+        eventually(lambda: hub.tables[table_id].roster.empty_for(gone) > 0.2)
         assert hand(stays, gone).status_code == 403  # an invitee is not the host
         assert hand(host, gone, key="not-the-key").status_code == 403
         assert hand(host, host).status_code == 409  # never the host's own seat
@@ -125,7 +133,7 @@ def test_only_the_host_hands_a_left_seat_to_a_bot(client: TestClient) -> None:
         with socket(gone) as late:
             assert late.receive_json()["code"] == "forbidden"
         stays_ws.close()
-        eventually(lambda: hub.tables[table_id].seats[stays].connected == 0)
+        eventually(lambda: hub.tables[table_id].roster.empty_for(stays) > 0.2)
         assert hand(host, stays).status_code == 200
         # the game goes on: the host plays, the bots answer in the left seats
         rng = random.Random(4)

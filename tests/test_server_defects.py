@@ -122,7 +122,7 @@ def server_logs() -> Iterator[Records]:
     """Every record the server and uvicorn log meanwhile (uvicorn sets its loggers up when
     it starts: enter this after the server has started)."""
     handler = Records()
-    loggers = [logging.getLogger(n) for n in ("uvicorn.error", "cardtable.server")]
+    loggers = [logging.getLogger(n) for n in ("uvicorn.error", "cardtable.server", "asyncio")]
     for logger in loggers:
         logger.addHandler(handler)
     yield handler

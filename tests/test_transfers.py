@@ -4,6 +4,7 @@ and expires, is limited per address and capped in size, and no seat key reaches 
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -13,8 +14,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardtable.server.app import create_app
+from cardtable.server.record_proofs import is_proven, proof_of
 
 from .server_helpers import FAST
+from .socket_play import play_seat
 from .test_server_authority import GUARDED
 
 SEATS = [{"table": "abc123", "seat": 1, "key": "k" * 43}]
@@ -35,8 +38,23 @@ def take(client: TestClient, token: str) -> Any:
     return client.post("/api/transfers/take", json={"token": token})
 
 
+def real_seat(client: TestClient) -> dict[str, Any]:
+    made = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "bot:easy"]})
+    return {"table": made.json()["id"], "seat": made.json()["seat"], "key": made.json()["key"]}
+
+
+def proven_game(client: TestClient, table: str, **changes: Any) -> dict[str, Any]:
+    """A record's game with this server's proof (as a finished table's frame gives it)."""
+    entry = {"game": "koi-koi", "seats": ["you", "hard"], "scores": [36, 24], "outcome": "win"}
+    proof = proof_of(client.app.state.hub.signer(), table, entry)  # type: ignore[attr-defined]
+    return {"table": table, "date": "2026-11-20T10:00:00Z", "place": 1, **entry, "proof": proof,
+            **changes}  # fmt: skip
+
+
 def test_a_link_hands_over_the_seats_and_record_once(client: TestClient) -> None:
-    made = hand_over(client)
+    seats = [real_seat(client)]
+    record = {**RECORD, "games": [proven_game(client, "t1")]}
+    made = client.post("/api/transfers", json={"seats": seats, "record": record})
     assert made.status_code == 201, made.text
     link = made.json()
     assert link["url"] == f"/continue#{link['token']}" and link["seconds"] == 600
@@ -45,9 +63,37 @@ def test_a_link_hands_over_the_seats_and_record_once(client: TestClient) -> None
     assert page.status_code == 200 and "continue.js" in page.text
     taken = take(client, link["token"])
     assert taken.status_code == 200
-    assert taken.json() == {"seats": SEATS, "record": RECORD}
+    assert taken.json() == {"seats": seats, "record": record}
     again = take(client, link["token"])
     assert again.status_code == 404 and again.json()["detail"]["code"] == "transfer_gone"
+
+
+def test_only_what_the_server_vouches_for_travels(client: TestClient) -> None:
+    """A link from a stranger added 6 seats and 5 fake won games to whoever opened it
+    (issue 44, 6): now a seat travels only with its key, at a table the server has, and a
+    game only with the server's proof of its very result; a table id is an id."""
+    mine = real_seat(client)
+    someone_elses = {**real_seat(client), "key": "x" * 43}
+    record = {
+        **RECORD,
+        "games": [
+            proven_game(client, "t1"),
+            proven_game(client, "t2", outcome="loss"),  # a loss the server proved...
+            {**proven_game(client, "t3"), "outcome": "loss"},  # ...a proof for another result
+            {**proven_game(client, "t4"), "table": "t5"},  # another table's proof
+            {key: value for key, value in proven_game(client, "t6").items() if key != "proof"},
+        ],
+    }
+    seats = [mine, someone_elses, {"table": "nosuchtable", "seat": 0, "key": "k" * 43}]
+    made = client.post("/api/transfers", json={"seats": seats, "record": record})
+    taken = take(client, made.json()["token"]).json()
+    assert taken["seats"] == [mine]
+    assert [game["table"] for game in taken["record"]["games"]] == ["t1"]
+    for table in ("../api/signing-key", "a/b", "", "x" * 33):
+        bad = [{"table": table, "seat": 0, "key": "k"}]
+        answer = client.post("/api/transfers", json={"seats": bad})
+        assert answer.status_code == 422
+        assert "signing" not in answer.text and "a/b" not in answer.text  # never echoed
 
 
 def test_a_link_expires(client: TestClient) -> None:
@@ -82,3 +128,33 @@ def test_no_seat_key_reaches_a_log(client: TestClient, caplog: pytest.LogCapture
     logged = "\n".join(r.getMessage() for r in caplog.records if r.name != "httpx")
     assert SEATS[0]["key"] not in logged and token not in logged
     assert token not in caplog.text  # the token never is in an address the client asks
+
+
+def test_a_finished_game_against_bots_comes_with_its_proof(client: TestClient) -> None:
+    """The last frame of a game against bots carries the proof of the result as record.js
+    writes it, so that game can travel; a changed score or outcome is not proven."""
+    made = client.post(
+        "/api/tables",
+        json={"game": "koi-koi", "seats": ["human", "bot:random"], "options": {"rounds": 1}},
+    ).json()
+    address = f"/ws/tables/{made['id']}?seat={made['seat']}&key={made['key']}"
+    rng = random.Random(8)
+    with client.websocket_connect(address) as socket:
+        last = play_seat(socket, made["seat"], lambda f: rng.choice(f["view"]["legal_actions"]))
+    seat, table = last["seat"], last["table"]
+    winners, scores = table["winners"], last["view"]["scores"]
+    # what record.js entryOf keeps of it
+    outcome = ("win" if len(winners) == 1 else "draw") if seat in winners else "loss"
+    entry = {
+        "table": table["id"],
+        "game": table["game"],
+        "seats": ["you" if n == seat else s["kind"][4:] for n, s in enumerate(table["seats"])],
+        "scores": scores,
+        "outcome": outcome,
+        "proof": last["record_proof"],
+    }
+    signer = client.app.state.hub.signer()  # type: ignore[attr-defined]
+    assert is_proven(signer, entry)
+    other = "loss" if outcome != "loss" else "win"
+    assert not is_proven(signer, {**entry, "outcome": other})
+    assert not is_proven(signer, {**entry, "scores": [s + 1 for s in scores]})

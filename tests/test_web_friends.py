@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from dataclasses import replace
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from .browser_helpers import browser, new_page, server, shot
+from .browser_helpers import SETTINGS, browser, new_page, server, shot
 from .test_web_table import frames, seat_socket
 
 __all__ = ["browser", "server"]  # fixtures used by name
@@ -70,8 +72,14 @@ def test_the_host_hears_a_friend_leave_and_gives_the_seat_to_a_bot(
     server: tuple[str, Any], browser: Browser
 ) -> None:
     url, app = server
+    hub = app.state.hub
+    # long enough to see the countdown after the 3 s before the page announces a departure
+    hub.settings = replace(hub.settings, hand_to_bot_seconds=7.0)
     host = new_page(browser, locale="pl-PL", width=1366, height=800)
-    table_id, invite = invite_a_friend(host, url, "Ania")
+    try:
+        table_id, invite = invite_a_friend(host, url, "Ania")
+    finally:
+        hub.settings = replace(hub.settings, hand_to_bot_seconds=SETTINGS.hand_to_bot_seconds)
     guest = new_page(browser, locale="ru-RU", width=390, height=844)
     guest.goto(invite)
     guest.fill("#sit-name", "Маша")
@@ -85,7 +93,14 @@ def test_the_host_hears_a_friend_leave_and_gives_the_seat_to_a_bot(
     expect(notice).to_contain_text("Маша opuszcza stół")
     host.click(".left-wait")  # wait first: the words stay, the offer of a bot too
     expect(notice.locator(".left-waiting")).to_contain_text("Czekamy, aż Маша wróci")
+    # a reload is not leaving: the bot's button counts down the seconds first
+    expect(notice.locator(".left-bot")).to_be_disabled()
+    expect(notice.locator(".left-bot")).to_contain_text(
+        re.compile(r"Oddaj to miejsce botowi za \d s")
+    )
     shot(host, "friend-left-pl-1366")
+    expect(notice.locator(".left-bot")).to_be_enabled(timeout=15_000)
+    expect(notice.locator(".left-bot")).to_have_text("Oddaj to miejsce botowi")
     host.click(".left-bot")
     expect(host.locator("#departures")).to_be_hidden()
     expect(host.locator("#players .name").nth(friend)).to_have_text("Bot (średni)")

@@ -340,6 +340,13 @@ def serve(
             "(repeatable; default none: docs/web.md, 'On the internet')."
         ),
     ] = None,
+    trust_wide_proxy: Annotated[
+        bool,
+        typer.Option(
+            help="Allow a --trusted-proxy range wider than a /16 (IPv4) or /48 (IPv6): "
+            "every address in it may name its own client."
+        ),
+    ] = False,
 ) -> None:
     """Run the web app: lobby, live tables and replays on http://HOST:PORT."""
     try:
@@ -356,6 +363,7 @@ def serve(
         bot_delay=bot_delay,
         think_scale=think_scale,
         trusted_proxies=tuple(trusted_proxy or ()),
+        trust_wide_proxy=trust_wide_proxy,
         compute=compute,
         compute_address=address or "",
     )

@@ -65,7 +65,7 @@ class GameRecord:
                 deals=tuple(dict(d) for d in data.get("deals") or ()),
                 log=log,
             )
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, OverflowError) as error:
             if isinstance(error, OptionError | IllegalAction):
                 raise
             raise OptionError(

@@ -26,7 +26,12 @@ from fastapi.staticfiles import StaticFiles
 from cardtable.core.game import prepare_games
 from cardtable.server.cards import web_clients
 from cardtable.server.companion import router as companion_router
-from cardtable.server.http_guards import BodyLimit, quiet_client_tracebacks, validation_answer
+from cardtable.server.http_guards import (
+    BodyLimit,
+    LimitsFirst,
+    quiet_client_tracebacks,
+    validation_answer,
+)
 from cardtable.server.hub import Hub
 from cardtable.server.limits import ClientLimits
 from cardtable.server.page_routes import WEB_ROOT
@@ -96,10 +101,15 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     app = FastAPI(title="cardtable", version="0.1.0", lifespan=lifespan)
     app.state.hub = hub
     app.state.limits = limits
-    app.state.transfers = TransferBox(hub.settings.transfer_seconds, hub.settings.max_transfers)
+    app.state.transfers = TransferBox(
+        hub.settings.transfer_seconds,
+        store_bytes=hub.settings.transfer_store_bytes,
+        address_bytes=hub.settings.transfer_address_bytes,
+    )
     app.add_middleware(
         BodyLimit, max_bytes=hub.settings.max_body_bytes, seconds=hub.settings.request_seconds
     )
+    app.add_middleware(LimitsFirst, limits=limits.before_parsing())  # outside: before the body
     app.add_exception_handler(RequestValidationError, validation_answer)
     app.add_exception_handler(StorageUnavailable, _storage_answer)
 
@@ -120,7 +130,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         companion_router(store, limits),
         seating_router(partial(live_table, hub), limits),
         rating_router(limits),
-        transfers_router(app.state.transfers, limits, hub.settings),
+        transfers_router(app.state.transfers, limits, hub.settings, store, hub.signer),
     ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=WEB_ROOT), name="static")

@@ -23,6 +23,8 @@ from cardtable.server.errors import TableError
 from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
 from cardtable.server.fanout import Fanout
 from cardtable.server.protocol import encode
+from cardtable.server.record_proofs import proof_of, record_entry
+from cardtable.server.settings import Settings
 from cardtable.server.table_facts import TableFacts
 
 log = logging.getLogger("cardtable.server")
@@ -31,6 +33,8 @@ JSON = dict[str, Any]
 
 class Signing(Protocol):
     def signer(self) -> Signer: ...
+    @property
+    def settings(self) -> Settings: ...
 
 
 class FramedTable(TableFacts, Protocol):
@@ -72,6 +76,8 @@ class Frames:
                 "commitment": row.commitment,
                 "move_seconds": row.move_seconds,
                 "created_at": row.created_at,
+                # how long a person's seat stands empty before the host may give it to a bot
+                "hand_to_bot_seconds": self.table.hub.settings.hand_to_bot_seconds,
             }
         return self._fixed
 
@@ -142,8 +148,21 @@ class Frames:
             frame.update(shared["extras"])
         if seat is not None and table.roster.seats[seat].coach:
             frame["coach"] = table.coach.notes.get(seat)
+        if seat is not None and table.finished:
+            frame["record_proof"] = self.record_proof(seat, frame)
         frame["chain"] = shared["chain"]
         return frame
+
+    def record_proof(self, seat: int, frame: JSON) -> str | None:
+        """The server's proof of the game as ``seat``'s record keeps it (record.js), which
+        lets the game travel to another browser of theirs; None where the record keeps
+        nothing (a table with another person)."""
+        table = self.table
+        kinds = [info.kind for info in table.roster.seats]
+        scores = frame["view"].get("scores") or []
+        winners = frame["table"].get("winners") or []
+        entry = record_entry(table.row.game, seat, kinds, scores, winners)
+        return None if entry is None else proof_of(table.hub.signer(), table.id, entry)
 
     def chain_head(self) -> str:
         """The hash chain's head over every move so far (extended as moves come)."""

@@ -7,7 +7,9 @@ import asyncio
 import ipaddress
 import json
 import logging
-from typing import Any
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from fastapi import HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -15,6 +17,9 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardtable.core.errors import CardtableError
+
+if TYPE_CHECKING:
+    from cardtable.server.limits import RequestLimit
 
 log = logging.getLogger("cardtable.server")
 
@@ -25,6 +30,7 @@ STATUS_OF_CODE = {
     "not_finished": 409,
     "no_seat": 409,
     "started": 409,
+    "too_early": 409,
     "rate_limited": 429,
     "unstarted_tables": 429,  # waiting does not help: playing or leaving one of them does
     "storage_unavailable": 503,
@@ -69,10 +75,30 @@ async def validation_answer(_request: Request, exc: Exception) -> JSONResponse:
     that are not text (and echoing a client's bytes back is never needed)."""
     assert isinstance(exc, RequestValidationError)
     problems = [
-        {"loc": [str(part) for part in problem.get("loc", ())], "msg": str(problem.get("msg"))}
+        {
+            "loc": [said_part(part) for part in problem.get("loc", ())],
+            "msg": str(problem.get("msg")),
+        }
         for problem in exc.errors()[:20]
     ]
     return JSONResponse({"detail": problems}, status_code=422)
+
+
+#: what a place in a request may be called back as: a field's name or a list's index
+FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}|\[key\]")
+
+
+def said_part(part: object) -> str:
+    """A part of where a request is wrong, as the answer says it: a field name or an index
+    as it is, anything else (a key the client chose, as in ``{"names": {"<b>": ""}}``) as
+    "…".
+
+    >>> [said_part(p) for p in ("body", "names", 3, "<script>alert(1)</script>", "[key]")]
+    ['body', 'names', '3', '…', '[key]']
+    """
+    if isinstance(part, int) or FIELD_NAME.fullmatch(str(part)):
+        return str(part)
+    return "…"
 
 
 async def _answer(send: Send, status: int, code: str, message: str) -> None:
@@ -136,6 +162,28 @@ class BodyLimit:
                 return b"".join(chunks)
 
 
+class LimitsFirst:
+    """Per-address limits of the requests that always spend a token (tables made, seats
+    claimed, records checked...), checked before the body is read: a refused request costs
+    no parsing and no validation, however large or malformed its body. The refusal closes
+    the connection, since its body was never read."""
+
+    def __init__(self, app: ASGIApp, limits: Sequence[RequestLimit]) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            method, path = scope["method"], scope["path"].rstrip("/") or "/"
+            for limit in self.limits:
+                if limit.matches(method, path):
+                    if not limit.buckets.allow(client_address(scope)):
+                        await _answer(send, 429, "rate_limited", limit.message)
+                        return
+                    break
+        await self.app(scope, receive, send)
+
+
 def _replay(body: bytes, receive: Receive) -> Receive:
     sent = False
 
@@ -169,18 +217,31 @@ def with_request_deadline(base: type[asyncio.Protocol], seconds: float) -> type[
 
 
 class OneLineForUndecodableInput(logging.Filter):
-    """uvicorn logs a client's text frame that is not UTF-8 with a whole traceback; it is
-    bad input, not a server fault, so one line says enough."""
+    """uvicorn logs a client's text frame that is not UTF-8 with a whole traceback, and
+    when such a frame comes while the socket is closing, its failed close reaches the event
+    loop's "fatal error on transport"; it is bad input, not a server fault, so one line
+    says enough."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and isinstance(record.exc_info[1], UnicodeDecodeError):
-            record.msg = f"{record.getMessage()} ({record.exc_info[1].reason})"
+        error = record.exc_info[1] if record.exc_info else None
+        undecodable = next(
+            (e for e in (error, getattr(error, "__context__", None))
+             if isinstance(e, UnicodeDecodeError)),
+            None,
+        )  # fmt: skip
+        if undecodable is not None:
+            record.msg = f"{record.getMessage()} (a client's frame: {undecodable.reason})"
             record.args = ()
             record.exc_info = record.exc_text = None
         return True
 
 
+#: the loggers a client's undecodable frame reaches: uvicorn's, and the event loop's
+UNDECODABLE_LOGGERS = ("uvicorn.error", "asyncio")
+
+
 def quiet_client_tracebacks() -> None:
-    server_log = logging.getLogger("uvicorn.error")
-    if not any(isinstance(f, OneLineForUndecodableInput) for f in server_log.filters):
-        server_log.addFilter(OneLineForUndecodableInput())
+    for name in UNDECODABLE_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, OneLineForUndecodableInput) for f in logger.filters):
+            logger.addFilter(OneLineForUndecodableInput())

@@ -12,6 +12,7 @@ renames, transfer links), all the same small class.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -115,3 +116,39 @@ class ClientLimits:
         self.qr_codes = AddressBuckets(settings.qr_per_minute, settings.qr_burst)
         self.renames = AddressBuckets(settings.renames_per_minute, settings.renames_burst)
         self.transfers = AddressBuckets(settings.transfers_per_minute, settings.transfers_burst)
+        self.verifies = AddressBuckets(settings.verifies_per_minute, settings.verifies_burst)
+        self.claims = AddressBuckets(settings.claims_per_minute, settings.claims_burst)
+
+    def before_parsing(self) -> list[RequestLimit]:
+        """The requests that spend a token whatever they carry: counted as they arrive,
+        before their body is read, so a flood of bodies that would fail validation (or
+        that are costly to validate) is refused as cheaply as the first byte allows."""
+        table = r"/api/tables/[^/]+"
+        return [
+            RequestLimit("POST", r"/api/tables", self.tables, "too many tables made"),
+            RequestLimit("POST", r"/api/learn/[^/]+", self.tables, "too many tables made"),
+            RequestLimit("POST", r"/api/companion", self.tables, "too many pads made"),
+            RequestLimit("POST", table + "/claim", self.claims, "too many seats taken"),
+            RequestLimit("POST", table + "/name", self.renames, "too many renames"),
+            RequestLimit("POST", r"/api/rating", self.ratings, "too many ratings asked"),
+            RequestLimit("POST", r"/api/verify", self.verifies, "too many records checked"),
+            RequestLimit("POST", r"/api/transfers", self.transfers, "too many transfer links"),
+            RequestLimit("GET", r"/api/qr", self.qr_codes, "too many QR codes"),
+        ]
+
+
+@dataclass(frozen=True)
+class RequestLimit:
+    """Requests of one method and path pattern, each spending a token of ``buckets``."""
+
+    method: str
+    pattern: str
+    buckets: AddressBuckets
+    what: str  # "too many tables made": the start of the refusal
+
+    def matches(self, method: str, path: str) -> bool:
+        return method == self.method and re.fullmatch(self.pattern, path) is not None
+
+    @property
+    def message(self) -> str:
+        return f"{self.what} from this address: wait a minute"

@@ -21,10 +21,11 @@ from cardtable.server.store import Store
 WEB_ROOT = Path(str(resources.files("cardtable") / "web"))
 
 
-def not_found(request: Request, table_id: str | None = None) -> HTMLResponse:
-    """The "not found" page in the reader's language (naming the table, when one was asked)."""
+def not_found(request: Request, table: bool = False) -> HTMLResponse:
+    """The "not found" page in the reader's language (saying so of a table, when one was
+    asked)."""
     lang = language_of(request.headers.get("accept-language"))
-    return HTMLResponse(not_found_html(lang, table_id), status_code=404)
+    return HTMLResponse(not_found_html(lang, table), status_code=404)
 
 
 def pad_page_for(
@@ -36,7 +37,7 @@ def pad_page_for(
         return RedirectResponse(f"/companion/{aliases[kind]}{query}")
     client = pads.get(kind)
     if client is None or client.pad is None:
-        raise HTTPException(404, detail={"code": "not_found", "message": f"no pad {kind!r}"})
+        raise HTTPException(404, detail={"code": "not_found", "message": "no such pad"})
     return FileResponse(client.root / client.pad)
 
 
@@ -51,9 +52,8 @@ def router(hub: Hub, store: Store) -> APIRouter:
         return table_id in hub.tables or (len(table_id) <= 32 and store.table(table_id) is not None)
 
     def table_file(table_id: str, request: Request, page: str) -> FileResponse | HTMLResponse:
-        return (
-            FileResponse(WEB_ROOT / page) if known_table(table_id) else not_found(request, table_id)
-        )
+        found = known_table(table_id)
+        return FileResponse(WEB_ROOT / page) if found else not_found(request, table=True)
 
     @pages.get("/")
     def index() -> FileResponse:

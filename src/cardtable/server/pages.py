@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from html import escape
 
 from cardtable.locales import LANGUAGES
@@ -32,13 +31,14 @@ def language_of(accept_language: str | None) -> str:
     return "en"
 
 
-def not_found_html(lang: str, table_id: str | None = None) -> str:
-    """A 404 page: what is missing, and a link to the lobby."""
+def not_found_html(lang: str, table: bool = False) -> str:
+    """A 404 page: what is missing (a table, or any page), and a link to the lobby. It
+    never repeats the address asked for: a page of this server's would say a stranger's
+    words to whoever follows their link."""
     text = messages(lang)
     title = escape(text["page.not_found_title"])
-    body = text["page.no_table"].format(id=table_id) if table_id else text["page.no_page"]
-    lobby = escape(text["page.to_lobby"])
-    script_id = json.dumps(table_id).replace("<", "\\u003c")  # no "</script>" in the page
+    said = "page.no_table" if table else "page.no_page"
+    body, lobby = text[said], escape(text["page.to_lobby"])
     return f"""<!doctype html>
 <html lang="{lang}">
 <head>
@@ -65,9 +65,7 @@ if (wanted !== document.documentElement.lang) {{
   await loadLanguage(wanted);
   translatePage();
   document.title = `cardtable — ${{t("page.not_found_title")}}`;
-  const id = {script_id};
-  const said = id ? t("page.no_table", {{ id }}) : t("page.no_page");
-  document.getElementById("not-found-text").textContent = said;
+  document.getElementById("not-found-text").textContent = t("{said}");
 }}
 </script>
 </body>

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Self
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, Field, model_validator
 
 from cardtable.arena.ladder import RecordedGame, rate_player
-from cardtable.server.http_guards import client_address, too_many
 from cardtable.server.limits import ClientLimits
 
 #: the newest games a browser sends (web/js/lobby.js cuts its record to as many); years of
@@ -43,9 +42,8 @@ def router(limits: ClientLimits) -> APIRouter:
     api = APIRouter()
 
     @api.post("/api/rating")
-    def rating(body: RatingRequest, http: Request) -> dict[str, Any]:
-        if not limits.ratings.allow(client_address(http.scope)):
-            raise too_many("too many ratings asked from this address: wait a minute")
+    def rating(body: RatingRequest) -> dict[str, Any]:
+        """Limited per address before its body is read (app.py's LimitsFirst)."""
         played = [RecordedGame(g.game, tuple(g.seats), tuple(g.scores)) for g in body.games]
         placed = rate_player(played)
         return {"ratings": {game: p.to_json() for game, p in sorted(placed.items())}}

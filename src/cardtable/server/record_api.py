@@ -11,12 +11,13 @@ from fastapi.responses import JSONResponse
 from cardtable.core.errors import CardtableError
 from cardtable.core.record import GameRecord
 from cardtable.server.client_options import check_record_options
-from cardtable.server.fairness import verify
+from cardtable.server.fairness import field_problems, verdict_json, verify
 from cardtable.server.http_guards import client_address, http_error, too_many
 from cardtable.server.hub import Hub
 from cardtable.server.limits import ClientLimits
 from cardtable.server.table_api import live_table
 from cardtable.server.tables import LiveTable
+from cardtable.server.workers import HintsBusy
 
 
 def replay_views(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -111,15 +112,32 @@ def router(hub: Hub, limits: ClientLimits) -> APIRouter:
         return {"algorithm": "Ed25519", "key": hub.signer().public_key}
 
     @api.post("/verify")
-    def verify_upload(data: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+    async def verify_upload(
+        data: Annotated[dict[str, Any], Body()], http: Request
+    ) -> dict[str, Any]:
+        """Check an uploaded record: its fields first (a 400 names the wrong ones), then
+        its whole replay in a compute worker's idle slot, never in the server's own
+        process (a busy server says so: 503, try again). Limited per address before the
+        body is read (app.py's LimitsFirst)."""
         log_length = len(data.get("log") or ()) if isinstance(data.get("log"), list) else 0
         if log_length > hub.settings.max_verify_moves:
             message = f"a game record may have at most {hub.settings.max_verify_moves} moves"
             raise HTTPException(413, detail={"code": "too_large", "message": message})
+        problems = field_problems(data)
+        if problems:
+            message = "not a valid game record: " + "; ".join(problems)
+            raise HTTPException(400, detail={"code": "bad_record", "message": message})
         try:
             check_record_options(data)
         except CardtableError as exc:
             raise http_error(exc) from None
-        return verify(data, trusted_key=hub.signer().public_key).to_json()
+        key = hub.signer().public_key
+        try:
+            return await hub.workers.background(
+                verdict_json, data, key, address=client_address(http.scope)
+            )
+        except HintsBusy:
+            message = "the server is busy: check the record again in a moment"
+            raise HTTPException(503, detail={"code": "busy", "message": message}) from None
 
     return api

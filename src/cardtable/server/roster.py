@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.server.errors import TableError
@@ -46,6 +47,12 @@ class SeatInfo:
     #: a person chose the name: everyone reads it as it is; otherwise each reader reads
     #: the seat's default name in their own language
     chosen: bool = True
+    #: (in memory) a seat taken from the lobby is held for its taker's socket until then;
+    #: it counts as taken only when that socket comes, and is free again after
+    held_until: float = 0.0
+    #: (in memory) when the seat's last socket closed: a host may give a seat to a bot
+    #: only after it stood empty a while (a reload is not leaving)
+    empty_since: float = field(default_factory=time.time)
 
     @property
     def is_bot(self) -> bool:
@@ -78,8 +85,10 @@ def named_seat(
     taken = [s.name for s in others]
     number = len(others) if number is None else number
     name = chosen_name(given)
-    if kind == "human" and looks_like_bot(name):
-        name = ""  # a person's seat is not called a bot's: it keeps its default
+    if looks_like_bot(name) != kind.startswith("bot:"):
+        # a person's seat is not called a bot's, nor a bot's a person's (a host filling
+        # seats could pass a bot off as a friend): such a seat keeps its default name
+        name = ""
     if name and not is_default(name, kind, number):
         return SeatInfo(kind, distinct(name, taken))
     return SeatInfo(kind, distinct(default_name(kind, number), taken), chosen=False)
@@ -121,12 +130,19 @@ class Roster:
         return [n for n, s in enumerate(self.seats) if not s.is_bot]
 
     def free_seats(self) -> list[int]:
-        """Human seats nobody has taken and nobody sits at: what the lobby offers."""
+        """Human seats nobody has taken, nobody sits at and nobody holds: what the lobby
+        offers."""
+        now = time.time()
         return [
             n
             for n, s in enumerate(self.seats)
-            if s.kind == "human" and not s.claimed and s.connected == 0
+            if s.kind == "human" and not s.claimed and s.connected == 0 and s.held_until <= now
         ]
+
+    def empty_for(self, seat: int) -> float:
+        """Seconds since a person last sat at ``seat`` (0 while somebody does)."""
+        info = self.seats[seat]
+        return 0.0 if info.connected else max(0.0, time.time() - info.empty_since)
 
     def waiting_for(self) -> list[int]:
         """Human seats nobody has taken yet: the game starts when there are none."""
@@ -141,14 +157,19 @@ class Roster:
         frame instead of the whole state, so many spectators cost linear, not quadratic)."""
         return {
             "type": "presence",
-            "seats": [{"connected": s.connected > 0, "claimed": s.claimed} for s in self.seats],
+            "seats": [
+                {"connected": s.connected > 0, "claimed": s.claimed}
+                | ({} if s.is_bot or s.connected else {"empty_for": round(self.empty_for(n), 1)})
+                for n, s in enumerate(self.seats)
+            ],
         }
 
     def meta(self) -> list[JSON]:
         """The seats as every client reads them (no keys)."""
         return [
             {**s.to_json(), "connected": s.connected > 0, "claimed": s.claimed, "coach": s.coach}
-            for s in self.seats
+            | ({} if s.is_bot or s.connected else {"empty_for": round(self.empty_for(n), 1)})
+            for n, s in enumerate(self.seats)
         ]
 
     def free_seat(self, seat: int | None) -> int:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from functools import cache
 from typing import Protocol
+
+from confusable_homoglyphs.confusables import confusables_data
 
 from cardtable.locales import LANGUAGES, message
 
@@ -109,18 +112,51 @@ FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 
 
 def looks_like_bot(name: str) -> bool:
-    """Whether ``name`` reads as a bot's in some language ("Bot (hard)", "Бот (сложный) 2"):
-    a person may not pass for one.
+    """Whether ``name`` reads as a bot's in some language ("Bot (hard)", "Бот (сложный) 2",
+    "Bot [hard]"), also when it is spelt with letters that only look alike (a Cyrillic о
+    in "Bot", an accent, a fullwidth letter, a blank that is not a space): a person may not
+    pass for one. Compared by :func:`skeleton`: the bot word alone or followed by more.
 
     >>> looks_like_bot("Bot (hard)"), looks_like_bot("bot (Trudny) 2"), looks_like_bot("Bob")
     (True, True, False)
-    >>> looks_like_bot("\uff22\uff4f\uff54 (hard)")  # fullwidth
+    >>> [looks_like_bot(n) for n in ("\uff22\uff4f\uff54 (hard)", "B\u043et (hard)",
+    ...  "\u0411o\u0442 (\u0441\u043b\u043e\u0436\u043d\u044b\u0439)", "B\u00f3t (hard)",
+    ...  "Bot\u2800(hard)", "Bot [hard]", "Botticelli", "Robot")]
+    [True, True, True, True, True, True, False, False]
+    """
+    looks = skeleton(name)
+    return any(looks == word or looks.startswith(word + " ") for word in bot_words())
+
+
+@cache
+def bot_words() -> frozenset[str]:
+    """The skeleton of the word every language calls its bots by ("Bot", "Бот")."""
+    return frozenset(
+        skeleton(message("lobby.bot_name", lang, name="\x00").partition("\x00")[0])
+        for lang in LANGUAGES
+    )
+
+
+def skeleton(text: str) -> str:
+    """What ``text`` looks like, in the spirit of Unicode's TR39 skeleton: compatibility
+    forms and accents gone, case folded, each letter replaced by the one its confusable
+    class is written with (Cyrillic о and Latin o alike), and every run of what is not a
+    letter or digit (brackets, blanks of any kind) one space.
+
+    >>> skeleton("B\u043e\u0301t  [Hard]\u2800")
+    'bot hard'
+    >>> skeleton("\u0411\u043e\u0442") == skeleton("\u0411o\u0442")  # Cyrillic о, Latin o
     True
     """
-    folded = unicodedata.normalize("NFKC", name).casefold()  # fullwidth letters as plain
-    for lang in LANGUAGES:
-        before, _, after = message("lobby.bot_name", lang, name="\x00").casefold().partition("\x00")
-        end = folded.rstrip("0123456789 ")
-        if folded.startswith(before) and end.endswith(after):
-            return True
-    return False
+    plain = unicodedata.normalize("NFKD", text)
+    folded = "".join(c for c in plain if not unicodedata.combining(c)).casefold()
+    looks = "".join(map(_letter_class, folded))
+    return " ".join("".join(c if c.isalnum() else " " for c in looks).split())
+
+
+@cache
+def _letter_class(char: str) -> str:
+    """The one character ``char``'s confusable class is written with (the lowest code
+    point among ``char`` and its single-character look-alikes)."""
+    alike = [str(entry["c"]) for entry in confusables_data.get(char, ())]
+    return min([char, *(c for c in alike if len(c) == 1)])

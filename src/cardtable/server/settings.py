@@ -31,6 +31,9 @@ class Settings:
     max_body_bytes: int = 1 << 20
     request_seconds: float = 10.0
     max_verify_moves: int = 20_000
+    # records checked (POST /api/verify: a whole replay each, in the compute pool's idle slots)
+    verifies_burst: int = 10
+    verifies_per_minute: float = 10.0
     # per client address: token buckets (a burst, then so many a minute) and open sockets
     tables_burst: int = 10
     tables_per_minute: float = 10.0
@@ -46,13 +49,23 @@ class Settings:
     qr_per_minute: float = 60.0
     renames_burst: int = 10
     renames_per_minute: float = 10.0
+    # seats taken from the lobby: a claimed seat is held this long for its socket, then freed
+    claims_burst: int = 10
+    claims_per_minute: float = 10.0
+    claim_hold_seconds: float = 30.0
+    # how long a person's seat must have stood empty before the host may give it to a bot
+    # (a reload or a dropped line is back within seconds)
+    hand_to_bot_seconds: float = 60.0
     # "continue on another device": links made per address, how long one lives, how big
-    # one may be (seats and the record) and how many may wait at once
+    # one may be (seats and the record, before it is compressed)
     transfers_burst: int = 5
     transfers_per_minute: float = 5.0
     transfer_seconds: float = 600.0
     max_transfer_bytes: int = 512 * 1024
-    max_transfers: int = 200
+    # what waiting links may hold (compressed), all together and per client address: past
+    # either, the oldest links of whoever holds the most make room (nobody is refused)
+    transfer_store_bytes: int = 16 << 20
+    transfer_address_bytes: int = 1 << 20
     listeners_per_table: int = 500
     # the compute pool (server/workers.py): every bot move, hint, coach note and review
     # runs there, in turn by client address and table. compute: "local" (worker
@@ -74,6 +87,9 @@ class Settings:
     # the reverse proxies whose X-Forwarded-For names the client (``--trusted-proxy``):
     # from anyone else the header is a client choosing its own address, so by default none
     trusted_proxies: tuple[str, ...] = ()
+    #: a trusted proxy range wider than a /16 (IPv4) or /48 (IPv6) is almost always a
+    #: mistake (0.0.0.0/0 lets every client choose its address): it needs this too
+    trust_wide_proxy: bool = False
 
     def relaxed(self) -> Settings:
         """The same settings without the per-address limits (benchmarks and tests that make
@@ -97,6 +113,10 @@ class Settings:
             qr_per_minute=1e9,
             renames_burst=huge,
             renames_per_minute=1e9,
+            verifies_burst=huge,
+            verifies_per_minute=1e9,
+            claims_burst=huge,
+            claims_per_minute=1e9,
             transfers_burst=huge,
             transfers_per_minute=1e9,
             listeners_per_table=huge,
@@ -113,9 +133,35 @@ POSITIVE = frozenset(
         "renames_burst", "sockets_per_address", "listeners_per_table", "bot_workers",
         "hint_workers", "lobby_size", "evict_after_seconds", "sweep_seconds",
         "storage_retry_seconds", "think_scale", "unstarted_tables", "bot_seconds",
-        "transfers_burst", "transfer_seconds", "max_transfer_bytes", "max_transfers",
+        "transfers_burst", "transfer_seconds", "max_transfer_bytes",
+        "verifies_burst", "claims_burst", "transfer_store_bytes", "transfer_address_bytes",
     }
 )  # fmt: skip
+
+#: knobs where a value past these bounds leaves a server that cannot serve anybody: a
+#: message too small for a move, a table evicted while its players think, a body too small
+#: for a name. (low, high); None: no bound that side
+SANE_RANGE: dict[str, tuple[float | None, float | None]] = {
+    "max_message_bytes": (1024, 1 << 20),
+    "max_body_bytes": (16 * 1024, 64 << 20),
+    "request_seconds": (1.0, 300.0),
+    "socket_idle_seconds": (30.0, None),
+    "evict_after_seconds": (60.0, None),
+    "sweep_seconds": (1.0, 3600.0),
+    "storage_retry_seconds": (0.1, 600.0),
+    "bot_seconds": (0.05, 600.0),
+    "round_break_seconds": (1.0, None),
+    "transfer_seconds": (10.0, 86_400.0),
+    "max_transfer_bytes": (16 * 1024, None),
+    "claim_hold_seconds": (1.0, 3600.0),
+    "rate_per_second": (1.0, None),
+    "rate_burst": (1.0, None),
+    "max_verify_moves": (100, None),
+    "lobby_size": (1, 10_000),
+}
+
+#: the widest proxy range trusted without ``trust_wide_proxy``, by IP version
+WIDEST_PROXY_PREFIX = {4: 16, 6: 48}
 
 COMPUTE = ("local", "ray", "threads")
 
@@ -126,13 +172,13 @@ def problems(settings: Settings) -> list[str]:
 
     >>> problems(replace(Settings(), bot_workers=0, bot_delay=float("nan")))
     ['bot_delay must be a finite number, not nan', 'bot_workers must be above 0, not 0']
+    >>> for problem in problems(replace(Settings(), max_message_bytes=1,
+    ...                                 trusted_proxies=("0.0.0.0/0",))):
+    ...     print(problem)
+    --trusted-proxy 0.0.0.0/0 is wider than a /16: add --trust-wide-proxy if that is meant
+    max_message_bytes must be at least 1024, not 1
     """
-    found = []
-    for proxy in settings.trusted_proxies:
-        try:
-            ipaddress.ip_network(proxy, strict=False)
-        except ValueError:
-            found.append(f"--trusted-proxy takes an IP address or network, not {proxy!r}")
+    found = proxy_problems(settings)
     if settings.compute not in COMPUTE:
         found.append(f"compute must be one of {', '.join(COMPUTE)}, not {settings.compute!r}")
     for knob in fields(Settings):
@@ -145,6 +191,36 @@ def problems(settings: Settings) -> list[str]:
             found.append(f"{knob.name} must be above 0, not {value}")
         elif value < 0:
             found.append(f"{knob.name} may not be below 0, not {value}")
+        else:
+            found.extend(range_problem(knob.name, value))
+    return found
+
+
+def range_problem(name: str, value: float) -> list[str]:
+    """``name=value`` outside its :data:`SANE_RANGE`, said as a sentence (else nothing)."""
+    low, high = SANE_RANGE.get(name, (None, None))
+    if low is not None and value < low:
+        return [f"{name} must be at least {low:g}, not {value:g}"]
+    if high is not None and value > high:
+        return [f"{name} must be at most {high:g}, not {value:g}"]
+    return []
+
+
+def proxy_problems(settings: Settings) -> list[str]:
+    """Trusted proxies that are not addresses, or that are wide ranges nobody asked for."""
+    found = []
+    for proxy in settings.trusted_proxies:
+        try:
+            network = ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            found.append(f"--trusted-proxy takes an IP address or network, not {proxy!r}")
+            continue
+        widest = WIDEST_PROXY_PREFIX[network.version]
+        if network.prefixlen < widest and not settings.trust_wide_proxy:
+            found.append(
+                f"--trusted-proxy {proxy} is wider than a /{widest}: "
+                "add --trust-wide-proxy if that is meant"
+            )
     return found
 
 

@@ -192,7 +192,7 @@ def _guarded(method: Callable[P, R], *, writes: bool) -> Callable[P, R]:
         store = args[0]
         assert isinstance(store, Store)
         try:
-            if writes:
+            if writes or store.mapped_for_writing:
                 store.check_files()
             result = method(*args, **kwargs)
         except (OperationalError, InterfaceError, OSError) as error:  # not a refused row
@@ -208,6 +208,7 @@ def _guarded(method: Callable[P, R], *, writes: bool) -> Callable[P, R]:
             ) from None
         if writes:
             store.health.worked()
+            store.mapped_for_writing = bool(store.files)
         return result
 
     return call
@@ -252,6 +253,18 @@ class Store:
             if database and database != ":memory:"
             else []
         )
+        #: whether SQLite may hold the -shm file mapped for writing: it does once the files
+        #: were writable while this process used them, and then a read through that map (a
+        #: reader marks it too) also ends the process if the file became unwritable, so
+        #: every call checks the files; files read-only from the start are mapped read-only
+        self.mapped_for_writing = bool(self.files) and self._writable_now()
+
+    def _writable_now(self) -> bool:
+        try:
+            self.check_files()
+        except UnwritableFiles:
+            return False
+        return True
 
     def check_files(self) -> None:
         """Raise OSError when one of the database's files exists but cannot be written."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
@@ -136,16 +137,20 @@ class LiveTable:
 
     # -- seats ---------------------------------------------------------------------------
     def claim(self, seat: int | None) -> tuple[int, str]:
-        """Give a free human seat of a public table to whoever asks first: a fresh key.
-        A private table's seats are invitations: only their invite keys take them."""
+        """Give a free human seat of a public table to whoever asks first: a fresh key,
+        and the seat held for that key's socket for ``claim_hold_seconds``. The seat is
+        taken when the socket comes (a claim alone starts no game); a claim whose socket
+        never comes frees the seat again. A private table's seats are invitations: only
+        their invite keys take them."""
         if not self.row.public:
             raise TableError("this table's seats are taken with their invite links", "forbidden")
         seat = self.roster.free_seat(seat)
         key = new_key()
         rows = self.roster.rows()
-        rows[seat] = {**rows[seat], "key": hash_key(key), "claimed": True}
+        rows[seat] = {**rows[seat], "key": hash_key(key)}
         self.hub.store.set_fields(self.id, seats=rows)  # saved first: a refused write gives no key
-        self.seats[seat].key_hash, self.seats[seat].claimed = hash_key(key), True
+        self.seats[seat].key_hash = hash_key(key)
+        self.seats[seat].held_until = time.time() + self.hub.settings.claim_hold_seconds
         return seat, key
 
     async def seat_taken(self) -> None:
@@ -195,6 +200,13 @@ class LiveTable:
             raise TableError(f"seat {seat + 1} is not a seat a person left", "no_seat")
         if info.connected:
             raise TableError(f"the person at seat {seat + 1} is still at the table", "no_seat")
+        wait = self.hub.settings.hand_to_bot_seconds - self.roster.empty_for(seat)
+        if wait > 0:
+            raise TableError(
+                f"seat {seat + 1} may be given to a bot in {math.ceil(wait)} s: its person may "
+                "be coming back",
+                "too_early",
+            )
         async with self.lock:
             self._seat_bot(seat, bot)
             if self.round_break is not None:  # a bot has no round result to look at
@@ -237,6 +249,7 @@ class LiveTable:
         if listener.seat is not None:
             self.seats[listener.seat].connected -= 1
             if self.seats[listener.seat].connected == 0:
+                self.seats[listener.seat].empty_since = time.time()
                 await self.frames.broadcast_presence()
 
     # -- moves ---------------------------------------------------------------------------

@@ -43,6 +43,9 @@ R = TypeVar("R")
 #: the least search a bot move gets however late its job starts
 FLOOR_SECONDS = 0.05
 
+#: background jobs that may wait at once (each holds its request's body, up to a MiB)
+BACKGROUND_QUEUE = 32
+
 #: kinds of job: a move (bots, the move clock), a player's hint, a review's step
 MOVE, HINT, BACKGROUND = "move", "hint", "background"
 ALL_KINDS = frozenset({MOVE, HINT, BACKGROUND})
@@ -293,6 +296,19 @@ class Workers:
         kind = BACKGROUND if background else HINT
         try:
             return await self._submit(kind, address, table, work, args, kwargs)
+        except BrokenProcessPool:
+            raise HintsBusy from None
+
+    async def background(
+        self, work: Callable[..., R], *args: object, address: str = "", **kwargs: object
+    ) -> R:
+        """Work no game waits for (checking an uploaded record): it waits for an idle slot
+        behind every move and hint, in turn by address, and is refused as busy when
+        :data:`BACKGROUND_QUEUE` such jobs wait already."""
+        if self.queue.waiting[BACKGROUND] >= BACKGROUND_QUEUE:
+            raise HintsBusy
+        try:
+            return await self._submit(BACKGROUND, address, "", work, args, kwargs)
         except BrokenProcessPool:
             raise HintsBusy from None
 

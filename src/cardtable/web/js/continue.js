@@ -1,6 +1,7 @@
 // "Continue on another device", the receiving end: /continue#TOKEN takes the seats and the
-// record another browser handed over (once: the token is spent), keeps them in this
-// browser, and says what came.
+// record another browser handed over (once: the token is spent), shows what came, and keeps
+// them in this browser only when its person says they are theirs (a link from a stranger
+// would otherwise fill this browser with their tables and games).
 import { api, h } from "./api.js";
 import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { importRecord, keepSeat } from "./record.js";
@@ -11,6 +12,7 @@ const token = location.hash.slice(1);
 let taken = null; // what was handed over, kept to say it again in another language
 let tables = []; // [{ seat, meta }] the tables of those seats this server still has
 let added = 0;
+let decision = null; // "accepted" or "declined", once the person chose
 let failure = null; // the link was used or has expired
 
 /** Keep every seat and merge the record: the number of games new to this browser's record. */
@@ -35,12 +37,40 @@ async function describe(handed) {
   return found.filter(Boolean).sort((a, b) => b.meta.created_at - a.meta.created_at);
 }
 
+function gamesIn(handed) {
+  return Array.isArray(handed?.record?.games) ? handed.record.games.length : 0;
+}
+
+function statusText() {
+  if (failure) return errorText(failure);
+  if (!taken) return t("continue.taking");
+  if (decision === "accepted") return t("continue.done");
+  if (decision === "declined") return t("continue.declined");
+  return t("continue.offer", { tables: tables.length, games: gamesIn(taken) });
+}
+
+function choose(chosen) {
+  decision = chosen;
+  if (chosen === "accepted") added = keep(taken);
+  render();
+}
+
 function render() {
   translatePage();
   const status = $("continue-status");
   status.className = failure ? "error" : "";
-  status.textContent = failure ? errorText(failure) : t(taken ? "continue.done" : "continue.taking");
-  if (!taken) return;
+  status.textContent = statusText();
+  const asking = Boolean(taken) && !decision;
+  $("continue-choice").hidden = !asking;
+  $("continue-choice").replaceChildren(...(asking ? [
+    h("button", { type: "button", class: "primary", id: "continue-accept", onclick: () => choose("accepted") }, t("continue.accept")),
+    h("button", { type: "button", id: "continue-decline", onclick: () => choose("declined") }, t("continue.decline")),
+  ] : []));
+  if (!taken || decision === "declined") {
+    $("continue-tables").replaceChildren();
+    $("continue-record").textContent = "";
+    return;
+  }
   $("continue-tables").replaceChildren(...tables.map(({ seat, meta }) => {
     const finished = meta.status === "finished";
     const labels = seatLabels(meta.seats);
@@ -48,11 +78,11 @@ function render() {
       h("strong", {}, meta.title), " ",
       h("span", { class: "muted" }, labels.map((name, n) => (n === seat ? `${name} (${t("lobby.you")})` : name)).join(", ")), " ",
       h("span", { class: "tag" }, finished ? t("lobby.finished") : t("lobby.playing")),
-      h("span", { class: "actions" }, finished
+      decision === "accepted" ? h("span", { class: "actions" }, finished
         ? h("a", { class: "button", href: `/replay/${meta.id}` }, t("table.replay"))
-        : h("a", { class: "button primary", href: `/t/${meta.id}` }, t("lobby.resume"))));
+        : h("a", { class: "button primary", href: `/t/${meta.id}` }, t("lobby.resume"))) : null);
   }));
-  $("continue-record").textContent = t("continue.record", { n: added });
+  $("continue-record").textContent = decision === "accepted" ? t("continue.record", { n: added }) : "";
 }
 
 async function main() {
@@ -71,7 +101,6 @@ async function main() {
     render();
     return;
   }
-  added = keep(taken);
   tables = await describe(taken);
   render();
 }

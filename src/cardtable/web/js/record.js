@@ -60,6 +60,8 @@ export function entryOf(frame) {
     scores,
     place,
     outcome,
+    // the server's proof of this result: the game may travel to another browser with it
+    proof: frame.record_proof || undefined,
   };
 }
 
@@ -67,7 +69,15 @@ export function entryOf(frame) {
 export function recordGame(entry) {
   if (!entry) return false;
   const record = loadRecord();
-  if (record.games.some((g) => g.table === entry.table)) return false;
+  const known = record.games.find((g) => g.table === entry.table);
+  if (known) {
+    // recorded before the server gave proofs: the proof comes now, so the game can travel
+    if (!known.proof && entry.proof) {
+      known.proof = entry.proof;
+      save(record);
+    }
+    return false;
+  }
   record.games.push(entry);
   save(record);
   return true;

@@ -7,8 +7,9 @@ import { openSeats } from "./waiting.js";
 
 // a reload or a dropped connection comes back within this: no alarm for it
 const GRACE_MS = 3000;
-const goneSince = new Map(); // seat -> when it was first seen gone
+const goneSince = new Map(); // seat -> when it was gone since (the server's empty_for, on our clock)
 const waitedFor = new Set(); // seats the host chose to wait for
+let countdown = null; // the one timer that redraws while a seat's bot button waits
 
 /** Seats whose person has left the game being played: taken, not connected, not ours. */
 function leftSeats(frame) {
@@ -17,6 +18,24 @@ function leftSeats(frame) {
   return table.seats
     .map((seat, n) => (seat.kind === "human" && seat.claimed && !seat.connected && n !== frame.seat ? n : null))
     .filter((n) => n !== null);
+}
+
+/** The host's button: disabled, with the seconds left, until the server allows it
+ * (a seat must stand empty ``hand_to_bot_seconds`` first: its person may be reloading). */
+function handToBotButton(frame, credentials, seat, { t, toast, later, now }) {
+  const allowedMs = (frame.table.hand_to_bot_seconds ?? 0) * 1000;
+  const leftMs = allowedMs - (now - goneSince.get(seat));
+  if (leftMs > 0 && countdown === null) {
+    countdown = setTimeout(() => {
+      countdown = null;
+      later();
+    }, Math.min(1000, leftMs + 20));
+  }
+  const words = leftMs > 0 ? t("table.left_bot_in", { seconds: Math.ceil(leftMs / 1000) }) : t("table.left_bot");
+  return h("button", {
+    type: "button", class: "primary left-bot", "data-seat": seat, disabled: leftMs > 0,
+    onclick: handToBot(frame, credentials, seat, { t, toast }),
+  }, words);
 }
 
 function handToBot(frame, credentials, seat, { t, toast }) {
@@ -45,7 +64,7 @@ export function renderDepartures(panel, { frame, credentials, t, seatName, toast
   }
   for (const seat of left) {
     if (goneSince.has(seat)) continue;
-    goneSince.set(seat, now);
+    goneSince.set(seat, now - (frame.table.seats[seat].empty_for || 0) * 1000);
     setTimeout(later, GRACE_MS + 50);
   }
   const announced = left.filter((seat) => now - goneSince.get(seat) >= GRACE_MS);
@@ -67,8 +86,7 @@ export function renderDepartures(panel, { frame, credentials, t, seatName, toast
           },
         }, t("table.left_wait", { name })));
       }
-      parts.push(h("button", { type: "button", class: "primary left-bot", "data-seat": seat, onclick: handToBot(frame, credentials, seat, { t, toast }) },
-        t("table.left_bot")));
+      parts.push(handToBotButton(frame, credentials, seat, { t, toast, later, now }));
     }
     return h("div", { class: "seat-left", "data-seat": seat }, parts);
   }));
