@@ -10,8 +10,7 @@ import contextlib
 import os
 import re
 import shutil
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from cardtable.server.settings import Settings
 
-from .server_helpers import ARTIFACTS, server_thread
+from .server_helpers import ARTIFACTS, eventually, server_thread
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Chromium must not try the network this sandbox does not have.
@@ -29,7 +28,10 @@ ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
-SETTINGS = Settings(bot_delay=0.05, think_scale=0.25, compute="threads").relaxed()
+# a seat that stood empty 2 s may be given to a bot (the host's button counts it down)
+SETTINGS = Settings(
+    bot_delay=0.05, think_scale=0.25, compute="threads", hand_to_bot_seconds=2.0
+).relaxed()
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +125,12 @@ def board(page: Page) -> dict[str, str]:
     return page.eval_on_selector("#board", "b => ({...b.dataset})")
 
 
+def page_pause(page: Page) -> Callable[[float], None]:
+    """A wait for :func:`eventually` in which the page goes on handling its events (a
+    plain sleep would hold Playwright's event loop too)."""
+    return lambda seconds: page.wait_for_timeout(seconds * 1000)
+
+
 def wait_for_change(page: Page, version: str, timeout: float = 20) -> None:
     page.wait_for_function(
         """v => {
@@ -160,16 +168,14 @@ def hanafuda_move(page: Page) -> bool:
 
 
 def play_until_over(pages: list[Page], limit: float = 120) -> None:
-    deadline = time.time() + limit
-    while time.time() < deadline:
+    def over() -> bool:
+        """One move at each page whose turn it is; True once every page says it is over."""
         if all(board(p).get("status") == "finished" for p in pages):
-            return
-        moved = False
+            return True
         for page in pages:
             version = board(page)["version"]
             if hanafuda_move(page):
                 wait_for_change(page, version)
-                moved = True
-        if not moved:
-            time.sleep(0.05)
-    raise AssertionError("the game did not finish in time")
+        return False
+
+    eventually(over, limit, "the game finishes")

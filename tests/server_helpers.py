@@ -35,15 +35,21 @@ FAST = Settings(
 ).relaxed()
 
 
-def eventually(check: Callable[[], T], timeout: float = 20, what: str = "") -> T:
+def eventually(
+    check: Callable[[], T],
+    timeout: float = 20,
+    what: str = "",
+    pause: Callable[[float], object] = time.sleep,
+) -> T:
     """Ask ``check`` until its answer is true, and return that answer; fail at the deadline
     with its last one. (A fixed sleep before an assertion fails on a busy machine and
-    wastes time on an idle one.)"""
+    wastes time on an idle one.) ``pause(seconds)`` waits between asks: a browser test
+    passes its page's wait, so the page's events are handled meanwhile."""
     deadline = time.monotonic() + timeout
     while not (answer := check()):
         if time.monotonic() > deadline:
             raise AssertionError(f"not after {timeout:g} s: {what or check}; last {answer!r}")
-        time.sleep(0.02)
+        pause(0.02)
     return answer
 
 
@@ -135,18 +141,19 @@ class ServerProcess:
             "--port", str(self.port), "--bot-delay", "0", *self.options,
         ]  # fmt: skip
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 60
-        while True:
+        process = self.process
+
+        def answers() -> bool:
             try:
                 with urllib.request.urlopen(f"{self.url}/api/tables", timeout=1):
-                    return
+                    return True
             except OSError:
-                if self.process.poll() is not None:
-                    err = self.process.stderr.read().decode() if self.process.stderr else ""
+                if process.poll() is not None:
+                    err = process.stderr.read().decode() if process.stderr else ""
                     raise RuntimeError(f"server exited: {err}") from None
-                if time.time() > deadline:
-                    raise RuntimeError("server did not start") from None
-                time.sleep(0.1)
+                return False
+
+        eventually(answers, 60, "the server starts")
 
     def kill9(self) -> None:
         assert self.process is not None

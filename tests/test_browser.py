@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from .browser_helpers import (
     create_table,
     hanafuda_move,
     new_page,
+    page_pause,
     play_until_over,
     server,
     shot,
@@ -231,12 +231,13 @@ def test_ohanami_stage(server: tuple[str, Any], browser: Browser) -> None:
     page = new_page(browser, width=1100)
     create_table(page, url, "ohanami", ["human", "bot:greedy"], {})
     page.set_default_timeout(5000)  # a click the stage's result covers fails fast
+
     # A stage is about 30 s alone: the bot's keep often lands between this test's look at
     # the page and its clicks, which then wait out the 5 s above. Two test workers on two
     # cores have tripled that, so the stage gets room.
-    deadline = time.time() + 240
-    while time.time() < deadline:
-        # one consistent look at the page: the bot may end the stage at any moment
+    def stage_over() -> bool:
+        """One consistent look at the page (the bot may end the stage at any moment), and
+        this seat's step when it has one; True once the stage is over."""
         view = page.evaluate(
             """result => ({
                 result: !!document.querySelector(result),
@@ -250,10 +251,9 @@ def test_ohanami_stage(server: tuple[str, Any], browser: Browser) -> None:
         )
         # a shell without a pause between stages goes straight on to stage 2
         if view["result"] or view["stage"] == "2":
-            break
+            return True
         if not view["mine"] or not (view["keep"] or view["place"]):
-            time.sleep(0.05)
-            continue
+            return False
         try:
             if view["keep"]:
                 cards = page.locator(".oh-hand:not(.oh-kept) .oh-pick")
@@ -263,8 +263,11 @@ def test_ohanami_stage(server: tuple[str, Any], browser: Browser) -> None:
             else:
                 place_two_cards(page, view["version"])
         except PlaywrightTimeout:
-            continue  # the view moved on under the click (the stage's result is up): look again
+            return False  # the view moved on under the click (the stage's result is up)
         wait_for_change(page, view["version"])
+        return False
+
+    eventually(stage_over, 240, "the stage ends", pause=page_pause(page))
     page.set_default_timeout(30000)
     page.wait_for_selector(f"{RESULT}, .ohanami[data-stage='2']")
     shot(page, "ohanami-stage-result")

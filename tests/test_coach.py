@@ -4,7 +4,6 @@ the server sends notes to the coached seat only and reviews a finished game's lo
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -35,7 +34,7 @@ from cardtable.server.app import create_app
 from cardtable.server.fairness import Commitment
 from tests.counts import count
 
-from .server_helpers import FAST, seat_keys
+from .server_helpers import FAST, eventually, seat_keys
 from .socket_play import next_reply, next_state
 from .test_ismcts import midgame
 
@@ -182,10 +181,8 @@ def test_a_good_move_gets_no_note(client: TestClient) -> None:
         socket.send_json({"type": "action", "action": GOOD, "version": 0})
         next_state(socket, 1)
         table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
-        deadline = time.time() + 30
-        while table.coach.tasks and time.time() < deadline:  # the judgement is done
-            time.sleep(0.05)
-        assert not table.coach.tasks and table.coach.notes == {}
+        eventually(lambda: not table.coach.tasks, 30, "the judgement is done")
+        assert table.coach.notes == {}
 
 
 def test_a_move_is_judged_from_its_own_step(
@@ -224,14 +221,14 @@ def test_the_review_of_a_finished_game(client: TestClient) -> None:
         client.portal.call(table.act, mover, greedy.choose(table.state.clone(), mover))
     assert client.get(f"/api/tables/{table_id}/review?seat=0&key=wrong").status_code == 403
     assert client.get(f"/api/tables/{table_id}/review?seat=1&key={key}").status_code == 400
-    deadline = time.time() + 60
-    while time.time() < deadline:
+
+    def review() -> dict[str, Any] | None:
         answer = client.get(f"/api/tables/{table_id}/review?seat=0&key={key}").json()
         assert answer["status"] in ("working", "ready")
-        if answer["status"] == "ready":
-            break
-        time.sleep(0.2)
-    assert answer["status"] == "ready" and answer["done"] == answer["total"] > 0
+        return answer if answer["status"] == "ready" else None
+
+    answer = eventually(review, 60, "the review is ready")
+    assert answer["done"] == answer["total"] > 0
     first = answer["moves"][0]
     assert first["move"] == 0 and first["better"] == GOOD and first["played"] == BAD
 

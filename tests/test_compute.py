@@ -37,7 +37,7 @@ from cardtable.server.workers import (
     within,
 )
 
-from .server_helpers import server_thread
+from .server_helpers import eventually, server_thread
 
 
 def jobs(queue: FairQueue) -> list[tuple[str, str, str]]:
@@ -144,10 +144,7 @@ def test_a_random_bot_replies_in_time_beside_twenty_tables_of_hard_bots(tmp_path
             for _ in range(20):
                 socket = stack.enter_context(seated(url, post(url, hard, "127.0.0.2"), "127.0.0.2"))
                 threading.Thread(target=drain, args=(socket, stop), daemon=True).start()
-            deadline = time.monotonic() + 60
-            while workers.queue.waiting[MOVE] < 10:  # the hard bots' moves are queued
-                assert time.monotonic() < deadline, "the hard bots never queued"
-                time.sleep(0.05)
+            eventually(lambda: workers.queue.waiting[MOVE] >= 10, 60, "the hard bots queue")
             lone = post(url, {"game": "ohanami", "seats": ["human", "bot:random"]}, "127.0.0.3")
             with seated(url, lone, "127.0.0.3") as socket:
                 started = time.monotonic()

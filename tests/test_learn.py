@@ -8,8 +8,8 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,8 @@ from cardtable.learn import (
     refusal,
 )
 from cardtable.locales import LANGUAGES, catalogue
+
+from .server_helpers import eventually
 
 #: the ideas each game's guided game brings up, in this order
 IDEAS = {
@@ -373,15 +375,17 @@ def pane(session: str) -> str:
     return done.stdout
 
 
-def wait_for(session: str, ready: object, timeout: float = 30) -> str:
-    deadline = time.time() + timeout
-    text = ""
-    while time.time() < deadline:
-        text = pane(session)
-        if callable(ready) and ready(text):
-            return text
-        time.sleep(0.1)
-    raise AssertionError(f"the terminal did not get there:\n{text[-3000:]}")
+def wait_for(session: str, ready: Callable[[str], bool], timeout: float = 30) -> str:
+    shown = [""]
+
+    def arrived() -> str | None:
+        shown[0] = pane(session)
+        return shown[0] if ready(shown[0]) else None
+
+    try:
+        return eventually(arrived, timeout, "the terminal gets there")
+    except AssertionError:
+        raise AssertionError(f"the terminal did not get there:\n{shown[0][-3000:]}") from None
 
 
 @pytest.mark.slow  # a terminal each, in tmux

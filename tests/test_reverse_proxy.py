@@ -15,7 +15,6 @@ import shutil
 import socket
 import ssl
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,7 +25,7 @@ from websockets.sync.client import connect
 
 from cardtable.server.settings import Settings
 
-from .server_helpers import server_thread
+from .server_helpers import eventually, server_thread
 
 CONFIG = Path(__file__).resolve().parent.parent / "src/cardtable/docs/deploy/nginx-cardtable.conf"
 GUARDED = Settings(bot_delay=0.0, socket_idle_seconds=3600)
@@ -153,14 +152,14 @@ def https(
 
 
 def wait_for(port: int) -> None:
-    deadline = time.monotonic() + 20
-    while True:
+    def answers() -> bool:
         try:
             https(port, "GET", "/api/health", "127.0.0.2")
-            return
         except OSError:
-            assert time.monotonic() < deadline, "nginx did not start"
-            time.sleep(0.1)
+            return False
+        return True
+
+    eventually(answers, 20, "nginx starts")
 
 
 @pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is installed by make test")

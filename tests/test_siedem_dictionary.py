@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -78,15 +77,21 @@ def test_two_threads_asking_for_a_new_list_wait_for_one_build(
     own = tmp_path / "words.txt"
     own.write_text("kot\ndom\nlas\n", encoding="utf-8")
     builds: list[Path] = []
-    started = threading.Event()
+    started, second_asks = threading.Event(), threading.Event()
+
+    def resolve(source: str, language: str) -> Path:
+        if source == str(own) and builds:  # a caller that comes while the build runs
+            second_asks.set()
+        return resolve_source(source, language)
 
     def slow_build(path: Path, language: str, folder: Path, progress: object = None) -> None:
         if path == own:  # (not a system list some other thread of this worker loads)
             builds.append(folder)
             started.set()
-            time.sleep(0.3)  # the second thread arrives while this build runs
+            assert second_asks.wait(5), "the second thread never asked"
         build_index(path, language, folder)
 
+    monkeypatch.setattr(dictionary, "resolve_source", resolve)
     monkeypatch.setattr(dictionary, "build_index", slow_build)
     with ThreadPoolExecutor(2) as pool:
         first = pool.submit(load_dictionary, str(own), "pl")

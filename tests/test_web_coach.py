@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +20,15 @@ from cardtable.games.siedem_slow import solve
 from cardtable.server.fairness import Commitment
 from cardtable.server.settings import Settings
 
-from .browser_helpers import board, browser, create_table, new_page, play_until_over, shot
+from .browser_helpers import (
+    board,
+    browser,
+    create_table,
+    new_page,
+    page_pause,
+    play_until_over,
+    shot,
+)
 from .server_helpers import eventually, http, random_action, server_thread
 from .test_coach import BUDGET, SEED
 from .test_web_table import frames, seat_socket
@@ -91,10 +98,7 @@ def play_the_weak_move(page: Page, app: Any, table_id: str, card: str = "02-4") 
 def judged(app: Any, table_id: str) -> None:
     """Wait until the coach has judged every move made so far (no note may come later)."""
     table = app.state.hub.tables[table_id]
-    deadline = time.time() + NOTE_DEADLINE
-    while table.coach.tasks and time.time() < deadline:
-        time.sleep(0.05)
-    assert not table.coach.tasks
+    eventually(lambda: not table.coach.tasks, NOTE_DEADLINE, "the coach has judged")
 
 
 def test_the_form_offers_the_coach_with_bots_only(browser: Browser, server: Any) -> None:
@@ -510,10 +514,8 @@ def test_the_review_waits_for_the_board_and_is_drawn_once(
     # a function, not held.append: Playwright's route handler must be one it can inspect
     page.route(f"**{renderer.split('?')[0]}*", lambda route: held.append(route))  # noqa: PLW0108
     page.goto(f"{url}/replay/{reviewed_game}?review=0")
-    deadline = time.monotonic() + 30
-    while not held and time.monotonic() < deadline:  # the page's events come while it waits
-        page.wait_for_timeout(50)
-    assert held, "the board's code was never asked for"
+    # the page's events come while it waits
+    eventually(lambda: held, 30, "the board's code is asked for", pause=page_pause(page))
     page.wait_for_timeout(1_000)  # a slow line: the review's answer (ready) has time to come
     held[0].continue_()
     page.wait_for_selector("#review-panel[data-status='ready']")

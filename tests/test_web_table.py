@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -23,6 +22,7 @@ from .browser_helpers import (
     create_table,
     hanafuda_move,
     new_page,
+    page_pause,
     server,
     shot,
     wait_for_change,
@@ -66,18 +66,26 @@ def frames(ws: Any) -> Iterator[dict[str, Any]]:
 def play_until_break(ws: Any, rng: random.Random, limit: float = 90) -> dict[str, Any] | None:
     """Random legal moves for the seat until a round ends; that frame, or None when the
     game ended with the round (a koi-koi stake can run out in the first round)."""
-    deadline = time.time() + limit
-    for frame in frames(ws):
-        assert time.time() < deadline, "no round ended"
+    stream = frames(ws)
+
+    def round_over() -> tuple[dict[str, Any] | None] | None:
+        """The next frame: (it,) at a round break, (None,) when the game is over, else the
+        seat's move on it and None."""
+        frame = next(stream, None)
+        assert frame is not None, "the socket closed"
         if frame["table"]["round_break"]:
-            return frame
+            return (frame,)
         if frame["table"]["status"] == "finished":
-            return None
+            return (None,)
         legal = [a for a in frame["view"].get("legal_actions", []) if a["type"] != "flip"]
         if legal:
             action = rng.choice(legal)
             ws.send(json.dumps({"type": "action", "action": action, "version": frame["version"]}))
-    raise AssertionError("the socket closed")
+        return None
+
+    # reading the next frame waits already: no pause between asks
+    (ended,) = eventually(round_over, limit, "a round ends", pause=lambda seconds: None)
+    return ended
 
 
 @pytest.mark.parametrize("game", list(BREAK_TABLES))
@@ -138,23 +146,23 @@ def test_a_bots_koikoi_call_is_announced_and_logged(
         )
 
     new_table()
+
     # the random bot calls koi-koi when luck gives it a yaku and the choice: rounds go on
     # until it does, which takes a minute alone and more under two test workers; a game
     # can end first (the shōbu this test calls can empty a zero-sum stake): then another
-    deadline = time.time() + 300
-    while time.time() < deadline:
+    def bot_called() -> bool:
+        """True once the log has the bot's call; else one move of this seat's."""
         if page.locator("#log li", has_text="calls koi-koi").count():
-            break
+            return True
         if board(page).get("status") == "finished":
             new_table()
-            continue
+            return False
         version = board(page)["version"]
         if hanafuda_move(page):
             wait_for_change(page, version, 10)
-        else:
-            time.sleep(0.05)
-    else:
-        raise AssertionError("the bot never called koi-koi")
+        return False
+
+    eventually(bot_called, 300, "the bot calls koi-koi", pause=page_pause(page))
     call = page.locator("#log li", has_text="calls koi-koi").first.inner_text()
     assert call.startswith("Bot (random) calls koi-koi")
     page.wait_for_function("window.announced.some(t => t.includes('calls koi-koi'))")
@@ -239,13 +247,17 @@ def test_the_hand_stays_on_screen_through_a_round(
     # three rounds: a single one can end after two turns when the bot makes a yaku at once
     create_table(page, url, "koi-koi", ["human", "bot:medium"], {"rounds": "3"})
     checked = 0
-    deadline = time.time() + 120
-    while checked < 6 and board(page).get("status") != "finished" and time.time() < deadline:
+
+    def looked_enough() -> bool:
+        """One look at the hand on this seat's turn, and its move; True after six looks or
+        at the end of the game."""
+        nonlocal checked
+        if checked >= 6 or board(page).get("status") == "finished":
+            return True
         close_result(page)
         state = board(page)
         if state.get("mine") != "true":
-            time.sleep(0.05)
-            continue
+            return False
         page.evaluate("window.scrollTo(0, 0)")
         box = page.evaluate(
             """() => {
@@ -259,7 +271,7 @@ def test_the_hand_stays_on_screen_through_a_round(
         if box is None:
             hanafuda_move(page)
             wait_for_change(page, state["version"], 10)
-            continue
+            return False
         top, bottom, inner, scroll_width = box
         assert top >= 0 and bottom <= inner, f"the hand is off screen at {width}x{height}: {box}"
         assert scroll_width <= width, f"the page scrolls sideways ({scroll_width}px)"
@@ -268,6 +280,9 @@ def test_the_hand_stays_on_screen_through_a_round(
             shot(page, f"koikoi-hand-{width}")
         hanafuda_move(page)
         wait_for_change(page, state["version"], 10)
+        return False
+
+    eventually(looked_enough, 120, "six looks at the hand", pause=page_pause(page))
     assert checked >= 4
 
 
@@ -297,14 +312,16 @@ def test_the_tab_title_says_your_turn_and_the_sound_switch_is_remembered(
             }).observe(b, { attributes: true, attributeFilter: ['data-mine'] });
         }"""
     )
-    deadline = time.time() + 60
-    while True:
+
+    def passed_to_the_bot() -> bool:
         hanafuda_move(page)
         try:
             page.wait_for_function("window.turns.some(([mine]) => mine === 'false')", timeout=3000)
-            break
         except PlaywrightTimeout:  # the flipped card may wait for this seat's choice of capture
-            assert time.time() < deadline, "the turn never passed to the bot"
+            return False
+        return True
+
+    eventually(passed_to_the_bot, 60, "the turn passes to the bot", pause=page_pause(page))
     turns = page.evaluate("window.turns")
     for mine, round_break, status, title in turns:
         if mine == "false" and not round_break and status != "finished":
@@ -385,18 +402,23 @@ def test_a_three_player_round_by_clicking_keeps_the_hand_on_screen(
     expect(page.locator(".seat-box .name")).to_have_count(3)
     names = page.locator(".seat-box .name").all_inner_texts()
     assert len(set(names)) == 3, names  # two easy bots, told apart
-    deadline = time.time() + 120
-    while not board(page).get("break") and time.time() < deadline:
+
+    def round_over() -> bool:
+        """True at the round's break; else, on this seat's turn, the hand is in sight and
+        it moves."""
         state = board(page)
-        if state.get("mine") != "true":
-            time.sleep(0.05)
-            continue
-        page.evaluate("window.scrollTo(0, 0)")
-        bottom = page.evaluate(
-            "document.querySelector('.mine .hand').getBoundingClientRect().bottom"
-        )
-        assert bottom <= 768
-        hanafuda_move(page)
-        wait_for_change(page, state["version"], 10)
+        if state.get("break"):
+            return True
+        if state.get("mine") == "true":
+            page.evaluate("window.scrollTo(0, 0)")
+            bottom = page.evaluate(
+                "document.querySelector('.mine .hand').getBoundingClientRect().bottom"
+            )
+            assert bottom <= 768
+            hanafuda_move(page)
+            wait_for_change(page, state["version"], 10)
+        return False
+
+    eventually(round_over, 120, "the round ends", pause=page_pause(page))
     expect(page.locator("#round-result #next-round")).to_be_visible()
     shot(page, "hana-awase-88-round-result")
