@@ -31,6 +31,11 @@ class FishingOptions(GameOptions):
     #: whether captured card values score (Bakappana, Hana-awase) or only yaku (koi-koi):
     #: what every explanation of a move (hints, the coach, the terminal) may cite
     CARD_POINTS_SCORE: ClassVar[bool] = False
+    #: what a round's scoring reads beyond the captured piles and the dealer (the fields of
+    #: ``scoring.FinishedRound`` a score pad asks the table for): the dealt ``hands``
+    #: (teyaku, lucky hands), the ``table`` left (the weather), koi-koi ``calls`` and who
+    #: called ``shobu``
+    ROUND_FACTS: ClassVar[tuple[str, ...]] = ()
 
 
 def card_points_score(options: GameOptions | type[GameOptions]) -> bool:
@@ -86,6 +91,8 @@ class BakappanaOptions(CardValueOptions):
 
 
 class HanaAwaseOptions(CardValueOptions):
+    ROUND_FACTS: ClassVar[tuple[str, ...]] = ("hands",)
+
     players: int = Field(3, ge=2, le=4, description="Number of players, 2 to 4.")
     scoring: Literal["traditional", "simple"] = option(
         "traditional",
@@ -263,6 +270,7 @@ def from_former_flags(data: dict[str, Any], defaults: Mapping[str, Any]) -> dict
 
 
 class KoiKoiOptions(FishingOptions):
+    ROUND_FACTS: ClassVar[tuple[str, ...]] = ("hands", "table", "calls", "shobu")
     GROUPS: ClassVar[tuple[str, ...]] = (
         "match",
         "scoring",

@@ -16,8 +16,9 @@ from cardtable.games.hanafuda.yaku import table_for
 def game_data() -> dict[str, dict[str, Any]]:
     """What each hanafuda game makes of the cards, from its rules under the default options:
     whether card points count (the games scored by card values) and its yaku rows (the
-    catalogue key of the name, the points, the cards it counts and those it requires), and
-    whether the lobby offers it first (the deck page lists it first too)."""
+    catalogue key of the name, the points, the cards it counts and those it requires),
+    whether the lobby offers it first (the deck page lists it first too), and what its
+    scoring reads of a round beyond the piles (the score pad asks for those)."""
     out: dict[str, dict[str, Any]] = {}
     for game_id in game_ids():
         spec = spec_of(game_id)
@@ -28,6 +29,7 @@ def game_data() -> dict[str, dict[str, Any]]:
         out[game_id] = {
             "title": spec.title,
             "featured": spec.info.featured,
+            "round_facts": list(getattr(spec.options_model, "ROUND_FACTS", ())),
             "card_points": card_points_score(spec.options_model),
             "yaku": [
                 {

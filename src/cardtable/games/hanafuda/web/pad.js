@@ -18,6 +18,8 @@ let saving = Promise.resolve();
 const playerName = (n) => t("pad.player", { n: n + 1 });
 /** The card faces' points corner: only in the games that score card points. */
 const faces = () => ({ points: Boolean(cardData?.hanafuda?.games?.[pad?.game]?.card_points) });
+/** Whether the pad's game scores a round by ``fact`` too (hands, table, calls, shobu). */
+const reads = (fact) => Boolean(cardData?.hanafuda?.games?.[pad?.game]?.round_facts?.includes(fact));
 
 function emptyRound(players, dealer = 0) {
   return { piles: Array.from({ length: players }, () => []), dealer, calls: Array(players).fill(0), shobu: null, table: [], hands: [] };
@@ -99,9 +101,10 @@ function tap(code) {
 }
 
 function modeButtons() {
-  if (pad.game === "bakappana") return [];
-  const modes = [["piles", t("pad.mode_piles")], ["hands", t("pad.mode_hands")]];
-  if (pad.game === "koi-koi") modes.push(["table", t("pad.mode_table")]);
+  const modes = [["piles", t("pad.mode_piles")]];
+  if (reads("hands")) modes.push(["hands", t("pad.mode_hands")]);
+  if (reads("table")) modes.push(["table", t("pad.mode_table")]);
+  if (modes.length === 1) return []; // the piles alone: nothing to switch between
   return modes.map(([key, label]) =>
     h("button", { class: `mode${mode === key ? " chosen" : ""}`, "data-mode": key, onclick: () => { mode = key; render(); } }, label));
 }
@@ -122,7 +125,7 @@ function renderEntry() {
   const dealer = h("select", { id: "pad-dealer", onchange: (e) => { current.dealer = Number(e.target.value); save(); } },
     current.piles.map((_, n) => new Option(playerName(n), String(n), false, n === current.dealer)));
   extras.push(h("label", {}, h("span", {}, t("pad.dealer")), " ", dealer));
-  if (pad.game === "koi-koi") {
+  if (reads("shobu")) {
     const shobu = h("select", { id: "pad-shobu", onchange: (e) => { current.shobu = e.target.value === "" ? null : Number(e.target.value); save(); } },
       new Option(t("pad.nobody"), "", false, current.shobu === null),
       current.piles.map((_, n) => new Option(playerName(n), String(n), false, n === current.shobu)));
