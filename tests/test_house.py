@@ -250,6 +250,29 @@ def test_the_score_pad_scores_its_rounds(fishing_toy: str, tmp_path: Path) -> No
     assert scored["scores"] == list(played.scores)
 
 
+def test_a_game_without_a_pad_is_not_offered_one(toy_fishing: str, tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)) as client:
+        games = {g["id"]: g for g in client.get("/api/games").json()}
+        assert "pad" not in games[toy_fishing]
+        body = {"kind": "hanafuda", "game": toy_fishing, "options": {}}
+        refused = client.post("/api/companion", json=body)
+        assert refused.status_code == 400, refused.text
+
+
+def test_every_bot_level_plays_it(toy: str) -> None:
+    """easy, medium and hard, the game's own where it has them, play it to the end."""
+    from cardtable.agents import bot_levels, make_agent
+
+    levels = bot_levels(toy)
+    assert {"easy", "medium", "hard"} <= set(levels)
+    for seed, (first, second) in enumerate([("medium", "hard"), ("easy", "medium")]):
+        state = cardtable.load(toy).new_state(seed=seed)
+        bots = [make_agent(first, toy, seed=1), make_agent(second, toy, seed=2)]
+        while not state.is_over:
+            (seat,) = state.to_move
+            state.apply(seat, bots[seat].choose(state.clone(), seat))
+
+
 def test_the_medium_bot_weighs_its_yaku_and_every_level_plays_it(fishing_toy: str) -> None:
     """The strategist reads the toy's own yaku (Tsuki-awase scores only yaku: a capture
     that makes one is worth the most); medium, hard and the hints play it to the end."""
