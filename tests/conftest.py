@@ -25,7 +25,7 @@ os.environ.setdefault(
 
 # The toy games are registered by tests/test_house.py's fixture alone (toy_fishing also
 # registers itself when imported): --doctest-modules must not import them for the others.
-collect_ignore = ["toy_fishing", "toy_flowers", "toy_yaku"]
+collect_ignore = ["toy_fishing", "toy_flowers"]
 
 
 @pytest.fixture(autouse=True)
