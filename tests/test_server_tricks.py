@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from cardtable.server.app import create_app
 
-from .raw_socket import RawSocket
+from .raw_socket import CLOSE, RawSocket
 from .server_helpers import FAST, ServerProcess, eventually, http, seat_keys, server_thread
 from .test_server_defects import server_logs
 from .test_server_restart import play_moves
@@ -221,8 +221,8 @@ def test_bad_frames_on_a_closing_socket_log_no_traceback(tmp_path: Path) -> None
         for _ in range(10):
             raw = RawSocket(port, path)
             assert raw.receive_json()["type"] == "state"
-            for _ in range(5):  # the first closes the socket: the rest come while it closes
-                raw.send_frame(b"\xff\xfe{not text")
+            raw.send_frame(b"\xff\xfe{not text")  # the server answers it by closing (1007)...
+            raw.send_frame(b"\x03\xe8", opcode=CLOSE)  # ...while the client closes too
             raw.close()
         eventually(lambda: len(logs.records) >= 10, what="every socket said its bad frame")
     tracebacks = [r.getMessage() for r in logs.records if r.exc_info or r.exc_text]

@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from cardtable.core.errors import CardtableError
 from cardtable.core.game import prepare_games
 from cardtable.server.cards import web_clients
 from cardtable.server.companion import router as companion_router
@@ -30,6 +31,7 @@ from cardtable.server.http_guards import (
     BodyLimit,
     LimitsFirst,
     quiet_client_tracebacks,
+    refusal_answer,
     validation_answer,
 )
 from cardtable.server.hub import Hub
@@ -111,6 +113,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     )
     app.add_middleware(LimitsFirst, limits=limits.before_parsing())  # outside: before the body
     app.add_exception_handler(RequestValidationError, validation_answer)
+    app.add_exception_handler(CardtableError, refusal_answer)  # a table's or engine's refusal
     app.add_exception_handler(StorageUnavailable, _storage_answer)
 
     @app.websocket("/ws/tables/{table_id}")

@@ -45,6 +45,15 @@ def http_error(exc: CardtableError) -> HTTPException:
     )
 
 
+async def refusal_answer(_request: Request, exc: Exception) -> JSONResponse:
+    """Any refusal of the engine or a table that reaches the app (an unknown table, an
+    illegal option, a seat that is not free): answered by :func:`http_error`, in one
+    place for every endpoint."""
+    assert isinstance(exc, CardtableError)
+    error = http_error(exc)
+    return JSONResponse({"detail": error.detail}, status_code=error.status_code)
+
+
 def too_many(message: str) -> HTTPException:
     return HTTPException(429, detail={"code": "rate_limited", "message": message})
 

@@ -8,11 +8,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 
-from cardtable.core.errors import CardtableError
 from cardtable.core.record import GameRecord
 from cardtable.server.client_options import check_record_options
 from cardtable.server.fairness import field_problems, verdict_json, verify
-from cardtable.server.http_guards import client_address, http_error, too_many
+from cardtable.server.http_guards import client_address, too_many
 from cardtable.server.hub import Hub
 from cardtable.server.limits import ClientLimits
 from cardtable.server.table_api import live_table
@@ -35,11 +34,8 @@ def replay_views(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 def checked_record(table: LiveTable) -> dict[str, Any]:
     """The table's record, once its game is over and its options may be shown."""
-    try:
-        data = table.record_json()
-        check_record_options(data)
-    except CardtableError as exc:
-        raise http_error(exc) from None
+    data = table.record_json()
+    check_record_options(data)
     return data
 
 
@@ -68,10 +64,7 @@ def router(hub: Hub, limits: ClientLimits) -> APIRouter:
     @api.get("/tables/{table_id}/record")
     async def record(table_id: str) -> JSONResponse:
         table = await live_table(hub, table_id)
-        try:
-            data = table.record_json()
-        except CardtableError as exc:
-            raise http_error(exc) from None
+        data = table.record_json()
         headers = {"Content-Disposition": f'attachment; filename="cardtable-{table.id}.json"'}
         return JSONResponse(data, headers=headers)
 
@@ -127,10 +120,7 @@ def router(hub: Hub, limits: ClientLimits) -> APIRouter:
         if problems:
             message = "not a valid game record: " + "; ".join(problems)
             raise HTTPException(400, detail={"code": "bad_record", "message": message})
-        try:
-            check_record_options(data)
-        except CardtableError as exc:
-            raise http_error(exc) from None
+        check_record_options(data)
         key = hub.signer().public_key
         try:
             return await hub.workers.background(

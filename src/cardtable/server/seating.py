@@ -14,8 +14,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from cardtable.agents import make_agent
-from cardtable.core.errors import CardtableError
-from cardtable.server.http_guards import client_address, http_error, too_many
+from cardtable.server.http_guards import client_address, too_many
 from cardtable.server.limits import ClientLimits
 from cardtable.server.tables import LiveTable
 
@@ -77,31 +76,22 @@ def router(live: Callable[[str], Awaitable[LiveTable]], limits: ClientLimits) ->
     @api.post("/api/tables/{table_id}/name")
     async def rename(table_id: str, body: Rename, http: Request) -> dict[str, Any]:
         table = await seated(table_id, body.seat, body.key, http)
-        try:
-            return {"seat": body.seat, "name": await table.rename(body.seat, body.name)}
-        except CardtableError as exc:
-            raise http_error(exc) from None
+        return {"seat": body.seat, "name": await table.rename(body.seat, body.name)}
 
     @api.post("/api/tables/{table_id}/fill")
     async def fill(table_id: str, body: Fill, http: Request) -> dict[str, Any]:
         table = await seated(table_id, body.seat, body.key, http)
         host_only(table, body.seat, "fills its seats with bots")
-        try:
-            make_agent(body.bot, table.row.game)  # an unknown bot names the valid ones
-            return {"filled": await table.fill_with_bots(body.bot, body.names)}
-        except CardtableError as exc:
-            raise http_error(exc) from None
+        make_agent(body.bot, table.row.game)  # an unknown bot names the valid ones
+        return {"filled": await table.fill_with_bots(body.bot, body.names)}
 
     @api.post("/api/tables/{table_id}/hand-to-bot")
     async def hand_to_bot(table_id: str, body: HandToBot, http: Request) -> dict[str, Any]:
         """The host gives the seat of a person who left to a bot, so the game goes on."""
         table = await seated(table_id, body.seat, body.key, http)
         host_only(table, body.seat, "gives a seat to a bot")
-        try:
-            make_agent(body.bot, table.row.game)  # an unknown bot names the valid ones
-            await table.hand_to_bot(body.left, body.bot)
-        except CardtableError as exc:
-            raise http_error(exc) from None
+        make_agent(body.bot, table.row.game)  # an unknown bot names the valid ones
+        await table.hand_to_bot(body.left, body.bot)
         return {"seat": body.left, "kind": table.seats[body.left].kind}
 
     @api.get("/api/qr")

@@ -8,9 +8,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from cardtable.core.errors import CardtableError
 from cardtable.learn import LESSON_PRESET, ScriptedBot, lesson_of
-from cardtable.server.http_guards import client_address, http_error, too_many
+from cardtable.server.http_guards import client_address, too_many
 from cardtable.server.hub import Hub, TableRequest
 from cardtable.server.limits import ClientLimits
 from cardtable.server.tables import LiveTable
@@ -41,11 +40,9 @@ class SeatKey(BaseModel):
 
 
 async def live_table(hub: Hub, table_id: str) -> LiveTable:
-    """The table, brought back from the store if it sleeps there (404 when there is none)."""
-    try:
-        return await hub.table(table_id)
-    except CardtableError as exc:
-        raise http_error(exc) from None
+    """The table, brought back from the store if it sleeps there (a 404 when there is none,
+    answered by app.py's handler of refusals)."""
+    return await hub.table(table_id)
 
 
 async def open_table(hub: Hub, body: CreateTable, http: Request) -> dict[str, Any]:
@@ -63,10 +60,7 @@ async def open_table(hub: Hub, body: CreateTable, http: Request) -> dict[str, An
         move_seconds=body.move_seconds,
         coach=body.coach,
     )
-    try:
-        table, keys = await hub.create(request, creator=address)
-    except CardtableError as exc:
-        raise http_error(exc) from None
+    table, keys = await hub.create(request, creator=address)
     seat = next(n for n, k in enumerate(keys) if k is not None)
     invites = [
         {"seat": n, "url": f"/t/{table.id}?seat={n}&key={k}"}
@@ -86,10 +80,7 @@ async def open_table(hub: Hub, body: CreateTable, http: Request) -> dict[str, An
 def lesson_table(game_id: str, body: CreateLesson) -> CreateTable:
     """The table of a guided first game of ``game_id``: the learner's seat, the others
     scripted, never public."""
-    try:
-        lesson = lesson_of(game_id)
-    except CardtableError as exc:
-        raise http_error(exc) from None
+    lesson = lesson_of(game_id)
     seats = [
         "human" if n == lesson.learner else f"bot:{ScriptedBot.name}"
         for n in range(lesson.load().num_players)
@@ -111,10 +102,7 @@ async def rematch_of(
         raise HTTPException(403, detail={"code": "forbidden", "message": "wrong seat key"})
     if not table.row.rematch_id and not limits.tables.allow(address):
         raise too_many("too many tables made from this address: wait a minute")
-    try:
-        return await hub.rematch(table, creator=address)
-    except CardtableError as exc:
-        raise http_error(exc) from None
+    return await hub.rematch(table, creator=address)
 
 
 def router(hub: Hub, limits: ClientLimits) -> APIRouter:
@@ -143,10 +131,7 @@ def router(hub: Hub, limits: ClientLimits) -> APIRouter:
     @api.post("/tables/{table_id}/claim")
     async def claim(table_id: str, body: Claim) -> dict[str, Any]:
         table = await live_table(hub, table_id)
-        try:
-            seat, key = table.claim(body.seat)
-        except CardtableError as exc:
-            raise http_error(exc) from None
+        seat, key = table.claim(body.seat)
         await table.seat_taken()
         return {"seat": seat, "key": key, "url": f"/t/{table.id}?seat={seat}&key={key}"}
 
