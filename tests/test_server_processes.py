@@ -9,14 +9,13 @@ import os
 import random
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from websockets.sync.client import connect
 
 from .raw_socket import RawSocket
-from .server_helpers import ServerProcess, http, seat_keys
+from .server_helpers import ServerProcess, eventually, http, seat_keys
 from .test_server_restart import play_moves
 from .test_server_storage import healed, refused_move
 
@@ -124,10 +123,7 @@ def test_a_servers_worker_processes_end_with_it(tmp_path: Path, ending: str) -> 
             server.stop()
         else:
             server.kill9()
-        deadline = time.monotonic() + 15
-        while any(alive(pid) for pid in workers):
-            assert time.monotonic() < deadline, [p for p in workers if alive(p)]
-            time.sleep(0.1)
+        eventually(lambda: not any(alive(pid) for pid in workers), 15, "every worker ends")
     finally:
         server.stop()
 

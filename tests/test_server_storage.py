@@ -9,12 +9,12 @@ killing the process)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import resource
 import sqlite3
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -28,7 +28,7 @@ from websockets.sync.client import connect
 from cardtable.server.app import create_app
 from cardtable.server.store import Store
 
-from .server_helpers import FAST, ServerProcess, http, seat_keys
+from .server_helpers import FAST, ServerProcess, eventually, http, seat_keys
 from .socket_play import next_reply, next_state
 from .test_server_restart import play_moves, receive_state
 
@@ -74,12 +74,17 @@ def path(tmp_path: Path) -> Iterator[Path]:
 
 
 def wait_for_health(client: TestClient, status: int) -> dict[str, Any]:
-    deadline = time.monotonic() + 10
-    while True:
-        answer = client.get("/api/health")
-        if answer.status_code == status or time.monotonic() > deadline:
-            return dict(answer.json())
-        time.sleep(0.05)
+    """The health answer once its status is ``status`` (the last one after 10 s: the
+    caller's assertion then says what it was)."""
+    answers: list[Any] = []
+
+    def has_status() -> bool:
+        answers.append(client.get("/api/health"))
+        return bool(answers[-1].status_code == status)
+
+    with contextlib.suppress(AssertionError):
+        eventually(has_status, 10, f"health {status}")
+    return dict(answers[-1].json())
 
 
 @pytest.mark.parametrize(("mode", "problem"), [("read-only", "readonly"), ("full", "I/O")])
@@ -183,10 +188,8 @@ def test_read_only_database_files_leave_the_server_up_and_heal(tmp_path: Path) -
 
 def healed(url: str, seconds: float = 15) -> None:
     """Until the server's health is back by itself (it retries its storage)."""
-    deadline = time.monotonic() + seconds
-    while http("GET", f"{url}/api/health")[0] != 200:
-        assert time.monotonic() < deadline, "storage did not come back by itself"
-        time.sleep(0.1)
+    eventually(lambda: http("GET", f"{url}/api/health")[0] == 200, seconds,
+               "storage comes back by itself")  # fmt: skip
 
 
 def refused_move(url: str, table_id: str, keys: dict[int, str]) -> dict[str, Any]:
