@@ -182,6 +182,13 @@ def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
         return error.code, json.loads(error.read() or b"null")
 
 
+def people_table(url: str, game: str = "koi-koi", people: int = 2) -> tuple[str, dict[int, str]]:
+    """A new table of ``people`` human seats on the server at ``url``: its id, each seat's key."""
+    status, created = http("POST", f"{url}/api/tables", {"game": game, "seats": ["human"] * people})
+    assert status == 201, created
+    return str(created["id"]), seat_keys(created)
+
+
 def seat_keys(created: dict[str, Any]) -> dict[int, str]:
     """Every human seat's key from a create-table answer (the creator's and the invites)."""
     keys = {created["seat"]: created["key"]}

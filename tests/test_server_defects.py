@@ -9,6 +9,7 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,7 +21,7 @@ from cardtable.server.app import create_app
 from cardtable.server.client_options import game_for_client
 
 from .raw_socket import RawSocket
-from .server_helpers import FAST, eventually, http, seat_keys, server_thread
+from .server_helpers import FAST, eventually, http, people_table, server_thread
 from .socket_play import play_game
 
 
@@ -130,20 +131,24 @@ def server_logs() -> Iterator[Records]:
         logger.removeHandler(handler)
 
 
-def test_bad_frames_and_vanished_clients_log_one_line_each(tmp_path: Path) -> None:
-    """Defect 8: each invalid-UTF-8 frame logged a traceback, and replying to a socket the
-    client had closed raised out of the handler."""
+@contextmanager
+def logged_seat(tmp_path: Path) -> Iterator[tuple[int, str, str, Any, Records]]:
+    """A server in a thread with a two-person koi-koi table, and every record it logs
+    meanwhile: its port, the table, the path of seat 0's socket, the app, the records."""
     with (
         server_thread(f"sqlite:///{tmp_path / 'frames.db'}") as (url, app),
         server_logs() as logs,
     ):
-        port = int(url.rsplit(":", 1)[1])
-        status, created = http(
-            "POST", f"{url}/api/tables", {"game": "koi-koi", "seats": ["human", "human"]}
-        )
-        assert status == 201
-        keys = seat_keys(created)
-        path = f"/ws/tables/{created['id']}?seat=0&key={keys[0]}"
+        table_id, keys = people_table(url)
+        path = f"/ws/tables/{table_id}?seat=0&key={keys[0]}"
+        yield int(url.rsplit(":", 1)[1]), table_id, path, app, logs
+
+
+def test_bad_frames_and_vanished_clients_log_one_line_each(tmp_path: Path) -> None:
+    """Defect 8: each invalid-UTF-8 frame logged a traceback, and replying to a socket the
+    client had closed raised out of the handler."""
+    with logged_seat(tmp_path) as (port, table_id, path, app, logs):
+        url = f"http://127.0.0.1:{port}"
         for _ in range(5):
             raw = RawSocket(port, path)
             assert raw.receive_json()["type"] == "state"
@@ -159,10 +164,10 @@ def test_bad_frames_and_vanished_clients_log_one_line_each(tmp_path: Path) -> No
                 raw.send_frame(json.dumps({"type": "ping"}).encode())
                 raw.send_frame(json.dumps({"type": "action", "action": {"type": "x"}}).encode())
             raw.close()
-        table = app.state.hub.tables[created["id"]]
+        table = app.state.hub.tables[table_id]
         # a socket leaves the table once its handler is done with every frame it sent
         eventually(lambda: not table.listeners, what="every vanished socket left the table")
-        status, meta = http("GET", f"{url}/api/tables/{created['id']}")
+        status, meta = http("GET", f"{url}/api/tables/{table_id}")
         assert status == 200 and meta["moves"] == 0
         assert meta["seats"][0]["connected"] is False  # every vanished socket left the table
     tracebacks = [r for r in logs.records if r.exc_info or r.exc_text]

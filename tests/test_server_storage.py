@@ -28,7 +28,7 @@ from websockets.sync.client import connect
 from cardtable.server.app import create_app
 from cardtable.server.store import Store
 
-from .server_helpers import FAST, ServerProcess, eventually, http, seat_keys
+from .server_helpers import FAST, ServerProcess, eventually, http, people_table, seat_keys
 from .socket_play import next_reply, next_state
 from .test_server_restart import play_moves, receive_state
 
@@ -160,16 +160,13 @@ def test_read_only_database_files_leave_the_server_up_and_heal(tmp_path: Path) -
     files = [path, Path(f"{path}-wal"), Path(f"{path}-shm")]
     try:
         server.start()
-        status, created = http(
-            "POST", f"{server.url}/api/tables", {"game": "koi-koi", "seats": ["human"] * 2}
-        )
-        keys = seat_keys(created)
-        assert play_moves(server.url, created["id"], keys, 2, random.Random(1))
+        table_id, keys = people_table(server.url)
+        assert play_moves(server.url, table_id, keys, 2, random.Random(1))
         server.kill9()
         for file in files:
             file.chmod(0o444)
         server.start()
-        refused = refused_move(server.url, created["id"], keys)
+        refused = refused_move(server.url, table_id, keys)
         assert refused["code"] == "storage_unavailable", refused
         status, health = http("GET", f"{server.url}/api/health")
         assert status == 503 and "readonly" in health["storage"]["problem"]
@@ -177,8 +174,8 @@ def test_read_only_database_files_leave_the_server_up_and_heal(tmp_path: Path) -
         for file in files:
             file.chmod(0o644)
         healed(server.url)
-        assert play_moves(server.url, created["id"], keys, 1, random.Random(2))
-        assert http("GET", f"{server.url}/api/tables/{created['id']}")[1]["moves"] == 3
+        assert play_moves(server.url, table_id, keys, 1, random.Random(2))
+        assert http("GET", f"{server.url}/api/tables/{table_id}")[1]["moves"] == 3
     finally:
         for file in files:
             if file.exists():

@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 from cardtable.server.app import create_app
 
 from .raw_socket import CLOSE, RawSocket
-from .server_helpers import FAST, ServerProcess, eventually, http, seat_keys, server_thread
-from .test_server_defects import server_logs
+from .server_helpers import FAST, ServerProcess, eventually, http, people_table
+from .test_server_defects import logged_seat
 from .test_server_restart import play_moves
 from .test_server_storage import refused_move
 
@@ -164,17 +164,14 @@ def test_an_immutable_shm_file_refuses_requests_and_never_kills_the_server(
     server = ServerProcess(f"sqlite:///{path}", options=("--limit", "storage_retry_seconds=0.2"))
     try:
         server.start()
-        _, created = http(
-            "POST", f"{server.url}/api/tables", {"game": "koi-koi", "seats": ["human"] * 2}
-        )
-        keys = seat_keys(created)
-        assert play_moves(server.url, created["id"], keys, 2, random.Random(1))
+        table_id, keys = people_table(server.url)
+        assert play_moves(server.url, table_id, keys, 2, random.Random(1))
         if not chattr("+i", shm):
             pytest.skip("chattr +i needs root on a file system that has it")
         try:
-            assert refused_move(server.url, created["id"], keys)["code"] == "storage_unavailable"
+            assert refused_move(server.url, table_id, keys)["code"] == "storage_unavailable"
             for _ in range(3):  # reads of every kind, the store's health check, a new table
-                http("GET", f"{server.url}/api/tables/{created['id']}/record")
+                http("GET", f"{server.url}/api/tables/{table_id}/record")
                 http("GET", f"{server.url}/api/tables")
                 http("GET", f"{server.url}/api/health")
                 http("POST", f"{server.url}/api/tables", {"game": "koi-koi", "seats": ["human"]})
@@ -183,7 +180,7 @@ def test_an_immutable_shm_file_refuses_requests_and_never_kills_the_server(
         finally:
             chattr("-i", shm)
         eventually(lambda: http("GET", f"{server.url}/api/health")[0] == 200, 15)
-        assert play_moves(server.url, created["id"], keys, 1, random.Random(2))
+        assert play_moves(server.url, table_id, keys, 1, random.Random(2))
         assert server.process is not None and server.process.poll() is None
     finally:
         chattr("-i", shm)
@@ -209,15 +206,7 @@ def test_error_answers_never_repeat_the_input(client: TestClient) -> None:
 
 
 def test_bad_frames_on_a_closing_socket_log_no_traceback(tmp_path: Path) -> None:
-    with (
-        server_thread(f"sqlite:///{tmp_path / 'frames.db'}") as (url, _app),
-        server_logs() as logs,
-    ):
-        port = int(url.rsplit(":", 1)[1])
-        _, created = http(
-            "POST", f"{url}/api/tables", {"game": "koi-koi", "seats": ["human", "human"]}
-        )
-        path = f"/ws/tables/{created['id']}?seat=0&key={seat_keys(created)[0]}"
+    with logged_seat(tmp_path) as (port, _table, path, _app, logs):
         for _ in range(10):
             raw = RawSocket(port, path)
             assert raw.receive_json()["type"] == "state"
