@@ -11,9 +11,11 @@ order gives nobody an advantage. Observations are ``{"observation": float32 vect
 
 Seeding: ``reset(seed=s)`` deals game seed ``s``; a later ``reset()`` without a seed deals
 the next seed of a generator seeded by ``s``, so a run of resets is the same on every
-machine and in every process. ``get_state()``/``set_state()`` hand out and take back a
-snapshot for search: a copy of the engine state with a race's choices already made
-(:mod:`cardtable.rl.snapshot`).
+machine and in every process. The race is drawn from a generator seeded by a hash of the
+game seed (:func:`race_seed_of`): nothing public rebuilds the deal. ``get_state()`` and
+``set_state()`` hand out and take back a snapshot for search: a copy of the engine state
+(``snapshot.state``) with what the environment keeps beside it — the live agents, the
+rewards waiting for them, a race's choices already made (:mod:`cardtable.rl.snapshot`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ def observation_space(encoder: BaseEncoder) -> spaces.Dict:
             "action_mask": spaces.Box(0, 1, (encoder.action_size,), dtype=np.int8),
         }
     )
+
+
+def race_seed_of(game_seed: int) -> int:
+    """The seed of a game's race generator: a hash of the game seed, so the generator (whose
+    seed anyone may read, ``rng.bit_generator.seed_seq``) never hands out the deal."""
+    return int(np.random.SeedSequence([game_seed, 1]).generate_state(1, np.uint64)[0])
 
 
 def render_view(state: State, seat: int | None) -> str:
@@ -103,16 +111,20 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             agent: spaces.Discrete(self.encoder.action_size) for agent in self.possible_agents
         }
         self.state_: State = probe
+        self.agents: list[str] = []
+        self.infos: dict[str, dict[str, Any]] = {}
         self.pending: dict[int, int] = {}
         self._seeds: np.random.Generator | None = None
-        self.race_seed = 0
+        # private, and a hash of the game seed: the game seed itself rebuilds every hand
+        self._race_seed = race_seed_of(0)
         self._race_rng: np.random.Generator | None = None
 
     @property
     def race_rng(self) -> np.random.Generator:
-        """The generator that decides races (seeded by the game seed; made when needed)."""
+        """The generator that decides races (seeded by :func:`race_seed_of` the game seed;
+        made when needed)."""
         if self._race_rng is None:
-            self._race_rng = np.random.default_rng([self.race_seed, 1])
+            self._race_rng = np.random.default_rng(self._race_seed)
         return self._race_rng
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -129,42 +141,65 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             if self._seeds is None:
                 self._seeds = np.random.default_rng()
             game_seed = int(self._seeds.integers(0, 2**62))
-        self.race_seed = game_seed
+        self._race_seed = race_seed_of(game_seed)
         self._race_rng = None
-        self.agents = self.possible_agents[:]
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.set_state(self.game.new_state(seed=game_seed))
 
     def get_state(self) -> Snapshot:
-        """A snapshot: a copy of the engine state (search may change it freely), the
-        choices already made in a race and the race generator, the rewards not yet paid
-        (:mod:`cardtable.rl.snapshot`)."""
+        """A snapshot: a copy of the engine state (``snapshot.state``: search may change it
+        freely), the live agents and the rewards waiting for them, the choices already made
+        in a race and the race generator (:mod:`cardtable.rl.snapshot`)."""
         extras = {
+            "agents": list(self.agents),
+            "agent_selection": self.agent_selection,
+            "rewards": dict(self.rewards),
+            "cumulative_rewards": dict(self._cumulative_rewards),
+            "terminations": dict(self.terminations),
+            "truncations": dict(self.truncations),
+            "infos": copy.deepcopy(self.infos),
             "pending": dict(self.pending),
-            "race_seed": self.race_seed,
+            "race_seed": self._race_seed,
             "race_rng": copy.deepcopy(self._race_rng),
             "tracker": copy.deepcopy(self.tracker),
         }
         return Snapshot(self.state_.clone(), extras)
 
     def set_state(self, state: State | Snapshot) -> None:
-        """Go on from a copy of ``state``: a snapshot exactly where it was taken (a race's
-        choices already made stay made); a bare engine state with no choice pending and
-        rewards counted from it."""
+        """Go on from a copy of ``state``: a snapshot exactly where it was taken (its live
+        agents, the rewards waiting for them, a race's choices already made); a bare engine
+        state with every agent live, no choice pending and rewards counted from it. Either
+        may be taken while this environment's game is over (save, play to the end,
+        restore: the search loop)."""
         self.state_ = engine_state(state).clone()
-        self.pending = {}
-        self.tracker.reset(self.state_)
         if isinstance(state, Snapshot):
             extras = state.extras
+            self.agents = list(extras["agents"])
+            self.rewards = dict(extras["rewards"])
+            self._cumulative_rewards = dict(extras["cumulative_rewards"])
+            self.terminations = dict(extras["terminations"])
+            self.truncations = dict(extras["truncations"])
+            self.infos = copy.deepcopy(extras["infos"])
             self.pending = dict(extras["pending"])
-            self.race_seed = extras["race_seed"]
+            self._race_seed = extras["race_seed"]
             self._race_rng = copy.deepcopy(extras["race_rng"])
             self.tracker = copy.deepcopy(extras["tracker"])
+            self.agent_selection = extras["agent_selection"]
+            return
+        self.agents = self.possible_agents[:]
+        self.pending = {}
+        self.tracker.reset(self.state_)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, self.state_.is_over)
         self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: self._final_info() for agent in self.agents}
         self.agent_selection = self._next_agent()
+
+    def _final_info(self) -> dict[str, Any]:
+        """What every agent's info says once the game is over (nothing before)."""
+        if not self.state_.is_over:
+            return {}
+        return {"winners": list(self.state_.result().winners), "scores": list(self.state_.scores())}
 
     def _waiting(self) -> list[int]:
         return sorted(s for s in self.state_.to_move if s not in self.pending)
@@ -198,19 +233,15 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         except IllegalAction as error:
             if self.illegal == "raise":
                 raise
-            self.end_on_illegal(agent, error)
+            self.end_on_illegal({agent: error})
             self._accumulate_rewards()
             return
         paid = self.tracker.collect(self.state_)
         self.rewards = {a: paid[self.seat_of[a]] for a in self.agents}
         if self.state_.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
-            result = self.state_.result()
             for a in self.agents:
-                self.infos[a] = {
-                    "winners": list(result.winners),
-                    "scores": list(self.state_.scores()),
-                }
+                self.infos[a] = self._final_info()
         self.agent_selection = self._next_agent()
         self._accumulate_rewards()
 
@@ -226,12 +257,14 @@ class CardtableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         else:
             apply(self.encoder, self.state_, seat, action)
 
-    def end_on_illegal(self, agent: str, error: IllegalAction) -> None:
-        """PettingZoo classic's convention (``illegal="terminate"``): the game ends, the
-        agent that played the illegal action is paid ``illegal_reward``, the others 0."""
-        self.rewards = {a: self.illegal_reward if a == agent else 0.0 for a in self.agents}
+    def end_on_illegal(self, offenders: dict[str, IllegalAction]) -> None:
+        """PettingZoo classic's convention (``illegal="terminate"``): the game ends, every
+        agent that played an illegal action (several may, in one simultaneous step) is paid
+        ``illegal_reward``, the others 0."""
+        self.rewards = {a: self.illegal_reward if a in offenders else 0.0 for a in self.agents}
         self.terminations = dict.fromkeys(self.agents, True)
-        self.infos[agent] = {"illegal": str(error)}
+        for agent, error in offenders.items():
+            self.infos[agent] = {"illegal": str(error)}
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -69,13 +69,16 @@ class CardtableParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc
         if missing:
             raise IllegalAction(f"{', '.join(missing)} must act in this step")
         choices = {seat: int(actions[aec.possible_agents[seat]]) for seat in waiting}
+        offenders: dict[str, IllegalAction] = {}
         for seat, index in choices.items():
             try:
                 aec.encoder.decode(state, seat, index)  # refuses an illegal number
             except IllegalAction as error:
                 if aec.illegal == "raise":
                     raise
-                return self._ended_on_illegal(aec.possible_agents[seat], error)
+                offenders[aec.possible_agents[seat]] = error
+        if offenders:  # every seat that chose illegally in this step, not only the first
+            return self._ended_on_illegal(offenders)
         aec.encoder.resolve(state, choices, aec.race_rng)
         paid = aec.tracker.collect(state)
         rewards = {agent: paid[aec.seat_of[agent]] for agent in self.agents}
@@ -92,11 +95,12 @@ class CardtableParallelEnv(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def _ended_on_illegal(self, agent: str, error: IllegalAction) -> ParallelStep:
-        """The step where ``agent``'s illegal action ends the game (``illegal="terminate"``)."""
+    def _ended_on_illegal(self, offenders: dict[str, IllegalAction]) -> ParallelStep:
+        """The step where the ``offenders``' illegal actions end the game
+        (``illegal="terminate"``)."""
         aec = self.aec
         aec.infos = {a: {} for a in self.agents}
-        aec.end_on_illegal(agent, error)
+        aec.end_on_illegal(offenders)
         observations = self._observations()
         truncations = dict.fromkeys(self.agents, False)
         result = observations, dict(aec.rewards), dict(aec.terminations), truncations, aec.infos

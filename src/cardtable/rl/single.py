@@ -37,7 +37,7 @@ from cardtable.core.agent import Agent
 from cardtable.core.encoding import Choice
 from cardtable.core.errors import IllegalAction
 from cardtable.core.state import State
-from cardtable.rl.aec import observation_space, render_view
+from cardtable.rl.aec import observation_space, race_seed_of, render_view
 from cardtable.rl.encoding import BaseEncoder, apply, encoder_for, observe
 from cardtable.rl.rewards import Rewards
 from cardtable.rl.snapshot import Snapshot, engine_state, keep_bot
@@ -132,7 +132,7 @@ class SingleAgentEnv(gym.Env[ObsDict, int]):
     ) -> tuple[ObsDict, dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**62))
-        self.race_rng = np.random.default_rng([game_seed, 1])
+        self.race_rng = np.random.default_rng(race_seed_of(game_seed))
         self.bots = {
             s: make_agent(o, self.game.id, seed=game_seed + s) if isinstance(o, str) else o
             for s, o in enumerate(self.opponents)

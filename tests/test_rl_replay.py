@@ -1,0 +1,146 @@
+"""Search on the environments (issue 49): save, play to the end, restore goes on in every
+interface with the rewards that were waiting; a snapshot says where its engine state is;
+illegal moves of several seats at once are all penalised; nothing public rebuilds a deal."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cardtable.rl import SingleAgentEnv, env, parallel_env
+from tests.rl_helpers import play_out
+from tests.test_rl_integrity import numbers_in
+
+#: turn games and a race, each small enough to play many times
+ENDED = [
+    ("koi-koi", {"rounds": 1}),
+    ("bakappana", {"rounds": 1}),
+    ("siedem-slow", {"players": 3, "deck": "en", "rounds": 1}),
+]
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> Any:
+    with warnings.catch_warnings():
+        # PettingZoo suggests Box observations; masked games use the Dict convention.
+        warnings.filterwarnings("ignore", message=".*(NumPy array|probably should be).*")
+        yield
+
+
+# -- defect 1: restoring after the end ------------------------------------------------------
+@pytest.mark.parametrize(("game_id", "options"), ENDED, ids=[g for g, _ in ENDED])
+def test_an_aec_env_played_to_the_end_goes_on_from_a_snapshot(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    aec = env(game_id, **options)
+    for seed in range(3):
+        aec.reset(seed=seed)
+        saved = aec.get_state()
+        first = play_out(aec, np.random.default_rng(seed))
+        assert aec.agents == []  # every agent has taken its last (dead) step
+        aec.set_state(saved)
+        assert aec.agents == aec.possible_agents
+        again = play_out(aec, np.random.default_rng(seed))
+        assert again == first, seed
+        # a snapshot of the finished game: each agent takes its dead step, then none is left
+        ended = aec.get_state()
+        aec.set_state(ended)
+        assert len(list(aec.agent_iter(100))) == 0
+        aec.reset(seed=seed)
+        play_out(aec, np.random.default_rng(seed))
+        aec.set_state(saved.state)  # a bare engine state: every agent live again
+        assert list(aec.agent_iter(1)) == [aec.agent_selection]
+
+
+def test_a_parallel_env_played_to_the_end_goes_on_from_a_snapshot() -> None:
+    par = parallel_env("ohanami", players=3)
+    observations, _ = par.reset(seed=1)
+    saved = par.get_state()
+    while par.agents:
+        observations, *_ = par.step(
+            {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()}
+        )
+    par.set_state(saved)
+    assert par.agents == par.possible_agents
+
+
+# -- defect 2: the reward waiting for an agent --------------------------------------------
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [("koi-koi", {"rounds": 3}), ("siedem-slow", {"players": 3, "deck": "en", "rounds": 2})],
+)
+def test_a_snapshot_keeps_the_rewards_waiting_for_the_agents(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    aec = env(game_id, **options)
+    rng = np.random.default_rng(3)
+    waiting = 0
+    for seed in range(6):
+        aec.reset(seed=seed)
+        for agent in aec.agent_iter(5_000):
+            observation, reward, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            if reward and not terminated:  # a reward waits for this agent: save here
+                waiting += 1
+                saved = aec.get_state()
+                aec.set_state(saved)
+                assert aec.agent_selection == agent
+                assert aec.last()[1] == reward
+                went_on = play_out(aec, np.random.default_rng(seed))
+                aec.set_state(saved)
+                assert play_out(aec, np.random.default_rng(seed)) == went_on, seed
+                break
+            aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert waiting
+
+
+# -- defect 5: several offenders in one simultaneous step -------------------------------
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [("ohanami", {"players": 3}), ("siedem-slow", {"players": 3, "deck": "en"})],
+)
+def test_every_offender_of_a_simultaneous_step_is_penalised(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    par = parallel_env(game_id, illegal="terminate", illegal_reward=-2.0, **options)
+    observations, _ = par.reset(seed=4)
+    assert all(o["action_mask"].any() for o in observations.values())  # all choose at once
+    legal = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()}
+    illegal = {a: int(np.flatnonzero(o["action_mask"] == 0)[0]) for a, o in observations.items()}
+    actions = {**legal, "player_1": illegal["player_1"], "player_2": illegal["player_2"]}
+    _, rewards, terminations, _, infos = par.step(actions)
+    assert rewards == {"player_0": 0.0, "player_1": -2.0, "player_2": -2.0}
+    assert all(terminations.values())
+    assert [a for a in sorted(infos) if "illegal" in infos[a]] == ["player_1", "player_2"]
+
+
+# -- defect 6: nothing public rebuilds the deal --------------------------------------------
+def public_numbers(made: Any) -> list[int]:
+    """Every number an environment shows in its public attributes, and the seed of its race
+    generator (anyone may read it: ``rng.bit_generator.seed_seq``)."""
+    public = {name: value for name, value in vars(made).items() if not name.startswith("_")}
+    entropy = made.race_rng.bit_generator.seed_seq.entropy
+    return [*numbers_in(public), *numbers_in(entropy if isinstance(entropy, list) else [entropy])]
+
+
+@pytest.mark.parametrize("kind", ["aec", "single"])
+def test_no_public_number_of_an_env_rebuilds_the_hidden_hands(kind: str) -> None:
+    for seed in range(10_007, 10_019):  # not a small number a step may show (a seat, a reward)
+        if kind == "aec":
+            made: Any = env("koi-koi", rounds=1)
+            made.reset(seed=seed)
+            state = made.state_
+        else:
+            made = SingleAgentEnv("koi-koi", opponents="greedy", rounds=1)
+            made.reset(seed=seed)
+            state = made.state
+        hidden = state.view(0).get("hand")  # seat 0's hand
+        for number in public_numbers(made):
+            if 0 <= number < 2**63:
+                rebuilt = made.game.new_state(seed=number).view(0).get("hand")
+                assert rebuilt != hidden, f"{kind}: {number} rebuilds the deal of seed {seed}"
