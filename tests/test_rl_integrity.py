@@ -139,7 +139,7 @@ def test_an_aec_snapshot_mid_race_keeps_the_choices_already_made() -> None:
             while aec.agent_selection != first and not aec.terminations[aec.agent_selection]:
                 mask = aec.observe(aec.agent_selection)["action_mask"]
                 aec.step(int(choices.choice(np.flatnonzero(mask))))
-            ends.append(aec.get_state().view(None))
+            ends.append(aec.get_state().state.view(None))
         assert ends[0] == ends[1]  # the race drawn the same way
 
 

@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cardtable.agents import make_agent
 from cardtable.rl import SingleAgentEnv, env, parallel_env
+from cardtable.rl.encoding import observe
 from tests.rl_helpers import play_out
 from tests.test_rl_integrity import numbers_in
 
@@ -97,6 +99,33 @@ def test_a_snapshot_keeps_the_rewards_waiting_for_the_agents(
                 break
             aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert waiting
+
+
+# -- defect 3: a snapshot says where its engine state is ---------------------------------
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [("koi-koi", {"rounds": 1}), ("ohanami", {"players": 3}), ENDED[2]],
+    ids=["koi-koi", "ohanami", "siedem-slow"],
+)
+def test_a_snapshot_hands_out_an_engine_state_every_part_of_the_api_reads(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    aec = env(game_id, **options)
+    aec.reset(seed=5)
+    seat = aec.seat_of[aec.agent_selection]
+    saved = aec.get_state()
+    state = saved.state
+    assert np.array_equal(
+        aec.encoder.mask(state, seat), aec.observe(aec.agent_selection)["action_mask"]
+    )
+    assert np.array_equal(
+        observe(aec.encoder, state, seat), aec.observe(aec.agent_selection)["observation"]
+    )
+    greedy = make_agent("greedy", game_id, seed=1)
+    assert state.illegal_reason(seat, greedy.choose(state, seat)) is None
+    # the snapshot itself is no state: asked for one's attribute, it says where the state is
+    with pytest.raises(AttributeError, match=r"snapshot\.state"):
+        saved.legal_actions(seat)
 
 
 # -- defect 5: several offenders in one simultaneous step -------------------------------

@@ -285,7 +285,7 @@ def test_get_state_and_set_state_rewind_the_environment() -> None:
         aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     aec.set_state(saved)
     assert np.array_equal(aec.observe(aec.agent_selection)["observation"], before)
-    assert saved.log == aec.get_state().log
+    assert saved.state.log == aec.get_state().state.log
 
 
 def test_a_learner_against_bots_is_fastest_only_when_it_hurries() -> None:

@@ -4,17 +4,21 @@ its random generator; the rewards not yet paid; a race's choices already made an
 generator that draws the race), so ``env.set_state(env.get_state())`` goes on exactly as
 before: the same learner moves meet the same bot moves.
 
-A snapshot reads as the engine state it holds (``snapshot.log``, ``snapshot.clone()``,
-``snapshot.determinize(seat, rng)``, ``snapshot.legal_actions(seat)``): search that wants
-only the engine state may use it as one, and ``set_state`` still takes a bare engine state
-(rewards then count from it, the bots go on as they are).
+A snapshot is the environment's save, not an engine state: its engine state is
+``snapshot.state``, which every part of the API reads (``encoder.mask``, ``observe``, the
+bots, ISMCTS, ``clone``, ``determinize``). A snapshot asked for a state's attribute says
+so, rather than answering some of them as it did (the encoders and the bots, compiled or
+checking the game's state class, refused it). ``set_state`` takes either: a snapshot goes
+on exactly, a bare engine state with rewards counted from it and the bots as they are.
 
 >>> from cardtable.rl import SingleAgentEnv
 >>> single = SingleAgentEnv("koi-koi", opponents="greedy", rounds=1)
 >>> _ = single.reset(seed=1)
 >>> saved = single.get_state()
->>> saved.is_over, len(saved.legal_actions(0)) > 0
+>>> saved.state.is_over, len(saved.state.legal_actions(0)) > 0
 (False, True)
+>>> single.encoder.mask(saved.state, 0).any()
+np.True_
 """
 
 from __future__ import annotations
@@ -41,8 +45,11 @@ class Snapshot:
         self.extras = extras
 
     def __getattr__(self, name: str) -> Any:
-        # only names a snapshot lacks get here: they are the engine state's
-        return getattr(self.state, name)
+        # only names a snapshot lacks get here: say where the engine state is
+        raise AttributeError(
+            f"a Snapshot has no {name!r}: it is the environment's save; "
+            f"its engine state is snapshot.state"
+        )
 
 
 def engine_state(state: State | Snapshot) -> State:
