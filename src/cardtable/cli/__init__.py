@@ -8,6 +8,9 @@ cardtable replay game.json
 from __future__ import annotations
 
 import functools
+import os
+import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -340,6 +343,13 @@ def serve(
             "(repeatable; default none: docs/web.md, 'On the internet')."
         ),
     ] = None,
+    node: Annotated[
+        str | None,
+        typer.Option(
+            help="This process's name in a cluster behind one address (several processes "
+            "on one PostgreSQL database, nginx in front: docs/web.md, 'Many processes')."
+        ),
+    ] = None,
     trust_wide_proxy: Annotated[
         bool,
         typer.Option(
@@ -364,6 +374,7 @@ def serve(
         think_scale=think_scale,
         trusted_proxies=tuple(trusted_proxy or ()),
         trust_wide_proxy=trust_wide_proxy,
+        node=node or "",
         compute=compute,
         compute_address=address or "",
     )
@@ -375,6 +386,32 @@ def serve(
         raise fail(error) from None
     console.print(f"cardtable web app on [bold]http://{host}:{port}[/] (database: {db})")
     uvicorn.Server(uvicorn_config(create_app(db, settings), settings, host, port)).run()
+
+
+@app.command()
+def cluster(
+    processes: Annotated[int, typer.Option(help="How many server processes.", min=1, max=8)] = 3,
+    port: Annotated[int, typer.Option(help="nginx's port on 127.0.0.1.")] = 8100,
+) -> None:
+    """Try many server processes behind one address on this machine: a scratch PostgreSQL,
+    PROCESSES `cardtable serve --node nN` and nginx with docs/deploy/nginx-cluster.conf on
+    http://127.0.0.1:PORT. Ctrl-C (or SIGTERM, or its parent ending) stops all of it."""
+    from cardtable.server.local_cluster import ClusterError, local_cluster  # noqa: PLC0415
+
+    stop = threading.Event()
+    parent = os.getppid()
+    for signal_number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signal_number, lambda *_: stop.set())
+    try:
+        with local_cluster(processes, port=None if port == 8100 else port) as running:
+            console.print(f"cardtable cluster on [bold]{running.url}[/]: "
+                          + ", ".join(f"{n.name} on :{n.port}" for n in running.nodes)
+                          + f"; database {running.database}. Ctrl-C stops it.")  # fmt: skip
+            while not stop.wait(0.5) and os.getppid() == parent:
+                pass  # a parent gone (make stopped by SIGTERM) stops it too
+    except ClusterError as error:
+        raise fail(error) from None
+    console.print("cluster stopped")
 
 
 @app.command()

@@ -30,6 +30,7 @@ from cardtable.server.companion import router as companion_router
 from cardtable.server.http_guards import (
     BodyLimit,
     LimitsFirst,
+    NodeHeader,
     quiet_client_tracebacks,
     refusal_answer,
     validation_answer,
@@ -72,7 +73,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     """The whole web app on one database."""
     store = Store(db_url)
     hub = Hub(store, settings)
-    limits = ClientLimits(hub.settings)
+    limits = ClientLimits(hub.settings, hub.cluster.buckets if hub.cluster else None)
     quiet_client_tracebacks()
 
     @contextlib.asynccontextmanager
@@ -94,6 +95,8 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
             asyncio.create_task(hub.sweep(), name="sweep"),
             asyncio.create_task(watch_storage(store, hub.settings), name="storage"),
         ]
+        if hub.cluster is not None:
+            chores.append(asyncio.create_task(hub.cluster.watch(), name="cluster"))
         yield
         for chore in chores:
             chore.cancel()
@@ -112,6 +115,8 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         BodyLimit, max_bytes=hub.settings.max_body_bytes, seconds=hub.settings.request_seconds
     )
     app.add_middleware(LimitsFirst, limits=limits.before_parsing())  # outside: before the body
+    if hub.settings.node:  # which process of a cluster answered: on every HTTP answer
+        app.add_middleware(NodeHeader, node=hub.settings.node)
     app.add_exception_handler(RequestValidationError, validation_answer)
     app.add_exception_handler(CardtableError, refusal_answer)  # a table's or engine's refusal
     app.add_exception_handler(StorageUnavailable, _storage_answer)

@@ -52,6 +52,7 @@ class Listener(Protocol):
     seat: int | None
 
     async def send_text(self, text: str) -> None: ...
+    async def close(self, code: str) -> None: ...
 
 
 class CoachedTable(TableFacts, Protocol):

@@ -9,6 +9,7 @@ players', so a crowd never stands between a move and the next player's turn.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -220,3 +221,13 @@ class Frames:
 
     async def stop(self) -> None:
         await self.fanout.stop()
+
+    async def close_all(self, code: str, message: str) -> None:
+        """Tell every listener why, and close its connection (the page then connects
+        again by itself: see sockets.CLOSE_CODES)."""
+        said = encode({"type": "error", "code": code, "message": message})
+        for listener in list(self.listeners):
+            with contextlib.suppress(Exception):  # a listener already gone
+                await listener.send_text(said)
+                await listener.close(code)
+        self.listeners.clear()

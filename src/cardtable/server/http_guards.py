@@ -193,6 +193,27 @@ class LimitsFirst:
         await self.app(scope, receive, send)
 
 
+class NodeHeader:
+    """``X-Cardtable-Node: NAME`` on every HTTP answer: which process of a cluster served
+    it (an operator's first question behind nginx)."""
+
+    def __init__(self, app: ASGIApp, node: str) -> None:
+        self.app = app
+        self.header = (b"x-cardtable-node", node.encode())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def named(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), self.header]
+            await send(message)
+
+        await self.app(scope, receive, named)
+
+
 def _replay(body: bytes, receive: Receive) -> Receive:
     sent = False
 

@@ -20,6 +20,7 @@ from cardtable.core.errors import CardtableError, OptionError
 from cardtable.core.game import Game, spec_of
 from cardtable.learn import LESSON_PRESET, ScriptedBot, lesson_of
 from cardtable.server.client_options import game_for_client
+from cardtable.server.cluster import Cluster
 from cardtable.server.coaching import Reviews
 from cardtable.server.errors import TableError
 from cardtable.server.fairness import Commitment, Signer
@@ -107,6 +108,9 @@ class Hub:
         #: the rematch being made of each finished table: whoever asks meanwhile waits for it
         self.rematches: dict[str, asyncio.Future[LiveTable]] = {}
         self._signer: Signer | None = None
+        self._letting_go: set[asyncio.Task[None]] = set()
+        #: this process's part in a cluster of processes (None: a process on its own)
+        self.cluster = Cluster(self, self.settings.node) if self.settings.node else None
 
     def signer(self) -> Signer:
         """The key this server signs records with (made and stored on first use)."""
@@ -116,8 +120,12 @@ class Hub:
         return self._signer
 
     async def restore(self) -> int:
-        """Rebuild every unfinished table from its log (after a restart or a crash)."""
+        """Rebuild every unfinished table from its log (after a restart or a crash). In a
+        cluster none: each table is rebuilt by the process nginx sends it to, when it is
+        first asked for (its pages reconnect by themselves)."""
         restored = 0
+        if self.cluster is not None:
+            return restored
         for row in self.store.unfinished():
             try:
                 table = await asyncio.to_thread(LiveTable, row, self.store.moves(row.id), self)
@@ -240,6 +248,9 @@ class Hub:
         )
         table = await asyncio.to_thread(LiveTable, row, (), self)
         self.store.add_table(row)
+        if self.cluster is not None:  # its holder is whichever process nginx sends it to
+            self.cluster.handed_on(table)
+            return table, keys
         self.tables[row.id] = table
         table.start()
         return table, keys
@@ -299,33 +310,56 @@ class Hub:
             row.status = "playing"
         built = await asyncio.to_thread(LiveTable, row, self.store.moves(row.id), self)
         table = self.tables.setdefault(table_id, built)  # another request may have built it
+        if table is built and self.cluster is not None:
+            self.cluster.took(table_id)
         table.start()
         return table
 
     def lobby(self) -> list[JSON]:
         """Public tables still being played that a person may join or watch a person at,
-        newest first, free seats first. A table nobody sits at is not listed: a game its
-        people left (bots alone), or one still waiting for players whose host has gone,
-        would only fill the lobby with tables nobody plays (a table just made for people is,
-        for ``LOBBY_GRACE_SECONDS``, before its maker's page has connected)."""
+        newest first, free seats first (in a cluster, every process's). A table nobody
+        sits at is not listed: a game its people left (bots alone), or one still waiting
+        for players whose host has gone, would only fill the lobby with tables nobody
+        plays (a table just made for people is, for ``LOBBY_GRACE_SECONDS``, before its
+        maker's page has connected)."""
+        entries = self.cluster.lobby() if self.cluster is not None else self.local_lobby()
+        entries.sort(key=lambda entry: -entry["created_at"])
+        out = entries[: self.settings.lobby_size]
+        out.sort(key=lambda entry: not entry["free_seats"])
+        return out
+
+    def local_lobby(self) -> list[JSON]:
+        """The lobby's entries of the tables this process holds."""
         now = time.time()
 
         def fresh(table: LiveTable) -> bool:
             return now - table.row.created_at < LOBBY_GRACE_SECONDS
 
-        rows = [
-            t
+        return [
+            self.lobby_entry(t)
             for t in self.tables.values()
             if t.row.public
             and t.lesson is None
             and not t.finished
             and (t.roster.person_present() or (t.roster.free_seats() and fresh(t)))
         ]
-        rows.sort(key=lambda t: -t.row.created_at)
-        out = []
-        for table in rows[: self.settings.lobby_size]:
-            meta = table.frames.meta()
-            meta["free_seats"] = table.roster.free_seats()
-            out.append(meta)
-        out.sort(key=lambda m: not m["free_seats"])
-        return out
+
+    @staticmethod
+    def lobby_entry(table: LiveTable) -> JSON:
+        return {**table.frames.meta(), "free_seats": table.roster.free_seats()}
+
+    def moved_elsewhere(self, table: LiveTable) -> None:
+        """A write of ``table`` was refused: another process wrote that move (it holds the
+        table now). Let this copy go once the move that found it out is over."""
+        task = asyncio.get_running_loop().create_task(self.let_go(table))
+        self._letting_go.add(task)
+        task.add_done_callback(self._letting_go.discard)
+
+    async def let_go(self, table: LiveTable) -> None:
+        """Another process holds ``table`` now: this copy goes, and its pages are told to
+        connect again (through nginx, to the holder)."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        await table.stop()
+        await table.frames.close_all("moved", "this table moved to another server process")

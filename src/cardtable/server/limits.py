@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cardtable.server.settings import Settings
@@ -105,12 +106,23 @@ class OpenCounts:
 
 
 class ClientLimits:
-    """Every per-address limit of one server, built from its settings."""
+    """Every per-address limit of one server, built from its settings. ``shared`` makes
+    the buckets that every process of a cluster spends from (tables made, wrong seat keys:
+    those a client could otherwise multiply by the processes); the others count per
+    process, since nginx sends a table's requests to one."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.tables = AddressBuckets(settings.tables_per_minute, settings.tables_burst)
+    def __init__(
+        self,
+        settings: Settings,
+        shared: Callable[[str, float, float], AddressBuckets] | None = None,
+    ) -> None:
+        def buckets(kind: str, per_minute: float, burst: float) -> AddressBuckets:
+            make = shared or (lambda _kind, rate, most: AddressBuckets(rate, most))
+            return make(kind, per_minute, burst)
+
+        self.tables = buckets("tables", settings.tables_per_minute, settings.tables_burst)
         self.hints = AddressBuckets(settings.hints_per_minute, settings.hints_burst)
-        self.bad_keys = AddressBuckets(settings.bad_keys_per_minute, settings.bad_keys_burst)
+        self.bad_keys = buckets("bad_keys", settings.bad_keys_per_minute, settings.bad_keys_burst)
         self.sockets = OpenCounts(settings.sockets_per_address)
         self.ratings = AddressBuckets(settings.ratings_per_minute, settings.ratings_burst)
         self.qr_codes = AddressBuckets(settings.qr_per_minute, settings.qr_burst)

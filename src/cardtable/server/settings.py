@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import re
 from dataclasses import dataclass, field, fields, replace
 
 from cardtable.core.errors import OptionError
@@ -90,6 +91,10 @@ class Settings:
     #: a trusted proxy range wider than a /16 (IPv4) or /48 (IPv6) is almost always a
     #: mistake (0.0.0.0/0 lets every client choose its address): it needs this too
     trust_wide_proxy: bool = False
+    #: this process's name in a cluster of processes behind one address (``--node``; the
+    #: docs' "Many processes"): every answer says it, and the processes share the lobby,
+    #: the limits and the tables through the database. "" : one process on its own
+    node: str = ""
 
     def relaxed(self) -> Settings:
         """The same settings without the per-address limits (benchmarks and tests that make
@@ -179,6 +184,10 @@ def problems(settings: Settings) -> list[str]:
     max_message_bytes must be at least 1024, not 1
     """
     found = proxy_problems(settings)
+    if settings.node and not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", settings.node):
+        found.append(
+            f"--node takes a name of letters, digits, '.', '_' and '-', not {settings.node!r}"
+        )
     if settings.compute not in COMPUTE:
         found.append(f"compute must be one of {', '.join(COMPUTE)}, not {settings.compute!r}")
     for knob in fields(Settings):

@@ -27,7 +27,9 @@ log = logging.getLogger("cardtable.server")
 
 JSON = dict[str, Any]
 GONE = (WebSocketDisconnect, RuntimeError, OSError)  # what sending to a closed socket raises
-CLOSE_CODES = {"not_found": 4404, "forbidden": 4403, "rate_limited": 4429}
+#: a refusal's close code; the page connects again after any but 4403 and 4404 ("moved":
+#: another process of a cluster holds the table now, and nginx sends the page there)
+CLOSE_CODES = {"not_found": 4404, "forbidden": 4403, "rate_limited": 4429, "moved": 4409}
 
 
 class SocketListener:
@@ -39,6 +41,9 @@ class SocketListener:
 
     async def send_text(self, text: str) -> None:
         await self.socket.send_text(text)
+
+    async def close(self, code: str) -> None:
+        await self.socket.close(code=CLOSE_CODES.get(code, 1011))
 
 
 async def reply(socket: WebSocket, frame: JSON) -> bool:

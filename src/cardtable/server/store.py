@@ -36,6 +36,7 @@ from sqlalchemy import (
     Integer,
     String,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -113,6 +114,39 @@ class CompanionRow(Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)
     updated_at: Mapped[float] = mapped_column(Float)
+
+
+class HolderRow(Base):
+    """Which process of a cluster holds each table live: the last one that took it (a
+    process that finds another named here lets its copy go)."""
+
+    __tablename__ = "holders"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    node: Mapped[str] = mapped_column(String(40))
+    since: Mapped[float] = mapped_column(Float)
+
+
+class LobbyRow(Base):
+    """One open table as the lobby of the process holding it lists it; each process of a
+    cluster writes its own rows, and every process reads them all."""
+
+    __tablename__ = "lobby"
+
+    node: Mapped[str] = mapped_column(String(40), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    listed_at: Mapped[float] = mapped_column(Float, index=True)
+    entry: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class BucketRow(Base):
+    """A per-address token bucket that every process of a cluster spends from."""
+
+    __tablename__ = "buckets"
+
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    stamp: Mapped[float] = mapped_column(Float, index=True)
 
 
 @dataclass(frozen=True)
@@ -223,6 +257,15 @@ def _settle(
         written.set_exception(error)
     else:
         written.set_result(at)
+
+
+def _again_if_raced(work: Callable[[], R]) -> R:
+    """``work``, once more if another process added the same new row first (the second
+    try finds it)."""
+    try:
+        return work()
+    except IntegrityError:
+        return work()
 
 
 def reads(method: Callable[P, R]) -> Callable[P, R]:
@@ -419,6 +462,75 @@ class Store:
             kept = session.get(SecretRow, name)
             assert kept is not None
             return kept.value
+
+    # -- what the processes of a cluster share (server/cluster.py) ----------------------------
+    @writes
+    def hold(self, table_id: str, node: str) -> None:
+        """``node`` holds ``table_id`` live from now on."""
+
+        def take() -> None:
+            with self.session() as session:
+                held = session.get(HolderRow, table_id, with_for_update=True)
+                if held is None:
+                    session.add(HolderRow(table_id=table_id, node=node, since=time.time()))
+                else:
+                    held.node, held.since = node, time.time()
+
+        _again_if_raced(take)
+
+    @reads
+    def holders(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """The node holding each of ``table_ids`` (those that have one)."""
+        with self.session() as session:
+            rows = session.execute(
+                select(HolderRow.table_id, HolderRow.node).where(HolderRow.table_id.in_(table_ids))
+            )
+            return {table_id: node for table_id, node in rows}
+
+    @writes
+    def publish_lobby(self, node: str, entries: dict[str, dict[str, Any]]) -> None:
+        """``node``'s open tables, in place of what it listed before."""
+        now = time.time()
+        with self.session() as session:
+            session.execute(delete(LobbyRow).where(LobbyRow.node == node))
+            session.add_all(
+                LobbyRow(node=node, table_id=table_id, listed_at=now, entry=entry)
+                for table_id, entry in entries.items()
+            )
+
+    @reads
+    def lobby_since(self, since: float) -> list[tuple[str, dict[str, Any]]]:
+        """Every process's listed tables written after ``since`` (a process that stopped
+        writing has died: its rows age out): (node, entry)."""
+        with self.session() as session:
+            rows = session.execute(
+                select(LobbyRow.node, LobbyRow.entry).where(LobbyRow.listed_at > since)
+            )
+            return [(node, dict(entry)) for node, entry in rows]
+
+    @writes
+    def spend(self, key: str, per_second: float, burst: float, take: bool = True) -> bool:
+        """A shared token bucket: whether ``key`` has a token (``take``: and take it)."""
+
+        def spent() -> bool:
+            now = time.time()
+            with self.session() as session:
+                row = session.get(BucketRow, key, with_for_update=True)
+                if row is None:
+                    row = BucketRow(key=key, tokens=burst, stamp=now)
+                    session.add(row)
+                tokens = min(burst, row.tokens + max(0.0, now - row.stamp) * per_second)
+                allowed = tokens >= 1
+                row.tokens, row.stamp = (tokens - 1 if allowed and take else tokens), now
+            return allowed
+
+        return _again_if_raced(spent)
+
+    @writes
+    def forget_buckets(self, before: float) -> None:
+        """Buckets unused since ``before`` are full again: their rows can go."""
+        with self.session() as session:
+            session.execute(delete(BucketRow).where(BucketRow.stamp < before))
 
     def close(self) -> None:
         try:

@@ -19,6 +19,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from sqlalchemy.exc import IntegrityError
+
 from cardtable.agents.hints import hint
 from cardtable.core.actions import Action
 from cardtable.core.errors import CardtableError, IllegalAction
@@ -52,6 +54,7 @@ class TableHub(Compute, Protocol):
     @property
     def store(self) -> Store: ...
     def signer(self) -> Signer: ...
+    def moved_elsewhere(self, table: LiveTable) -> None: ...
 
 
 async def durable(written: asyncio.Future[float]) -> tuple[float, bool]:
@@ -287,7 +290,11 @@ class LiveTable:
                     raise TableError("the game moved on before this action", "stale")
                 raise IllegalAction(reason)
             written = self.hub.store.append_move(self.id, self.version, seat, action.to_json())
-            self.last_change, cancelled = await durable(written)
+            try:
+                self.last_change, cancelled = await durable(written)
+            except IntegrityError:  # another process wrote this move: it holds the table
+                self.hub.moved_elsewhere(self)
+                raise TableError("this table moved to another server process", "moved") from None
             before, rounds = self._copy_if_people_wait(), self.state.rounds_finished
             coached = self.coach.before(seat, before)
             movers = self.state.to_move

@@ -1,0 +1,183 @@
+"""Many server processes behind one address (issue 46): three ``cardtable serve --node``
+processes on a scratch PostgreSQL, behind Debian's nginx running the documented
+docs/deploy/nginx-cluster.conf (its ports put in). Loopback only: clients speak from
+127.0.0.x, every part listens on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import threading
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from http.client import HTTPConnection
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from websockets.sync.client import connect
+
+from cardtable.server.local_cluster import LocalCluster, local_cluster, postgres_bin
+
+from .server_helpers import eventually, seat_keys
+from .test_server_restart import play_moves
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is installed by make test"),
+]
+PEOPLE = {"game": "koi-koi", "seats": ["human", "human"]}
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[LocalCluster]:
+    postgres_bin()  # make test installs Debian's postgresql: without it this must fail
+    with local_cluster(3, port=0) as running:
+        yield running
+
+
+def ask(url: str, method: str, path: str, body: Any = None, source: str = "127.0.0.2") -> Any:
+    """Status, JSON and the node that answered, from a client at ``source``."""
+    parts = urlsplit(url)
+    connection = HTTPConnection(parts.hostname, parts.port, timeout=30, source_address=(source, 0))
+    try:
+        data = None if body is None else json.dumps(body)
+        connection.request(method, path, data, {"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        text = answer.read()
+        return answer.status, json.loads(text or b"null"), answer.getheader("X-Cardtable-Node")
+    finally:
+        connection.close()
+
+
+def holder(cluster: LocalCluster, table_id: str) -> str:
+    """The node nginx sends the table's requests to."""
+    status, _meta, node = ask(cluster.url, "GET", f"/api/tables/{table_id}")
+    assert status == 200
+    return str(node)
+
+
+def test_tables_spread_over_the_processes_and_every_lobby_lists_them(
+    cluster: LocalCluster,
+) -> None:
+    made = []
+    for n in range(9):  # nine people, each at an address of their own
+        status, created, _node = ask(
+            cluster.url, "POST", "/api/tables", PEOPLE, f"127.0.0.{20 + n}"
+        )
+        assert status == 201, created
+        made.append(created["id"])
+    holders = Counter(holder(cluster, table_id) for table_id in made)
+    assert len(holders) >= 2, holders  # consistent hashing spread them
+    for node in cluster.nodes:  # each process's lobby has every process's tables
+
+        def listed(node_url: str = node.url) -> bool:
+            with urllib.request.urlopen(f"{node_url}/api/tables", timeout=10) as answer:
+                ids = {entry["id"] for entry in json.loads(answer.read())}
+            return set(made) <= ids
+
+        eventually(listed, 20, f"{node.name}'s lobby lists every table")
+
+
+def test_the_table_limit_holds_across_the_processes(cluster: LocalCluster) -> None:
+    statuses = Counter(
+        ask(cluster.url, "POST", "/api/tables", PEOPLE, "127.0.0.50")[0] for _ in range(16)
+    )
+    # tables_burst is 10 an address in all, not 10 in each of the three processes
+    assert statuses == {201: 10, 429: 6}, statuses
+
+
+def test_two_processes_given_one_table_never_both_accept_a_move(cluster: LocalCluster) -> None:
+    _status, created, _node = ask(cluster.url, "POST", "/api/tables", PEOPLE, "127.0.0.60")
+    keys, table_id = seat_keys(created), created["id"]
+    first, second = cluster.nodes[0], cluster.nodes[1]
+    sockets = {}
+    views = {}
+    for node in (first, second):  # past nginx: the same table in two processes at once
+        port = node.port
+        for seat, key in keys.items():
+            ws = connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}?seat={seat}&key={key}")
+            frame = json.loads(ws.recv(timeout=30))
+            sockets[node.name, seat] = ws
+            if frame.get("type") == "state" and frame["view"].get("legal_actions"):
+                views[node.name] = (seat, frame)
+    try:
+        barrier = threading.Barrier(len(views))
+        answers: dict[str, list[dict[str, Any]]] = {}
+
+        def move(name: str) -> None:
+            seat, frame = views[name]
+            ws = sockets[name, seat]
+            action = frame["view"]["legal_actions"][0]
+            barrier.wait()
+            ws.send(json.dumps({"type": "action", "action": action, "version": frame["version"]}))
+            answers[name] = replies_until_settled(ws)
+
+        threads = [threading.Thread(target=move, args=(name,)) for name in views]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+    finally:
+        for ws in sockets.values():
+            ws.close()
+    assert len(views) == 2  # the seat to move, in each process
+    meta = ask(cluster.url, "GET", f"/api/tables/{table_id}")[1]
+    accepted = [name for name, said in answers.items() if any(is_moved_on(f) for f in said)]
+    # one process took the move; the other refused it, or had let its copy go already
+    assert meta["moves"] == 1 and len(accepted) == 1, (meta, answers)
+    refused = next(name for name in answers if name not in accepted)
+    assert any(frame.get("code") == "moved" for frame in answers[refused]), answers
+
+
+def replies_until_settled(ws: Any) -> list[dict[str, Any]]:
+    """What a socket hears after its move: a state frame past it, or the process letting
+    the table go ("moved", then the connection closed)."""
+    heard = []
+    try:
+        while True:
+            frame = json.loads(ws.recv(timeout=10))
+            heard.append(frame)
+            if is_moved_on(frame) or frame.get("code") in ("moved", "stale", "illegal"):
+                return heard
+    except Exception:  # closed (4409) or quiet: what was heard is the answer
+        return heard
+
+
+def is_moved_on(frame: dict[str, Any]) -> bool:
+    return frame.get("type") == "state" and frame["version"] >= 1
+
+
+def test_a_killed_process_loses_no_move_and_its_tables_come_back(cluster: LocalCluster) -> None:
+    _status, created, _node = ask(cluster.url, "POST", "/api/tables", PEOPLE, "127.0.0.70")
+    keys, table_id = seat_keys(created), created["id"]
+    rng = random.Random(46)
+    acknowledged = len(play_moves(cluster.url, table_id, keys, 3, rng))
+    first = cluster.node(holder(cluster, table_id))
+    first.kill9()
+    # its tables go to the next process on the ring: rebuilt from the move log, played on
+    acknowledged += len(play_moves(cluster.url, table_id, keys, 3, rng))
+    interim = holder(cluster, table_id)
+    assert interim != first.name
+    first.start()  # back: after nginx's fail_timeout its tables come back to it
+    eventually(lambda: holder(cluster, table_id) == first.name, 30, "the table comes back")
+    acknowledged += len(play_moves(cluster.url, table_id, keys, 3, rng))
+    _status, meta, node = ask(cluster.url, "GET", f"/api/tables/{table_id}")
+    assert node == first.name
+    assert meta["moves"] == acknowledged  # nothing acknowledged lost, nothing doubled
+    record = ask(cluster.url, "GET", f"/api/tables/{table_id}/replay")
+    assert record[0] in (200, 409)  # the game may still be on: its replay waits
+
+
+def test_every_answer_names_its_process_and_the_file_is_the_documented_one(
+    cluster: LocalCluster,
+) -> None:
+    names = {
+        ask(cluster.url, "GET", "/api/health", source=f"127.0.0.{80 + n}")[2] for n in range(9)
+    }
+    assert names <= {node.name for node in cluster.nodes} and len(names) >= 2
+    config = Path(__file__).resolve().parent.parent / "src/cardtable/docs/deploy/nginx-cluster.conf"
+    assert "hash $cardtable_table consistent;" in config.read_text()
