@@ -9,10 +9,11 @@ STAMP := $(VENV)/.installed
 # PostgreSQL for the crash test on PostgreSQL, nginx for the reverse-proxy test (docs/web.md).
 APT_PACKAGES ?= wpolish wamerican chromium postgresql nginx
 
-.PHONY: run test check compiled bench bench-attack bench-compiled bench-compare levels ladder train lint format docs system-deps clean help
+.PHONY: run cluster test check compiled bench bench-attack bench-compiled bench-compare levels ladder train lint format docs system-deps clean help
 
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
+	@echo "make cluster three server processes behind nginx on http://127.0.0.1:8100 (PostgreSQL)"
 	@echo "make test    install everything needed and run every test (lint included)"
 	@echo "make check   lint and the quick tests (small property counts, no browser): minutes, for use while working"
 	@echo "make bench   engine benchmarks (figures in benchmarks/results/); C_PEER=ai_sim KOIKOI_AI=koikoigame.py time those engines too"
@@ -45,6 +46,11 @@ system-deps:
 
 run: $(STAMP) system-deps compiled
 	$(VENV)/bin/cardtable serve --db sqlite:///cardtable.db --host 127.0.0.1 --port 8000
+
+# Many processes behind one address, on this machine (docs/web.md, "Many processes"): a
+# scratch PostgreSQL, three servers and nginx on http://127.0.0.1:8100; Ctrl-C stops it all
+cluster: $(STAMP) system-deps compiled
+	$(VENV)/bin/cardtable cluster --processes 3 --port 8100
 
 # ESLint for the browser code, pinned in package.json / package-lock.json (Node.js and npm
 # come with the machine; where they do not, from Debian's packages)

@@ -181,3 +181,15 @@ def test_every_answer_names_its_process_and_the_file_is_the_documented_one(
     assert names <= {node.name for node in cluster.nodes} and len(names) >= 2
     config = Path(__file__).resolve().parent.parent / "src/cardtable/docs/deploy/nginx-cluster.conf"
     assert "hash $cardtable_table consistent;" in config.read_text()
+
+
+def test_a_link_made_at_one_process_is_taken_at_another(cluster: LocalCluster) -> None:
+    _status, created, _node = ask(cluster.url, "POST", "/api/tables", PEOPLE, "127.0.0.90")
+    seats = [{"table": created["id"], "seat": created["seat"], "key": created["key"]}]
+    status, link, maker = ask(cluster.url, "POST", "/api/transfers", {"seats": seats}, "127.0.0.90")
+    assert status == 201, link
+    other = next(node for node in cluster.nodes if node.name != maker)
+    taken = ask(other.url, "POST", "/api/transfers/take", {"token": link["token"]})
+    assert taken[0] == 200 and taken[1]["seats"] == seats
+    again = ask(cluster.url, "POST", "/api/transfers/take", {"token": link["token"]})
+    assert again[0] == 404  # once, in the whole cluster

@@ -48,7 +48,7 @@ from cardtable.server.sockets import play as play_socket
 from cardtable.server.store import StorageUnavailable, Store
 from cardtable.server.table_api import live_table
 from cardtable.server.table_api import router as tables_router
-from cardtable.server.transfers import TransferBox
+from cardtable.server.transfers import StoreShelf, TransferBox
 from cardtable.server.transfers import router as transfers_router
 
 log = logging.getLogger("cardtable.server")
@@ -110,6 +110,8 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         hub.settings.transfer_seconds,
         store_bytes=hub.settings.transfer_store_bytes,
         address_bytes=hub.settings.transfer_address_bytes,
+        # a cluster's processes share the links: one made here may be taken at another
+        shelf=StoreShelf(store) if hub.cluster is not None else None,
     )
     app.add_middleware(
         BodyLimit, max_bytes=hub.settings.max_body_bytes, seconds=hub.settings.request_seconds

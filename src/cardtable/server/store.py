@@ -34,6 +34,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     create_engine,
     delete,
@@ -147,6 +148,20 @@ class BucketRow(Base):
     key: Mapped[str] = mapped_column(String(120), primary_key=True)
     tokens: Mapped[float] = mapped_column(Float)
     stamp: Mapped[float] = mapped_column(Float, index=True)
+
+
+class TransferRow(Base):
+    """A "continue on another device" link waiting to be taken (server/transfers.py), by
+    the SHA-256 of its token."""
+
+    __tablename__ = "transfers"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64))
+    expiry: Mapped[float] = mapped_column(Float)
+    made: Mapped[float] = mapped_column(Float, index=True)
+    size: Mapped[int] = mapped_column(Integer)
+    packed: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 @dataclass(frozen=True)
@@ -525,6 +540,40 @@ class Store:
             return allowed
 
         return _again_if_raced(spent)
+
+    @reads
+    def transfers_waiting(self) -> list[tuple[str, str, int, float]]:
+        """Every waiting link, oldest first: (key, address, size, expiry), not its bytes."""
+        with self.session() as session:
+            rows = session.execute(
+                select(
+                    TransferRow.key, TransferRow.address, TransferRow.size, TransferRow.expiry
+                ).order_by(TransferRow.made)
+            )
+            return [(key, address, size, expiry) for key, address, size, expiry in rows]
+
+    @writes
+    def add_transfer(self, key: str, address: str, expiry: float, packed: bytes) -> None:
+        with self.session() as session:
+            session.add(TransferRow(key=key, address=address, expiry=expiry, made=time.time(),
+                                    size=len(packed), packed=packed))  # fmt: skip
+
+    @writes
+    def drop_transfers(self, keys: Sequence[str]) -> None:
+        if keys:
+            with self.session() as session:
+                session.execute(delete(TransferRow).where(TransferRow.key.in_(keys)))
+
+    @writes
+    def take_transfer(self, key: str) -> tuple[float, bytes] | None:
+        """A waiting link's expiry and bytes, taken: no other process gets it again."""
+        with self.session() as session:
+            row = session.get(TransferRow, key, with_for_update=True)
+            if row is None:
+                return None
+            taken = (row.expiry, bytes(row.packed))
+            session.delete(row)
+            return taken
 
     @writes
     def forget_buckets(self, before: float) -> None:

@@ -35,13 +35,14 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
@@ -78,15 +79,71 @@ class Token(BaseModel):
 
 @dataclass(frozen=True)
 class Waiting:
-    """One link's contents, compressed, with who made it and until when it works."""
+    """One link's contents, compressed, with who made it and until when it works (its
+    bytes only where they are needed: taking it)."""
 
     expiry: float
     address: str
-    packed: bytes
+    size: int
+    packed: bytes = b""
+
+
+class Shelf(Protocol):
+    """Where links wait, by the SHA-256 of their token (the token itself is never kept)."""
+
+    def waiting(self) -> list[tuple[str, Waiting]]: ...  # oldest first, without their bytes
+    def add(self, key: str, link: Waiting) -> None: ...
+    def remove(self, keys: list[str]) -> None: ...
+    def pop(self, key: str) -> Waiting | None: ...
+
+
+class MemoryShelf:
+    """Links in this process's memory: one process on its own."""
+
+    def __init__(self) -> None:
+        self.links: dict[str, Waiting] = {}
+
+    def waiting(self) -> list[tuple[str, Waiting]]:
+        return list(self.links.items())
+
+    def add(self, key: str, link: Waiting) -> None:
+        self.links[key] = link
+
+    def remove(self, keys: list[str]) -> None:
+        for key in keys:
+            self.links.pop(key, None)
+
+    def pop(self, key: str) -> Waiting | None:
+        return self.links.pop(key, None)
+
+
+class StoreShelf:
+    """Links in the database: any process of a cluster takes a link another made."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def waiting(self) -> list[tuple[str, Waiting]]:
+        return [(key, Waiting(expiry, address, size))
+                for key, address, size, expiry in self.store.transfers_waiting()]  # fmt: skip
+
+    def add(self, key: str, link: Waiting) -> None:
+        self.store.add_transfer(key, link.address, link.expiry, link.packed)
+
+    def remove(self, keys: list[str]) -> None:
+        self.store.drop_transfers(keys)
+
+    def pop(self, key: str) -> Waiting | None:
+        taken = self.store.take_transfer(key)
+        return None if taken is None else Waiting(taken[0], "", len(taken[1]), taken[1])
+
+
+def shelf_key(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class TransferBox:
-    """Transfers waiting to be taken, by token, oldest first."""
+    """Transfers waiting to be taken, on a :class:`Shelf`."""
 
     def __init__(
         self,
@@ -94,59 +151,60 @@ class TransferBox:
         store_bytes: int,
         address_bytes: int,
         clock: Callable[[], float] = time.time,
+        shelf: Shelf | None = None,
     ) -> None:
         self.seconds = seconds
         self.store_bytes = store_bytes
         self.address_bytes = address_bytes
         self.clock = clock
-        self.waiting: dict[str, Waiting] = {}
+        self.shelf: Shelf = shelf or MemoryShelf()
 
     @property
     def bytes_held(self) -> int:
-        return sum(len(w.packed) for w in self.waiting.values())
+        return sum(link.size for _, link in self.shelf.waiting())
 
     def held_by(self, address: str) -> int:
-        return sum(len(w.packed) for w in self.waiting.values() if w.address == address)
+        return sum(link.size for _, link in self.shelf.waiting() if link.address == address)
 
     def put(self, data: JSON, address: str) -> str:
-        """Keep ``data`` for a single-use token, making room as the class says."""
+        """Keep ``data`` for a single-use token, making room as the module says."""
         packed = zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
-        self._forget_expired()
-        self._make_room(len(packed), address)
+        self.shelf.remove(self._to_drop(len(packed), address))
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        self.waiting[token] = Waiting(self.clock() + self.seconds, address, packed)
+        link = Waiting(self.clock() + self.seconds, address, len(packed), packed)
+        self.shelf.add(shelf_key(token), link)
         return token
 
     def take(self, token: str) -> JSON | None:
         """What was handed over under ``token``, once; None when unknown, used or expired."""
-        held = self.waiting.pop(token, None)
+        held = self.shelf.pop(shelf_key(token))
         if held is None or held.expiry <= self.clock():
             return None
         data: JSON = json.loads(zlib.decompress(held.packed))
         return data
 
-    def _forget_expired(self) -> None:
+    def _to_drop(self, size: int, address: str) -> list[str]:
+        """The links that go to make room for ``size`` more bytes of ``address``: the
+        expired ones; the address's own oldest first; past the whole store's bytes, the
+        oldest of whichever address holds the most."""
         now = self.clock()
-        for token in [t for t, w in self.waiting.items() if w.expiry <= now]:
-            del self.waiting[token]
+        kept = [(key, link) for key, link in self.shelf.waiting() if link.expiry > now]
+        dropped = [key for key, link in self.shelf.waiting() if link.expiry <= now]
 
-    def _make_room(self, size: int, address: str) -> None:
-        """The address's own oldest links go first; past the whole store's bytes, the
-        oldest link of whichever address holds the most."""
-        while self.waiting and self.held_by(address) + size > self.address_bytes:
-            if not self._drop_oldest_of(address):
-                break
-        while self.waiting and self.bytes_held + size > self.store_bytes:
-            held: dict[str, int] = {}
-            for w in self.waiting.values():
-                held[w.address] = held.get(w.address, 0) + len(w.packed)
-            self._drop_oldest_of(max(held, key=held.__getitem__))
+        def drop_oldest_of(holder: str) -> bool:
+            index = next((n for n, (_, link) in enumerate(kept) if link.address == holder), None)
+            if index is not None:
+                dropped.append(kept.pop(index)[0])
+            return index is not None
 
-    def _drop_oldest_of(self, address: str) -> bool:
-        token = next((t for t, w in self.waiting.items() if w.address == address), None)
-        if token is not None:
-            del self.waiting[token]
-        return token is not None
+        def held(holder: str) -> int:
+            return sum(link.size for _, link in kept if link.address == holder)
+
+        while held(address) + size > self.address_bytes and drop_oldest_of(address):
+            pass
+        while kept and sum(link.size for _, link in kept) + size > self.store_bytes:
+            drop_oldest_of(max({link.address for _, link in kept}, key=held))
+        return dropped
 
 
 def vouched(data: JSON, store: Store, signer: Signer) -> JSON:

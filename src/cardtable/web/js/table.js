@@ -112,6 +112,9 @@ function connect() {
       sentAt = null;
       // a click that raced the game (a double click, a move as the round ended) is no news
       if (message.code === "stale" || message.code === "round_break") return;
+      // another server process holds the table now: the socket closes and the page
+      // connects again by itself (to that process), no news for the player
+      if (message.code === "moved") return;
       if (frame?.lesson && message.code === "illegal") {
         // in a lesson the coach explains a refused move: the rules' reason, then what to do
         ui.lessonWrong = { version: frame.version, text: t("lesson.wrong", { reason: errorText(message, seatName) }) };
