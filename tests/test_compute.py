@@ -22,6 +22,7 @@ from websockets.sync.client import connect
 
 import cardtable
 from cardtable.agents import make_agent
+from cardtable.agents.base import EXPERT_SECONDS
 from cardtable.agents.ismcts import ISMCTSAgent
 from cardtable.core.game import spec_of
 from cardtable.server.settings import Settings
@@ -78,6 +79,16 @@ def test_a_search_past_its_deadline_plays_its_best_move_found() -> None:
     searched = sum(child.visits for child in root.children.values())
     assert 0 < searched < spec_of("koi-koi").info.search_iterations
     assert bot_move("hard", "koi-koi", 3, state, seat, deadline=time.time() - 5) in legal
+
+
+def test_a_live_table_keeps_the_expert_clock_that_replays_run_without() -> None:
+    """Elsewhere the iterations alone decide (issue 49); a live table's move stops at the
+    level's clock, or sooner at the move's time left."""
+    assert make_agent("expert", "koi-koi", seed=3).seconds is None  # type: ignore[attr-defined]
+    live = within(make_agent("expert", "koi-koi", seed=3), deadline=time.time() + 60)
+    assert isinstance(live, ISMCTSAgent) and live.seconds == EXPERT_SECONDS
+    hard = within(make_agent("hard", "koi-koi", seed=3), deadline=time.time() + 60)
+    assert isinstance(hard, ISMCTSAgent) and hard.seconds is not None and hard.seconds > 50
 
 
 def test_hints_keep_a_slot_for_moves_and_wait_their_turn() -> None:

@@ -10,11 +10,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardtable.agents import make_agent
+from cardtable.agents import bot_levels, make_agent
+from cardtable.agents.base import EXPERT_SECONDS, on_the_clock
 from cardtable.rl import SingleAgentEnv, env, parallel_env
 from cardtable.rl.encoding import observe
 from tests.rl_helpers import play_out
-from tests.test_rl_integrity import numbers_in
+from tests.test_rl_integrity import learner_line, numbers_in
 
 #: turn games and a race, each small enough to play many times
 ENDED = [
@@ -126,6 +127,33 @@ def test_a_snapshot_hands_out_an_engine_state_every_part_of_the_api_reads(
     # the snapshot itself is no state: asked for one's attribute, it says where the state is
     with pytest.raises(AttributeError, match=r"snapshot\.state"):
         saved.legal_actions(seat)
+
+
+# -- defect 4: every search level replays: no clock but at a live table ------------------
+@pytest.mark.parametrize("game_id", ["koi-koi", "hana-awase-88", "ohanami"])
+def test_every_search_level_runs_no_clock_until_a_live_table_puts_it_on(game_id: str) -> None:
+    made = {level: make_agent(level, game_id, seed=1) for level in ("ismcts", *bot_levels(game_id))}
+    searching: dict[str, Any] = {n: bot for n, bot in made.items() if hasattr(bot, "seconds")}
+    assert {"ismcts", "hard", "expert"} <= searching.keys()
+    # the iteration budget alone decides, so a seed replays the same moves
+    assert {n: bot.seconds for n, bot in searching.items()} == dict.fromkeys(searching)
+    for bot in searching.values():  # a live table's clock: the level's, within the time left
+        live = getattr(bot, "live_seconds", None)
+        assert on_the_clock(bot, 3.0).seconds == (3.0 if live is None else min(live, 3.0))
+    assert make_agent("expert", game_id, seed=1).live_seconds == EXPERT_SECONDS  # type: ignore[attr-defined]
+
+
+def test_expert_opponents_replay_the_same_moves_after_set_state() -> None:
+    """Hana-awase 88's expert is the slowest hanafuda search: on its old clock a loaded
+    machine cut it short at another iteration each time (13 of 38 games diverged)."""
+    single = SingleAgentEnv("hana-awase-88", opponents="expert")
+    observation, _ = single.reset(seed=2)
+    saved = single.get_state()
+    lines = []
+    for _ in range(2):
+        single.set_state(saved)
+        lines.append(learner_line(single, observation, 3))
+    assert lines[0] == lines[1]
 
 
 # -- defect 5: several offenders in one simultaneous step -------------------------------

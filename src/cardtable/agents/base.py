@@ -43,6 +43,7 @@ __all__ = [
     "bots_of",
     "describe_agents",
     "make_agent",
+    "on_the_clock",
     "register_agent",
     "registered_for_now",
 ]
@@ -132,8 +133,9 @@ def bots_of(game_id: str) -> dict[str, BotSpec]:
 #: the bot levels a player picks from, weakest first; every other bot is "advanced" (a
 #: technical bot for comparisons and testing: random, greedy, ismcts, strategist...)
 LEVELS = ("easy", "medium", "hard", "expert")
-#: the ``expert`` level's time limit a move (its budget in iterations is the game's; the
-#: limit holds where its playouts or its dealing make that slow: Ohanami, Hana-awase 88)
+#: the ``expert`` level's time limit a move at a live table (its budget in iterations is
+#: the game's; the limit holds where its playouts or its dealing make that slow: Ohanami,
+#: Hana-awase 88). Nowhere else: a clock makes the moves depend on the machine's load
 EXPERT_SECONDS = 0.95
 
 
@@ -170,8 +172,28 @@ def describe_agents(game_id: str | None = None) -> dict[str, str]:
     return {name: bot.description for name, bot in sorted(bots_of(game_id).items())}
 
 
+def on_the_clock(agent: Agent, seconds: float | None = None) -> Agent:
+    """``agent`` as a live table plays it: a searching bot (one with ``seconds``) stops each
+    move's search at its level's clock (``live_seconds``) or after ``seconds``, whichever
+    comes first, and plays its best move so far. A bot from :func:`make_agent` runs no
+    clock: its iteration budget alone decides, so the RL environments, the arena and
+    replays after ``set_state`` get the same moves from the same seed under any load.
+
+    >>> expert = make_agent("expert", "koi-koi", seed=1)
+    >>> expert.seconds is None, on_the_clock(expert, 3.0).seconds == EXPERT_SECONDS
+    (True, True)
+    """
+    if hasattr(agent, "seconds"):
+        limits = (agent.seconds, getattr(agent, "live_seconds", None), seconds)
+        given = [limit for limit in limits if limit is not None]
+        agent.seconds = min(given) if given else None
+    return agent
+
+
 def make_agent(name: str, game_id: str, seed: int | None = None) -> Agent:
-    """A bot by name for a game; an unknown name raises OptionError listing the valid ones."""
+    """A bot by name for a game; an unknown name raises OptionError listing the valid ones.
+    A searching bot runs no clock (its iterations decide; :func:`on_the_clock` puts a live
+    table's on)."""
     bots = bots_of(game_id)
     bot = bots.get(name.removeprefix("bot:"))
     if bot is None:

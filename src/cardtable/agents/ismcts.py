@@ -113,7 +113,10 @@ def match_rewards(totals: tuple[int, ...], scale: float, rounds_left: int) -> li
 
 
 class ISMCTSAgent:
-    """ISMCTS with an iteration budget and an optional time budget per move."""
+    """ISMCTS with an iteration budget and an optional time budget per move: ``seconds``
+    stops a move's search early (None: the iterations alone decide, so a seed replays the
+    same moves under any load); ``live_seconds`` is the level's clock at a live table,
+    which only a live table puts on (:func:`cardtable.agents.base.on_the_clock`)."""
 
     name = "ismcts"
 
@@ -126,12 +129,14 @@ class ISMCTSAgent:
         belief: Belief | None = None,
         leaf: LeafValue | None = None,
         leaf_share: float = 1.0,
+        live_seconds: float | None = None,
     ) -> None:
         self.iterations = iterations
         #: a leaf's reward is this share of the leaf value's, the rest the playout's
         self.leaf = leaf
         self.leaf_share = leaf_share
         self.seconds = seconds
+        self.live_seconds = live_seconds
         self.rollout = rollout
         self.belief = belief
         self.rng = Rng(0 if seed is None else seed)
@@ -302,17 +307,19 @@ def search_level(
     seed: int | None,
     rollout: str = "greedy",
     belief: Belief | None = None,
-    seconds: float | None = None,
+    live_seconds: float | None = None,
     leaf: LeafValue | None = None,
     leaf_share: float = 1.0,
     iterations: int | None = None,
 ) -> ISMCTSAgent:
-    """A level's search: the game's budget (``iterations`` when given; at most
-    ``seconds`` a move), playouts by its ``rollout`` bot, hidden cards dealt by
-    ``belief`` (uniformly without one), leaves judged ``leaf_share`` by ``leaf``."""
+    """A level's search: the game's budget in iterations (``iterations`` when given; at a
+    live table at most ``live_seconds`` a move), playouts by its ``rollout`` bot, hidden
+    cards dealt by ``belief`` (uniformly without one), leaves judged ``leaf_share`` by
+    ``leaf``. No clock runs until a live table puts it on: envs, the arena and replays
+    get the same moves from the same seed."""
     return ISMCTSAgent(
         iterations=iterations or spec_of(game_id).info.search_iterations,
-        seconds=seconds,
+        live_seconds=live_seconds,
         seed=seed,
         rollout=make_agent(rollout, game_id, seed),
         belief=belief,

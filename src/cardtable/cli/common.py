@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 
 from cardtable.agents import make_agent
+from cardtable.agents.base import on_the_clock
 from cardtable.core.errors import OptionError
 from cardtable.core.terminal import Seat
 from cardtable.locales import LANGUAGES, message
@@ -34,13 +35,16 @@ def parse_seats(text: str | None, players: int, game_id: str, seed: int | None) 
         raise OptionError(f"{len(names)} seats given for a {players}-player game")
     while len(names) < players:
         names.append("greedy")
+    # a person waits for the bots: a live table, so search levels play on their clock
+    live = "human" in names
     seats = []
     for number, name in enumerate(names):
         if name == "human":
             seats.append(Seat(number, "human"))
         else:
             bot_seed = None if seed is None else seed * 31 + number
-            seats.append(Seat(number, name, make_agent(name, game_id, bot_seed)))
+            bot = make_agent(name, game_id, bot_seed)
+            seats.append(Seat(number, name, on_the_clock(bot) if live else bot))
     return seats
 
 

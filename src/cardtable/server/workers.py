@@ -68,12 +68,12 @@ def bot_move(bot: str, game_id: str, seed: int, state: State, seat: int, deadlin
 
 
 def within(agent: Agent, deadline: float) -> Agent:
-    """``agent``, its search (if it searches) stopping at ``deadline`` with its best move
-    found, after at least :data:`FLOOR_SECONDS`."""
-    if hasattr(agent, "seconds"):
-        left = max(FLOOR_SECONDS, deadline - time.time())
-        agent.seconds = left if agent.seconds is None else min(agent.seconds, left)
-    return agent
+    """``agent`` on a live table's clock (its level's, ``on_the_clock``), its search (if it
+    searches) stopping at ``deadline`` at the latest with its best move found, after at
+    least :data:`FLOOR_SECONDS`."""
+    from cardtable.agents.base import on_the_clock  # noqa: PLC0415 - as bot_move's import
+
+    return on_the_clock(agent, max(FLOOR_SECONDS, deadline - time.time()))
 
 
 #: how long each warming job holds its worker, so that every worker gets one

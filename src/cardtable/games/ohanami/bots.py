@@ -231,7 +231,7 @@ BOTS = {
     "expert": BotSpec(
         "ISMCTS as hard, with the strategist's playouts and shortlist, at most a second a move",
         lambda game_id, seed: search_level(
-            game_id, seed, rollout="strategist", seconds=EXPERT_SECONDS
+            game_id, seed, rollout="strategist", live_seconds=EXPERT_SECONDS
         ),
     ),
 }

@@ -31,7 +31,7 @@ def read_hands(state: State, seat: int) -> Dealer | None:
 
 def expert(game_id: str, seed: int | None) -> Agent:
     """ISMCTS as ``hard``, dealing the hidden cards by what the others played."""
-    return search_level(game_id, seed, belief=read_hands, seconds=EXPERT_SECONDS)
+    return search_level(game_id, seed, belief=read_hands, live_seconds=EXPERT_SECONDS)
 
 
 BOTS = {
