@@ -5,11 +5,13 @@ illegal moves of several seats at once are all penalised; nothing public rebuild
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+import cardtable
 from cardtable.agents import bot_levels, make_agent
 from cardtable.agents.base import EXPERT_SECONDS, on_the_clock
 from cardtable.rl import SingleAgentEnv, env, parallel_env
@@ -201,3 +203,13 @@ def test_no_public_number_of_an_env_rebuilds_the_hidden_hands(kind: str) -> None
             if 0 <= number < 2**63:
                 rebuilt = made.game.new_state(seed=number).view(0).get("hand")
                 assert rebuilt != hidden, f"{kind}: {number} rebuilds the deal of seed {seed}"
+
+
+# -- defect 7: the guide says what the code does ---------------------------------------
+def test_the_rl_guide_says_what_the_vector_envs_do_and_what_a_pool_needs() -> None:
+    guide = (Path(cardtable.__file__).parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    assert "skipped by the envs" not in guide  # games over as dealt are handed out
+    assert "handed out as the single-agent env does" in guide
+    # where the worker pool is introduced, the spawn start method's need is said
+    pool = guide.index("opponent_jobs=2")
+    assert 'if __name__ == "__main__":' in guide[pool : pool + 600]

@@ -1,7 +1,9 @@
 """The built-in bots as opponents of a batch of games (``VectorGames`` and
 ``CardtableVectorEnv`` of :mod:`cardtable.rl.vector`): ``greedy`` and ``strategist`` choose
 in the batch, the search levels (``hard``, ``ismcts``: about a second a move) on a pool
-of worker processes.
+of worker processes. The workers are spawned and import the script that started them: a
+script makes its env under ``if __name__ == "__main__":`` (else each worker runs the
+script again and fails, and the step raises ``BrokenProcessPool``).
 
 >>> from cardtable.rl.vector import VectorGames
 >>> games = VectorGames("koi-koi", 4, seed=1, rounds=1)
