@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 import cardtable
 from cardtable.agents import bot_levels, make_agent
@@ -17,6 +18,7 @@ from cardtable.agents.base import EXPERT_SECONDS, on_the_clock
 from cardtable.rl import SingleAgentEnv, env, parallel_env
 from cardtable.rl.encoding import observe
 from tests.rl_helpers import play_out
+from tests.test_rl import GAMES, IDS
 from tests.test_rl_integrity import learner_line, numbers_in
 
 #: turn games and a race, each small enough to play many times
@@ -213,3 +215,14 @@ def test_the_rl_guide_says_what_the_vector_envs_do_and_what_a_pool_needs() -> No
     # where the worker pool is introduced, the spawn start method's need is said
     pool = guide.index("opponent_jobs=2")
     assert 'if __name__ == "__main__":' in guide[pool : pool + 600]
+
+
+# -- what it must show: the API suites with both conventions for illegal actions ----------
+@pytest.mark.parametrize(("game_id", "options"), GAMES, ids=IDS)
+def test_the_api_suites_pass_when_illegal_actions_end_the_game(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    """The default (raise) runs in tests/test_rl.py and tests/test_rl_integrity.py."""
+    api_test(env(game_id, illegal="terminate", **options), num_cycles=300, verbose_progress=False)
+    seed_test(lambda: env(game_id, illegal="terminate", **options), num_cycles=100)
+    parallel_api_test(parallel_env(game_id, illegal="terminate", **options), num_cycles=300)
