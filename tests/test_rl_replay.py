@@ -52,7 +52,7 @@ def test_an_aec_env_played_to_the_end_goes_on_from_a_snapshot(
         assert aec.agents == aec.possible_agents
         again = play_out(aec, np.random.default_rng(seed))
         assert again == first, seed
-        # a snapshot of the finished game: each agent takes its dead step, then none is left
+        # a snapshot taken after the last dead steps: restored, it has no agent left either
         ended = aec.get_state()
         aec.set_state(ended)
         assert len(list(aec.agent_iter(100))) == 0
