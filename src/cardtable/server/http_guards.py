@@ -8,6 +8,7 @@ import ipaddress
 import json
 import logging
 import re
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -180,17 +181,50 @@ class LimitsFirst:
     def __init__(self, app: ASGIApp, limits: Sequence[RequestLimit]) -> None:
         self.app = app
         self.limits = limits
+        self.slowed = Slowdown()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             method, path = scope["method"], scope["path"].rstrip("/") or "/"
             for limit in self.limits:
                 if limit.matches(method, path):
-                    if not limit.buckets.allow(client_address(scope)):
+                    address = client_address(scope)
+                    if not limit.buckets.allow(address):
+                        # a client that goes on after its refusals waits longer for each
+                        # one: a flood of requests sent one after the other slows to a
+                        # trickle instead of keeping the event loop busy refusing it
+                        await asyncio.sleep(self.slowed.refused(address))
                         await _answer(send, 429, "rate_limited", limit.message)
                         return
                     break
         await self.app(scope, receive, send)
+
+
+class Slowdown:
+    """How long to hold each refusal of an address: 20 ms more for each refusal in a row,
+    at most :attr:`most` seconds; an address left alone for :attr:`forgive` seconds starts
+    again from nothing.
+
+    >>> slow = Slowdown()
+    >>> [round(slow.refused("10.0.0.1", now=float(n)), 2) for n in range(3)]
+    [0.02, 0.04, 0.06]
+    >>> slow.refused("10.0.0.1", now=100.0), slow.refused("10.0.0.2", now=100.0)
+    (0.02, 0.02)
+    """
+
+    def __init__(self, most: float = 1.0, forgive: float = 10.0) -> None:
+        self.most = most
+        self.forgive = forgive
+        self.strikes: dict[str, tuple[int, float]] = {}
+
+    def refused(self, address: str, now: float | None = None) -> float:
+        now = time.monotonic() if now is None else now
+        count, last = self.strikes.get(address, (0, now))
+        count = 1 if now - last > self.forgive else count + 1
+        if len(self.strikes) > 10_000:  # many addresses: keep only the busy ones
+            self.strikes = {a: s for a, s in self.strikes.items() if now - s[1] <= self.forgive}
+        self.strikes[address] = (count, now)
+        return min(self.most, 0.02 * count)
 
 
 class NodeHeader:
