@@ -18,10 +18,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Browser, expect
 from websockets.sync.client import connect
 
 from cardtable.server.local_cluster import LocalCluster, local_cluster, postgres_bin
 
+from .browser_helpers import browser, create_table, hanafuda_move, new_page, page_pause, shot
 from .server_helpers import eventually, seat_keys
 from .test_server_restart import play_moves
 
@@ -30,6 +32,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is installed by make test"),
 ]
 PEOPLE = {"game": "koi-koi", "seats": ["human", "human"]}
+__all__ = ["browser"]  # a fixture, used by name
 
 
 @pytest.fixture(scope="module")
@@ -193,3 +196,40 @@ def test_a_link_made_at_one_process_is_taken_at_another(cluster: LocalCluster) -
     assert taken[0] == 200 and taken[1]["seats"] == seats
     again = ask(cluster.url, "POST", "/api/transfers/take", {"token": link["token"]})
     assert again[0] == 404  # once, in the whole cluster
+
+
+def test_a_page_plays_on_when_its_process_is_killed(
+    cluster: LocalCluster, browser: Browser
+) -> None:
+    """Through nginx in Chromium: a game against a bot; its process killed mid-game; the
+    page says it reconnects, finds the table at the next process and plays on."""
+    page = new_page(browser, locale="pl-PL", width=1366, height=800)
+    table_id = create_table(page, cluster.url, "koi-koi", ["human", "bot:random"], {})
+
+    def moves() -> int:
+        return int(ask(cluster.url, "GET", f"/api/tables/{table_id}")[1]["moves"])
+
+    def my_move() -> bool:
+        return hanafuda_move(page) or bool(page.wait_for_timeout(100))
+
+    eventually(my_move, 60, "the page makes a move", pause=page_pause(page))
+    eventually(lambda: moves() >= 2, 60, "the move and the bot's answer are stored")
+    before = moves()
+    killed = cluster.node(holder(cluster, table_id))
+    killed.kill9()
+    try:
+        expect(page.locator("#banner")).to_contain_text("łączę ponownie", timeout=15_000)
+        shot(page, "cluster-reconnecting-pl-1366")
+        banner = page.locator("#banner")
+        expect(banner).not_to_contain_text("łączę ponownie", timeout=30_000)  # back
+
+        def played_on() -> bool:
+            my_move()
+            return moves() > before + 1
+
+        eventually(played_on, 90, "the game goes on at the next process", pause=page_pause(page))
+        shot(page, "cluster-played-on-pl-1366")
+        assert holder(cluster, table_id) != killed.name
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        killed.start()  # the other tests of this cluster find all three processes
