@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime
 import http.client
 import json
-import os
 import re
 import shutil
 import socket
@@ -23,6 +22,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from cardtable.server.local_cluster import nginx_main
 from cardtable.server.settings import Settings
 
 from .server_helpers import eventually, server_thread
@@ -108,21 +108,7 @@ def site_config(app_port: int, tls_port: int, plain_port: int, folder: Path) -> 
 def nginx(site: str, folder: Path) -> Iterator[None]:
     """nginx in the foreground with ``site`` as its only server, all its files in ``folder``."""
     (folder / "site.conf").write_text(site)
-    temp = folder / "temp"
-    temp.mkdir()
-    user = "user root;" if os.geteuid() == 0 else ""  # workers must read the test's files
-    (folder / "nginx.conf").write_text(
-        f"""{user}
-daemon off; worker_processes 1; pid {folder}/nginx.pid; error_log {folder}/error.log;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {temp}/body; proxy_temp_path {temp}/proxy;
-    fastcgi_temp_path {temp}/fcgi; uwsgi_temp_path {temp}/uwsgi; scgi_temp_path {temp}/scgi;
-    include {folder}/site.conf;
-}}
-"""
-    )
+    (folder / "nginx.conf").write_text(nginx_main(folder))
     process = subprocess.Popen(
         [shutil.which("nginx") or "nginx", "-p", str(folder), "-c", str(folder / "nginx.conf")],
         stderr=subprocess.PIPE,

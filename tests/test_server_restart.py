@@ -4,10 +4,7 @@ with no acknowledged move lost — on SQLite, and on PostgreSQL where one can be
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -18,11 +15,10 @@ import pytest
 from websockets.sync.client import connect
 
 import cardtable
+from cardtable.server.local_cluster import postgres_bin, scratch_postgres
 from cardtable.server.store import Store
 
-from .server_helpers import ServerProcess, http, reserve_port, seat_keys
-
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+from .server_helpers import ServerProcess, http, seat_keys
 
 
 def receive_state(socket: Any, version: int) -> dict[str, Any]:
@@ -138,38 +134,15 @@ def test_kill_9_on_sqlite_loses_no_acknowledged_move(tmp_path: Path) -> None:
 
 @pytest.fixture
 def postgres() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster on a free port (Debian's postgresql, as user postgres)."""
+    """A throwaway PostgreSQL cluster on a free port (Debian's postgresql, as user postgres;
+    the folder where user postgres can reach it: pytest's tmp_path is private to root)."""
     # make test installs Debian's postgresql (APT_PACKAGES): without it this test must fail
-    assert (PG_BIN / "initdb").exists(), "Debian's postgresql is missing: run make test as root"
-    as_postgres: list[str] = [] if os.getuid() != 0 else ["runuser", "-u", "postgres", "--"]
-    # pytest's tmp_path is private to root; the cluster lives where user postgres can reach
-    data = Path(tempfile.mkdtemp(prefix="cardtable-pg-"))
-    if as_postgres:
-        shutil.chown(data, "postgres")
-    held = reserve_port()  # until the cluster stops: no other test's server takes it
-    port = held.getsockname()[1]
-    run = lambda *args: subprocess.run([*as_postgres, *args], check=True, capture_output=True)  # noqa: E731
-    run(str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres")
-    run(
-        str(PG_BIN / "pg_ctl"), "-D", str(data), "-w", "-l", str(data / "log"),
-        "-o", f"-p {port} -k {data} -c listen_addresses=127.0.0.1", "start",
-    )  # fmt: skip
-    try:
-        run(
-            str(PG_BIN / "createdb"),
-            "-h",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "-U",
-            "postgres",
-            "cardtable",
-        )
-        yield f"postgresql://postgres@127.0.0.1:{port}/cardtable"
-    finally:
-        run(str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
-        shutil.rmtree(data, ignore_errors=True)
-        held.close()
+    postgres_bin()
+    with (
+        tempfile.TemporaryDirectory(prefix="cardtable-pg-") as folder,
+        scratch_postgres(Path(folder)) as url,
+    ):
+        yield url
 
 
 @pytest.mark.slow  # a PostgreSQL cluster and a server process
