@@ -183,7 +183,7 @@ def test_read_only_database_files_leave_the_server_up_and_heal(tmp_path: Path) -
         server.stop()
 
 
-def healed(url: str, seconds: float = 15) -> None:
+def healed(url: str, seconds: float = 30) -> None:
     """Until the server's health is back by itself (it retries its storage)."""
     eventually(lambda: http("GET", f"{url}/api/health")[0] == 200, seconds,
                "storage comes back by itself")  # fmt: skip
