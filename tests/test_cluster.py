@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
+import signal
+import socket
+import subprocess
+import sys
 import threading
 import urllib.request
 from collections import Counter
@@ -21,7 +26,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 from websockets.sync.client import connect
 
-from cardtable.server.local_cluster import LocalCluster, local_cluster, postgres_bin
+from cardtable.server.local_cluster import LocalCluster, free_port, local_cluster, postgres_bin
 
 from .browser_helpers import browser, create_table, hanafuda_move, new_page, page_pause, shot
 from .server_helpers import eventually, seat_keys
@@ -233,3 +238,40 @@ def test_a_page_plays_on_when_its_process_is_killed(
         assert not page.errors  # type: ignore[attr-defined]
     finally:
         killed.start()  # the other tests of this cluster find all three processes
+
+
+def test_ctrl_c_stops_the_whole_local_cluster() -> None:
+    """``cardtable cluster`` (what ``make cluster`` runs): up on its address, and after
+    Ctrl-C nothing of it is left listening (nginx, the processes, PostgreSQL)."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "cardtable",
+        "cluster",
+        "--processes",
+        "2",
+        "--port",
+        str(port),
+    ]
+    started = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert started.stdout is not None
+        said = ""
+        while "Ctrl-C" not in said:
+            line = started.stdout.readline()
+            assert line, f"the cluster ended before it started: {said}"
+            said += line
+        said = " ".join(said.split())
+        ports = [port, *map(int, re.findall(r"on :(\d+)", said))]
+        ports.append(int(re.search(r"127\.0\.0\.1:(\d+)/cardtable", said).group(1)))  # type: ignore[union-attr]
+        assert len(ports) == 4, said
+        assert ask(f"http://127.0.0.1:{port}", "GET", "/api/health")[0] == 200
+        started.send_signal(signal.SIGINT)
+        assert started.wait(60) == 0
+    finally:
+        if started.poll() is None:
+            started.kill()
+    for listening in ports:
+        with socket.socket() as probe:
+            assert probe.connect_ex(("127.0.0.1", listening)) != 0, f"port {listening} still open"
