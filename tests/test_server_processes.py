@@ -63,8 +63,10 @@ def test_immutable_database_files_refuse_moves_without_killing_the_server(
     """With the database, its -wal and -shm made immutable under a running server, the next
     move killed it with SIGBUS (the -shm file is memory-mapped): now the move is refused as
     storage_unavailable, the server stays up and heals when the files are writable again."""
-    if shutil.which("chattr") is None or not can_make_immutable(tmp_path):
-        pytest.skip("needs chattr +i (root, on a file system with the immutable flag)")
+    # make test runs as root on the machine's own file system: the flag is there to set
+    assert shutil.which("chattr") is not None and can_make_immutable(tmp_path), (
+        "chattr +i needs root, on a file system with the immutable flag"
+    )
     path = tmp_path / "imm.db"
     server = ServerProcess(f"sqlite:///{path}", options=("--limit", "storage_retry_seconds=0.2"))
     files = [path, Path(f"{path}-wal"), Path(f"{path}-shm")]
