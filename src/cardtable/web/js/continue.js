@@ -62,6 +62,7 @@ function render() {
   status.textContent = statusText();
   const asking = Boolean(taken) && !decision;
   $("continue-choice").hidden = !asking;
+  $("continue-lobby").hidden = asking; // one thing to do at a time: choose first
   $("continue-choice").replaceChildren(...(asking ? [
     h("button", { type: "button", class: "primary", id: "continue-accept", onclick: () => choose("accepted") }, t("continue.accept")),
     h("button", { type: "button", id: "continue-decline", onclick: () => choose("declined") }, t("continue.decline")),
