@@ -3,8 +3,11 @@
 const W = 60;
 const H = 96;
 
-export function frame(inner, { border = "#7a1d1d", fill = "#fbf4e4", label = "" } = {}) {
-  return `<svg class="card-svg" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg">
+/** A card: ``inner`` inside the frame; ``kind`` (a game's own word: "light", "rare") goes on
+ * the SVG as ``data-kind``, for the styles and the tests that tell the kinds apart. */
+export function frame(inner, { border = "#7a1d1d", fill = "#fbf4e4", label = "", kind = "" } = {}) {
+  const kindAttr = kind ? ` data-kind="${kind}"` : "";
+  return `<svg class="card-svg"${kindAttr} viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg">
 <rect x="1" y="1" width="${W - 2}" height="${H - 2}" rx="5" fill="${fill}" stroke="${border}" stroke-width="2"/>
 <g clip-path="inset(2px round 4px)">${inner}</g></svg>`;
 }
