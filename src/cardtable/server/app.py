@@ -37,6 +37,8 @@ from cardtable.server.http_guards import (
 )
 from cardtable.server.hub import Hub
 from cardtable.server.limits import ClientLimits
+from cardtable.server.matchmaking import Matchmaker
+from cardtable.server.matchmaking import router as match_router
 from cardtable.server.page_routes import WEB_ROOT
 from cardtable.server.page_routes import router as pages_router
 from cardtable.server.rating import router as rating_router
@@ -106,6 +108,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
     app = FastAPI(title="cardtable", version="0.1.0", lifespan=lifespan)
     app.state.hub = hub
     app.state.limits = limits
+    app.state.matchmaker = Matchmaker(hub)
     app.state.transfers = TransferBox(
         hub.settings.transfer_seconds,
         store_bytes=hub.settings.transfer_store_bytes,
@@ -140,6 +143,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         companion_router(store, limits),
         seating_router(partial(live_table, hub), limits),
         rating_router(limits),
+        match_router(app.state.matchmaker, limits),
         transfers_router(app.state.transfers, limits, hub.settings, store, hub.signer),
     ):
         app.include_router(router)

@@ -139,6 +139,7 @@ class ClientLimits:
         return [
             RequestLimit("POST", r"/api/tables", self.tables, "too many tables made"),
             RequestLimit("POST", r"/api/learn/[^/]+", self.tables, "too many tables made"),
+            RequestLimit("POST", r"/api/match", self.tables, "too many quick matches"),
             RequestLimit("POST", r"/api/companion", self.tables, "too many pads made"),
             RequestLimit("POST", table + "/claim", self.claims, "too many seats taken"),
             RequestLimit("POST", table + "/name", self.renames, "too many renames"),

@@ -95,6 +95,13 @@ class Settings:
     #: docs' "Many processes"): every answer says it, and the processes share the lobby,
     #: the limits and the tables through the database. "" : one process on its own
     node: str = ""
+    # quick match (server/matchmaking.py): when a waiting person is offered a bot, when a
+    # ticket nobody polls leaves the queue, the matched table's move clock, and how long a
+    # rated game's seat may stand empty past that clock before the game counts as lost
+    match_bot_offer_seconds: float = 20.0
+    match_drop_seconds: float = 30.0
+    match_move_seconds: int = 60
+    abandon_grace_seconds: float = 120.0
 
     def relaxed(self) -> Settings:
         """The same settings without the per-address limits (benchmarks and tests that make
@@ -140,6 +147,7 @@ POSITIVE = frozenset(
         "storage_retry_seconds", "think_scale", "unstarted_tables", "bot_seconds",
         "transfers_burst", "transfer_seconds", "max_transfer_bytes",
         "verifies_burst", "claims_burst", "transfer_store_bytes", "transfer_address_bytes",
+        "match_drop_seconds", "match_move_seconds",
     }
 )  # fmt: skip
 

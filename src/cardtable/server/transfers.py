@@ -71,6 +71,8 @@ class HeldSeat(BaseModel):
 class Handover(BaseModel):
     seats: list[HeldSeat] = Field(default_factory=list, max_length=MAX_SEATS)
     record: dict[str, Any] | None = None  # the browser's record file (record.js checks it)
+    # the player key (server/player_keys.py): ratings and "your turn" come with the person
+    player: str | None = Field(default=None, pattern=r"^[0-9a-f]{32,64}$")
 
 
 class Token(BaseModel):
@@ -219,7 +221,8 @@ def vouched(data: JSON, store: Store, signer: Signer) -> JSON:
     if isinstance(record, dict) and isinstance(record.get("games"), list):
         games = [game for game in record["games"] if is_proven(signer, game)]
         record = {**record, "games": games}
-    return {"seats": seats, "record": record}
+    player = {"player": data["player"]} if data.get("player") else {}  # the player key
+    return {"seats": seats, "record": record, **player}
 
 
 def router(

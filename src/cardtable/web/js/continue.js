@@ -5,6 +5,7 @@
 import { api, h } from "./api.js";
 import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { importRecord, keepSeat } from "./record.js";
+import { adoptPlayerKey } from "./player.js";
 
 const $ = (id) => document.getElementById(id);
 // the token rides in the fragment, which no request carries (no server or proxy logs it)
@@ -18,6 +19,7 @@ let failure = null; // the link was used or has expired
 /** Keep every seat and merge the record: the number of games new to this browser's record. */
 function keep(handed) {
   for (const { table, seat, key } of handed.seats || []) keepSeat(table, seat, key);
+  adoptPlayerKey(handed.player); // ratings and "your turn" follow the person
   if (!handed.record) return 0;
   try {
     return importRecord(JSON.stringify(handed.record));

@@ -4,6 +4,8 @@ import { optionFields, playerRange, readChangedOptions } from "./options-form.js
 import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { exportRecord, importRecord, loadRecord, mySeats, tally } from "./record.js";
 import { shareLink } from "./table/waiting.js";
+import { setupMatch, translateMatch } from "./match.js";
+import { playerKey } from "./player.js";
 
 let games = [];
 const $ = (id) => document.getElementById(id);
@@ -305,7 +307,7 @@ async function makeContinueLink() {
     return;
   }
   try {
-    const made = await api("/api/transfers", { method: "POST", body: { seats, record } });
+    const made = await api("/api/transfers", { method: "POST", body: { seats, record, player: playerKey() } });
     const url = `${location.origin}${made.url}`;
     out.replaceChildren(h("div", { class: "invite continue-share" },
       h("p", { class: "invite-for" }, t("continue.once", { minutes: Math.round(made.seconds / 60) })),
@@ -321,6 +323,7 @@ function translate() {
   refreshTables();
   refreshMyGames();
   renderRecord();
+  translateMatch();
 }
 
 /** A link to each game's score pad for games played with the box (games share pads). */
@@ -348,6 +351,7 @@ async function main() {
   // back from the table the page may come from the browser's cache, its button still busy
   window.addEventListener("pageshow", (event) => event.persisted && showCreating(false));
   setupRecord();
+  setupMatch(games);
   $("continue-make").addEventListener("click", makeContinueLink);
   $("lang-slot").append(languageSwitch(translate));
   translate();

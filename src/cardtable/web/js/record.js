@@ -1,5 +1,7 @@
 // "Your record", kept by this browser (no account): every finished game against bots,
 // recorded once by its table id; exported as a JSON file and imported back.
+import { adoptPlayerKey, playerKey } from "./player.js";
+
 const KEY = "cardtable.record";
 export const FORMAT = "cardtable-record";
 
@@ -105,6 +107,7 @@ export function importRecord(text) {
   const record = loadRecord();
   const known = new Set(record.games.map((g) => g.table));
   const fresh = data.games.filter((g) => !known.has(g.table) && known.add(g.table));
+  adoptPlayerKey(data.player); // the file's player key: its ratings come along
   record.games.push(...fresh);
   record.games.sort((a, b) => String(a.date).localeCompare(String(b.date)));
   save(record);
@@ -112,7 +115,7 @@ export function importRecord(text) {
 }
 
 export function exportRecord() {
-  const blob = new Blob([JSON.stringify(loadRecord(), null, 1)], { type: "application/json" });
+  const blob = new Blob([JSON.stringify({ ...loadRecord(), player: playerKey() }, null, 1)], { type: "application/json" });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
   link.download = `cardtable-record-${new Date().toISOString().slice(0, 10)}.json`;

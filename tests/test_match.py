@@ -1,0 +1,174 @@
+"""Quick match and ratings over HTTP (issue 47): two tickets meet at one table, nobody
+meets themself or sits in two matches, a ticket nobody polls drops out, the bot is
+offered after its wait, and a rated game moves both players' Glicko-2 ratings."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardtable.server.app import create_app
+from cardtable.server.player_keys import player_hash
+
+from .server_helpers import FAST
+
+SETTINGS = replace(FAST, match_bot_offer_seconds=1.0, match_drop_seconds=1.5)
+ALA, OLGA = "a1" * 16, "b2" * 16
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[TestClient, Path]]:
+    db = tmp_path / "match.db"
+    with TestClient(create_app(f"sqlite:///{db}", SETTINGS)) as client:
+        yield client, db
+
+
+def ticket(client: TestClient, player: str | None, rated: bool = True, **more: Any) -> str:
+    body = {"game": "koi-koi", "rated": rated, "name": "x", "player": player, **more}
+    answer = client.post("/api/match", json=body)
+    assert answer.status_code == 202, answer.json()
+    return str(answer.json()["ticket"])
+
+
+def look(client: TestClient, ticket_id: str) -> dict[str, Any]:
+    answer = client.get(f"/api/match/{ticket_id}")
+    assert answer.status_code == 200, answer.json()
+    return dict(answer.json())
+
+
+def test_two_tickets_meet_at_one_table_both_seated(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    first = ticket(client, ALA)
+    waiting = look(client, first)
+    assert waiting["status"] == "waiting" and waiting["waiting"] == 1
+    assert not waiting["bot_offer"]
+    assert client.get("/api/match").json() == {"waiting": {"koi-koi": 1}}
+    second = ticket(client, OLGA)
+    one, two = look(client, first), look(client, second)  # paired by the second POST
+    assert one["status"] == two["status"] == "matched"
+    assert one["table"] == two["table"] and {one["seat"], two["seat"]} == {0, 1}
+    meta = client.get(f"/api/tables/{one['table']}").json()
+    assert meta["public"] is False and meta["waiting"] == []  # nobody else takes a seat
+    for seen in (one, two):
+        with client.websocket_connect(
+            f"/ws/tables/{seen['table']}?seat={seen['seat']}&key={seen['key']}"
+        ) as socket:
+            assert socket.receive_json()["seat"] == seen["seat"]
+    assert client.get("/api/match").json() == {"waiting": {}}
+
+
+def test_never_yourself_never_two_matches_at_once(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    first = ticket(client, ALA)
+    second = ticket(client, ALA)  # the same browser again (another tab)
+    assert look(client, first)["status"] == "left"  # the newer ticket took its place
+    assert look(client, second)["status"] == "waiting"
+    assert look(client, second)["waiting"] == 1
+    casual = ticket(client, OLGA, rated=False)  # a casual ticket never meets a rated one
+    assert look(client, casual)["status"] == "waiting"
+    other_preset = ticket(client, "c3" * 16, preset="koikoi_japan")
+    assert look(client, other_preset)["status"] == "waiting"
+
+
+def test_a_ticket_nobody_polls_drops_out(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    gone = ticket(client, ALA)
+    time.sleep(SETTINGS.match_drop_seconds + 0.2)  # the drop is time itself: nothing to wait on
+    fresh = ticket(client, OLGA)
+    assert look(client, fresh)["status"] == "waiting"
+    assert look(client, fresh)["waiting"] == 1  # only the fresh one counts
+    client.delete(f"/api/match/{fresh}")
+    assert look(client, fresh)["status"] == "left"
+    assert look(client, gone)["status"] == "waiting"  # it polls again: back in the queue
+
+
+def test_the_bot_is_offered_after_the_wait(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    alone = ticket(client, ALA)
+    assert client.post(f"/api/match/{alone}/bot", json={}).status_code == 409  # not yet
+    time.sleep(SETTINGS.match_bot_offer_seconds)
+    assert look(client, alone)["bot_offer"]
+    table = client.post(f"/api/match/{alone}/bot", json={}).json()
+    meta = client.get(f"/api/tables/{table['table']}").json()
+    assert [s["kind"] for s in meta["seats"]] == ["human", "bot:medium"]
+    assert look(client, alone)["status"] == "bot"
+    assert look(client, ticket(client, OLGA))["status"] == "waiting"  # it left the queue
+
+
+def test_refusals(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    rated_without_key = client.post("/api/match", json={"game": "koi-koi", "rated": True})
+    assert rated_without_key.json()["detail"]["code"] == "bad_player"
+    short_key = client.post("/api/match", json={"game": "koi-koi", "player": "abc"})
+    assert short_key.json()["detail"]["code"] == "bad_player"
+    no_game = client.post("/api/match", json={"game": "chess", "player": ALA})
+    assert no_game.status_code == 400
+    no_preset = client.post("/api/match", json={"game": "koi-koi", "preset": "x", "player": ALA})
+    assert no_preset.json()["detail"]["code"] == "bad_preset"
+    assert client.get("/api/match/nope").status_code == 404
+
+
+def finish(client: TestClient, table_id: str) -> list[int]:
+    """Play the table to its end with random legal moves, in the server's own loop; the
+    winners."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    rng = random.Random(47)
+
+    async def play() -> list[int]:
+        table = hub.tables[table_id]
+        while not table.finished:
+            if table.round_break is not None:
+                for seat in table.roster.humans():
+                    await table.next_round(seat)
+                continue
+            seat = min(s for s in table.state.to_move if s >= 0)
+            await table.act(seat, rng.choice(table.state.legal_actions(seat)))
+        return list(table.state.result().winners)
+
+    return client.portal.call(play)  # type: ignore[union-attr, no-any-return]
+
+
+def test_a_rated_game_moves_both_ratings(served: tuple[TestClient, Path]) -> None:
+    client, db = served
+    tickets = {ALA: ticket(client, ALA), OLGA: ticket(client, OLGA)}
+    seats = {player: look(client, t)["seat"] for player, t in tickets.items()}
+    table_id = look(client, tickets[ALA])["table"]
+    before = client.get(f"/api/tables/{table_id}/ratings").json()
+    assert before["rated"] and [s["shown"] for s in before["seats"]] == ["1 500 ± 350"] * 2
+    winners = finish(client, table_id)
+    after = {p: client.post("/api/players/ratings", json={"player": p}).json() for p in seats}
+    for player, seat in seats.items():
+        rating = after[player]["ratings"]["koi-koi"]
+        assert rating["games"] == 1 and rating["provisional"]
+        assert rating["deviation"] < 350  # one game made it surer
+        moved = rating["rating"] - 1500
+        assert moved > 0 if winners == [seat] else moved < 0 if len(winners) == 1 else True
+        assert [h["table"] for h in after[player]["history"]] == [table_id]
+    at_table = client.get(f"/api/tables/{table_id}/ratings").json()["seats"]
+    assert [s["games"] for s in at_table] == [1, 1]
+    # counted once, however often it is asked for
+    again = client.post("/api/players/ratings", json={"player": ALA}).json()
+    assert again["ratings"]["koi-koi"]["games"] == 1
+    # the server keeps only the keys' hashes
+    with sqlite3.connect(db) as kept:
+        dump = "\n".join(kept.iterdump())
+    assert ALA not in dump and OLGA not in dump and player_hash(ALA) in dump
+
+
+def test_continue_on_another_device_carries_the_player_key(
+    served: tuple[TestClient, Path],
+) -> None:
+    client, _ = served
+    made = client.post("/api/transfers", json={"seats": [], "record": None, "player": ALA})
+    taken = client.post("/api/transfers/take", json={"token": made.json()["token"]}).json()
+    assert taken["player"] == ALA
+    bad = client.post("/api/transfers", json={"seats": [], "player": "not-a-key"})
+    assert bad.status_code == 422

@@ -1,0 +1,68 @@
+"""Quick match in the browser (issue 47): two people, one reading Polish and one Russian,
+press "Play now" for koi-koi and meet at one table; a third waits, sees how many wait, is
+offered a bot and takes it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .browser_helpers import SETTINGS, browser, new_page, shot
+from .server_helpers import server_thread
+
+__all__ = ["browser"]  # fixtures used by name
+
+BOT_OFFER_SECONDS = 3.0
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    db = tmp_path_factory.mktemp("match") / "match.db"
+    settings = replace(SETTINGS, match_bot_offer_seconds=BOT_OFFER_SECONDS)
+    with server_thread(f"sqlite:///{db}", settings) as (url, app):
+        yield url, app
+
+
+def press_play_now(page: Page, url: str, game: str = "koi-koi") -> None:
+    page.goto(url)
+    expect(page.locator("#play-now")).to_be_enabled()
+    page.select_option("#match-game", game)
+    page.click("#play-now")
+
+
+def test_two_strangers_meet_and_a_third_takes_the_bot(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, app = server
+    ala = new_page(browser, locale="pl-PL", width=1366, height=800)
+    olga = new_page(browser, locale="ru-RU", width=390, height=844)
+    press_play_now(ala, url)
+    expect(ala.locator("#match-status")).to_contain_text("Szukamy przeciwnika")
+    expect(ala.locator("#match-waiting-count")).to_contain_text("1")
+    shot(ala, "match-waiting-pl")
+    press_play_now(olga, url)
+    for page in (ala, olga):
+        page.wait_for_selector("#board[data-version]")
+    assert ala.url.split("/t/")[1] == olga.url.split("/t/")[1]  # one table
+    table = app.state.hub.tables[ala.url.rsplit("/", 1)[1]]
+    assert all(seat.connected for seat in table.seats)  # both sat down, no invitation page
+    expect(olga.locator("#join")).to_be_hidden()
+    shot(olga, "match-table-ru")
+
+    third = new_page(browser, locale="en-GB", width=1366, height=800)
+    press_play_now(third, url)
+    expect(third.locator("#match-waiting-count")).to_contain_text("People waiting for this game: 1")
+    expect(third.locator("#bot-offer")).to_be_hidden()
+    bot_offer = third.locator("#bot-offer")
+    expect(bot_offer).to_be_visible(timeout=(BOT_OFFER_SECONDS + 10) * 1000)
+    shot(third, "match-bot-offer-en")
+    third.click("#match-bot")
+    third.wait_for_selector("#board[data-version]")
+    bot_table = app.state.hub.tables[third.url.rsplit("/", 1)[1]]
+    assert [s.kind for s in bot_table.seats] == ["human", "bot:medium"]
+    for page in (ala, olga, third):
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
