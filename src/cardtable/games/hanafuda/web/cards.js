@@ -147,9 +147,9 @@ const MOTIFS = {
      <path d="M26 50 Q30 58 34 50" stroke="#1565c0" stroke-width="2.5" fill="none"/>
      <path d="M30 30 Q28 22 32 18" stroke="#f57c00" stroke-width="3" fill="none"/><circle cx="32" cy="18" r="2.4" fill="#c62828"/>`,
   bush_warbler: // an olive-green warbler perched on the plum branch
-    `<path d="M22 40 Q30 30 42 34 Q48 38 42 44 Q32 48 22 40 Z" fill="#6b8e23" stroke="#2d3b0f" stroke-width="1"/>
+    `<g transform="translate(33 40) scale(1.45) translate(-35 -39)"><path d="M22 40 Q30 30 42 34 Q48 38 42 44 Q32 48 22 40 Z" fill="#6b8e23" stroke="#2d3b0f" stroke-width="1"/>
      <circle cx="42" cy="33" r="5.5" fill="#7a9e2a" stroke="#2d3b0f" stroke-width="1"/><circle cx="44" cy="32" r="1" fill="#111"/>
-     <path d="M47 33 l5 1 l-5 1.5 z" fill="#3e2723"/><path d="M22 40 l-8 3 l7 1 z" fill="#556b1f"/>`,
+     <path d="M47 33 l5 1 l-5 1.5 z" fill="#3e2723"/><path d="M22 40 l-8 3 l7 1 z" fill="#556b1f"/></g>`,
   cuckoo: // a cuckoo crossing a crescent moon in the night sky
     `<rect x="0" y="0" width="60" height="40" fill="#1a2a6c"/><circle cx="46" cy="14" r="8" fill="#f6c453"/><circle cx="42" cy="12" r="7" fill="#1a2a6c"/>
      <path d="M8 30 Q20 16 34 24 L50 16 L40 28 Q26 36 8 30 Z" fill="#111" stroke="#444" stroke-width="0.6"/><circle cx="12" cy="28" r="0.9" fill="#fff"/>`,
@@ -218,9 +218,10 @@ const KIND_COLOUR = { light: "#d4a017", animal: "#5d4037", ribbon: "#c8102e", pl
 export function hanafudaCard(card, lang = "en", { points = true } = {}) {
   const slot = Number(card.code.slice(3));
   const v = (slot - 2.5) * 2; // a little variation between a month's cards
-  // the two bare plains of a month face opposite ways
-  const plant = slot === 4 && !card.tags.length ? `<g transform="translate(60 0) scale(-1 1)">${PLANTS[card.month](v)}</g>` : PLANTS[card.month](v);
   const figures = card.tags.filter((tag) => MOTIFS[tag]);
+  // the two bare plains of a month face opposite ways
+  const bare = card.kind === "plain" && !figures.length;
+  const plant = bare && slot === 4 ? `<g transform="translate(60 0) scale(-1 1)">${PLANTS[card.month](v)}</g>` : PLANTS[card.month](v);
   const behind = figures.filter((tag) => BEHIND.has(tag)).map((tag) => MOTIFS[tag]).join("");
   const before = figures.map((tag) => (BEHIND.has(tag) ? MOTIFS[FRONT_OF[tag]] || "" : MOTIFS[tag])).join("");
   const light = card.kind === "light";

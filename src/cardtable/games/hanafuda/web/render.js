@@ -62,6 +62,38 @@ function pointsCount(ctx) {
   return Boolean(ctx.cards.hanafuda.games?.[ctx.gameId]?.card_points);
 }
 
+/** A pile's stack fans its cards in as few rows as leave each card at least half showing
+ * (at most FAN_ROWS; past that they overlap more), and spreads a few over its width. */
+const FAN_ROWS = 3;
+const HALF = 0.45; // the least share of each card a row shows: "about half"
+
+function fanStack(stack) {
+  const count = stack.children.length;
+  if (!count) return;
+  const width = stack.clientWidth;
+  // the card's width as styled: a card still flying in (motion.js) is drawn scaled
+  const card = parseFloat(getComputedStyle(stack).getPropertyValue("--pile-card")) || 34;
+  const perRow = (rows) => Math.ceil(count / rows);
+  const step = (rows) => (perRow(rows) > 1 ? (width - card) / (perRow(rows) - 1) : card);
+  let rows = 1;
+  while (rows < FAN_ROWS && step(rows) < card * HALF) rows++;
+  stack.style.setProperty("--fan-columns", String(perRow(rows)));
+  // a gap between cards that all fit side by side, never a wider one
+  stack.style.setProperty("--fan-step", `${Math.max(1, Math.min(card + 2, step(rows))).toFixed(1)}px`);
+}
+
+// the stacks of the board on screen: laid out again whenever their width changes
+const fanning = typeof ResizeObserver === "undefined"
+  ? null
+  : new ResizeObserver((entries) => entries.forEach((entry) => fanStack(entry.target)));
+
+function fanPiles(root) {
+  const stacks = root.querySelectorAll(".stack-cards");
+  if (!fanning) return stacks.forEach(fanStack);
+  fanning.disconnect();
+  stacks.forEach((stack) => fanning.observe(stack));
+}
+
 export function cardArt(code, size, ctx) {
   const card = cardInfo(ctx)[code];
   if (!card) return h("span", {}, code);
@@ -264,6 +296,7 @@ export function render(root, ctx) {
 
   root.replaceChildren(h("div", { class: `hanafuda players-${players}${bottom === null ? " watching" : ""}${ctx.replay ? " replay" : ""}` },
     others, h("div", { class: "middle" }, field, decision), h("div", { class: "status-row" }, statusLine(ctx), prompt), mine));
+  fanPiles(root);
   if (decision) root.querySelector("#decision button.primary")?.focus({ preventScroll: true });
 
   document.onkeydown = (event) => {
