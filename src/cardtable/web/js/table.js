@@ -11,6 +11,7 @@ import { countdownText, renderResult, scoringCards } from "./table/result.js";
 import { askName, openSeats, renderWaiting } from "./table/waiting.js";
 import { renderDepartures } from "./table/departures.js";
 import { coachInSight, noteText, renderCoach } from "./table/coach.js";
+import { ratingBadge } from "./table/ratings.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -189,6 +190,7 @@ function renderPlayers() {
       { class: `player${moving ? " to-move" : ""}${n === frame.seat ? " me" : ""}`, "data-seat": n },
       h("span", { class: `dot ${seat.kind === "human" ? (seat.connected ? "on" : "off") : "bot"}`, title: seat.connected ? t("table.connected") : t("table.offline") }),
       h("span", { class: "name" }, seatName(n)),
+      ratingBadge(n, { frame, t, redraw: renderPlayers }),
       view.dealer === n ? h("span", { class: "tag" }, t("table.dealer")) : "",
       h("span", { class: "score" }, (view.scores || [])[n] ?? 0),
     );
@@ -251,6 +253,7 @@ function renderLesson() {
   // waits until the result is dismissed; till then the coach says to read it
   const atBreak = !lesson.over && Boolean(frame.table.round_break?.waiting?.includes(frame.seat));
   const key = atBreak ? "lesson.read_result" : lesson.key;
+  pinLesson(lesson, atBreak);
   panel.replaceChildren(
     // reading a result is no step of the lesson's script: it counts none (the next step
     // would be named twice, before and after the break)
@@ -264,6 +267,14 @@ function renderLesson() {
       : "",
   );
   markLessonTarget();
+}
+
+/** On a phone the coach stays pinned at the top only while the learner has a move to make
+ * below it: not while the opponent plays (it would cover the piles it says to watch), nor
+ * over a round's result and final board. */
+function pinLesson(lesson, atBreak) {
+  const pinned = Boolean(lesson.target) && !lesson.over && !atBreak && isMine();
+  document.querySelector("main").classList.toggle("lesson-pinned", pinned);
 }
 
 function markLessonTarget() {
@@ -472,6 +483,23 @@ function render({ moved = false } = {}) {
   renderLesson();
 }
 
+/** The board fills the screen below whatever stands above it (the header, a banner, a
+ * departure notice, the folded result's bar, a lesson on a narrow screen): the games' styles
+ * size it with --board-top, so the own seat pinned to the screen's foot never lies over the
+ * board's middle and the hand never runs off the screen when a notice comes. */
+function followBoardTop() {
+  const board = $("board");
+  const update = () => {
+    const top = Math.round(board.getBoundingClientRect().top + window.scrollY);
+    document.documentElement.style.setProperty("--board-top", `${top}px`);
+  };
+  const above = ["banner", "departures", "round-result", "lesson", "join"].map($);
+  const watcher = new ResizeObserver(update);
+  for (const element of [document.querySelector("header.top"), ...above]) watcher.observe(element);
+  window.addEventListener("resize", update);
+  update();
+}
+
 /** Opened from an invite: the person chooses a name before taking the seat. */
 async function sitDown() {
   let meta;
@@ -525,6 +553,7 @@ async function main() {
   // a renderer may redraw the board by itself (a selected card): the coach's mark follows
   new MutationObserver(() => frame?.lesson && markLessonTarget()).observe($("board"), { childList: true });
   translatePage();
+  followBoardTop();
   if (credentials && freshInvite) await sitDown();
   connect();
   setInterval(tickClock, 250);
