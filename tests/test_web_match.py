@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from cardtable.server import match_store as kept
+
 from .browser_helpers import SETTINGS, browser, new_page, shot
 from .server_helpers import server_thread
 
@@ -51,7 +53,23 @@ def test_two_strangers_meet_and_a_third_takes_the_bot(
     table = app.state.hub.tables[ala.url.rsplit("/", 1)[1]]
     assert all(seat.connected for seat in table.seats)  # both sat down, no invitation page
     expect(olga.locator("#join")).to_be_hidden()
+    # a rated table: each seat's rating beside its name, marked provisional, in each language
+    for page, provisional in ((ala, "tymczasowy"), (olga, "предварительный")):
+        badges = page.locator("#players .rating")
+        expect(badges).to_have_count(2)
+        expect(badges.first).to_have_text(f"1 500 ± 350 · {provisional}")
     shot(olga, "match-table-ru")
+
+    # the game's result moves both ratings: the record panel shows each with its history
+    quick = kept.quick_table(app.state.hub.store, table.id)
+    assert quick is not None and kept.settle(app.state.hub.store, quick, [1.0, 0.0])
+    ala.goto(url)
+    rating = ala.locator("#people-ratings .people-rating[data-game='koi-koi']")
+    expect(rating).to_contain_text("tymczasowy")
+    expect(rating).to_contain_text("gry rankingowe: 1")
+    expect(rating.locator(".rating-graph .point")).to_have_count(2)  # the start, one game
+    assert int(rating.get_attribute("data-rating") or 0) != 1500
+    shot(ala, "match-record-pl")
 
     third = new_page(browser, locale="en-GB", width=1366, height=800)
     press_play_now(third, url)

@@ -6,6 +6,7 @@ import { exportRecord, importRecord, loadRecord, mySeats, tally } from "./record
 import { shareLink } from "./table/waiting.js";
 import { setupMatch, translateMatch } from "./match.js";
 import { playerKey } from "./player.js";
+import { renderPeopleRatings } from "./people-ratings.js";
 
 let games = [];
 const $ = (id) => document.getElementById(id);
@@ -240,6 +241,7 @@ async function refreshMyGames() {
 async function renderRecord() {
   const { games: played } = loadRecord();
   const title = (id) => games.find((g) => g.id === id)?.title ?? id;
+  renderPeopleRatings($("people-ratings"), title);
   const level = (name) => (name === "mixed" ? t("record.mixed") : t(`bot.${name}`).toLocaleLowerCase());
   const percent = (x) => Math.round(x * 100);
   $("record-export").disabled = !played.length;
