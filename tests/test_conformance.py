@@ -5,7 +5,8 @@ of random seeded games.
 - a listed action is legal, round-trips through JSON, and a seat not to move is refused;
 - an action that is not legal is refused and changes nothing;
 - ``clone`` is independent both ways; ``determinize(seat)`` keeps ``view(seat)`` and the
-  spectator's view (so nothing a seat cannot see is in its view);
+  spectator's view (so nothing a seat cannot see is in its view); a view is its shared
+  part and the seat's own, and the shared part is the spectator's too;
 - the record replays to the same state, also through JSON;
 - scores add up: each round's lines to its scores, the rounds to the totals, and the
   totals to what the game's spec declares.
@@ -86,6 +87,13 @@ def refused(state: State, seat: int, action: Action) -> None:
 
 def check_views(state: State, rng: random.Random) -> None:
     spectator = state.view(None)
+    shared = state.shared_view()
+    # what the server sends every seat alike is the spectator's too (nothing hidden in it)
+    assert {key: spectator[key] for key in shared} == shared
+    for seat in [None, *range(state.num_players)]:
+        own = state.own_view(seat)
+        assert not shared.keys() & own.keys(), "a key both shared and a seat's own"
+        assert {**shared, **own} == state.view(seat)
     for seat in range(state.num_players):
         view = state.view(seat)
         for _ in range(2):

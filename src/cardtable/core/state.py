@@ -115,6 +115,17 @@ class State:
         of legal moves, the last round's breakdown): the position only, which is what a
         learner observes on every step."""
 
+    def shared_view(self) -> JSON:
+        """The part of every seat's :meth:`view` that all seats and spectators see alike.
+        ``view(seat)`` is ``{**shared_view(), **own_view(seat)}``, the two with no key in
+        common: a server that sends every seat its view works the shared part out once a
+        move, not once a seat. A game that does not split its view shares nothing."""
+        return {}
+
+    def own_view(self, seat: int | None) -> JSON:
+        """What ``seat``'s :meth:`view` adds to :meth:`shared_view` (its hand, its moves)."""
+        return self.view(seat)
+
     # -- outcome ---------------------------------------------------------------------
     @property
     @abstractmethod

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from cardtable.agents import bot_levels
@@ -20,6 +20,7 @@ from cardtable.core.game import Capability, Game, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.learn import guide
 from cardtable.server.coaching import Coach, Listener
+from cardtable.server.eager import start_eagerly
 from cardtable.server.errors import TableError
 from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
 from cardtable.server.fanout import Fanout
@@ -107,12 +108,16 @@ class Frames:
 
     def frames(self) -> Callable[[int | None], JSON]:
         """Each seat's frame of this moment: what every seat sees alike (the meta, the
-        clock, the game's extras, the chain) worked out once, on the first frame asked."""
+        clock, the game's extras, the chain, the shared part of the view) worked out once,
+        on the first frame asked."""
         shared: list[JSON] = []
 
         def frame(seat: int | None) -> JSON:
             if not shared:
-                shared.append(self.table_part())
+                part = self.table_part()
+                if self.table.round_break is None:
+                    part["shared_view"] = self.table.state.shared_view()
+                shared.append(part)
             return self.seat_frame(seat, shared[0])
 
         return frame
@@ -134,12 +139,18 @@ class Frames:
         """``seat``'s frame: its own view, lesson and coach's note, and ``shared``."""
         table = self.table
         round_break, state = table.round_break, table.state
+        if round_break is not None:
+            view = round_break.view(seat)
+        elif "shared_view" in shared:
+            view = {**shared["shared_view"], **state.own_view(seat)}
+        else:
+            view = state.view(seat)
         frame: JSON = {
             "type": "state",
             "version": table.version,
             "seat": seat,
             "table": shared["table"],
-            "view": round_break.view(seat) if round_break else state.view(seat),
+            "view": view,
             "clock": shared["clock"],
             "now": shared["now"],
         }
@@ -204,7 +215,7 @@ class Frames:
         """One encoding per seat's view, shared by every listener of that seat; the
         players' sent now, the spectators' handed to the table's fan-out."""
         texts: dict[int | None, str] = {}
-        sends: list[Awaitable[None]] = []
+        waiting: list[asyncio.Task[None]] = []  # the sends that could not finish at once
         spectators = [listener for listener in listeners if listener.seat is None]
         if spectators:
             self.fanout.offer(encode(frame_for(None)), spectators, is_state)
@@ -213,9 +224,16 @@ class Frames:
                 continue
             if listener.seat not in texts:
                 texts[listener.seat] = encode(frame_for(listener.seat))
-            sends.append(listener.send_text(texts[listener.seat]))
-        results = await asyncio.gather(*sends, return_exceptions=True)
-        for result in results:
+            try:
+                rest = start_eagerly(listener.send_text(texts[listener.seat]))
+            except Exception as error:  # a listener gone: the others are sent all the same
+                log.debug("send failed: %r", error)
+                continue
+            if rest is not None:
+                waiting.append(rest)
+        if not waiting:
+            return
+        for result in await asyncio.gather(*waiting, return_exceptions=True):
             if isinstance(result, Exception):
                 log.debug("send failed: %r", result)
 

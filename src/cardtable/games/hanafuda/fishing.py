@@ -795,9 +795,29 @@ class FishingState(KeepsRounds):
 
     # -- what a seat sees -------------------------------------------------------------
     def view(self, seat: int | None, *, brief: bool = False) -> JSON:
+        data = self.public_view(brief)
+        data.update(self.seat_part(seat, brief))
+        return data
+
+    def shared_view(self) -> JSON:
+        return self.public_view(False)
+
+    def own_view(self, seat: int | None) -> JSON:
+        return self.seat_part(seat, False)
+
+    def seat_part(self, seat: int | None, brief: bool) -> JSON:
+        """What only ``seat`` sees: its hand and its legal moves."""
+        data: JSON = {"seat": seat}
+        if seat is not None:
+            data["hand"] = codes(self.hands[seat])
+            if not brief:
+                data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
+        return data
+
+    def public_view(self, brief: bool) -> JSON:
+        """What every seat sees alike (the game's own additions in its override)."""
         data: JSON = {
             "game": self.game.id,
-            "seat": seat,
             "players": self.n,
             "round": self.round_no,
             "rounds": self.rounds,
@@ -813,8 +833,6 @@ class FishingState(KeepsRounds):
             "scores": list(self.totals),
             "over": self.is_over,
         }
-        if seat is not None:
-            data["hand"] = codes(self.hands[seat])
         if brief:
             return data
         data["events"] = [e.to_json() for e in self.events]
@@ -828,8 +846,6 @@ class FishingState(KeepsRounds):
         data["yaku_progress"] = [self.yaku_progress(s) for s in range(self.n)]
         if self.dealer_draw is not None:
             data["dealer_draw"] = self.dealer_draw.to_json()
-        if seat is not None:
-            data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
         return data
 
 

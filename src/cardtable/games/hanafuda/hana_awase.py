@@ -103,8 +103,8 @@ class HanaAwaseState(CompiledFishingState):
             return self.dealer
         return winner_deals_next(result.scores, self.dealer)
 
-    def view(self, seat: int | None, *, brief: bool = False) -> dict[str, object]:
-        data = super().view(seat, brief=brief)
+    def public_view(self, brief: bool) -> dict[str, object]:
+        data = super().public_view(brief)
         if brief:
             return data
         data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]

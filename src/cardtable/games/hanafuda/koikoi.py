@@ -365,8 +365,8 @@ class KoiKoiState(CompiledFishingState):
     def shown_yaku_total(self, seat: int) -> int:
         return self.yaku_total(seat)
 
-    def view(self, seat: int | None, *, brief: bool = False) -> dict[str, Any]:
-        data = super().view(seat, brief=brief)
+    def public_view(self, brief: bool) -> dict[str, Any]:
+        data = super().public_view(brief)
         if not brief:
             data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]
         data["yaku_totals"] = [self.yaku_total(s) for s in range(self.n)]
