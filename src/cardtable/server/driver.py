@@ -95,8 +95,22 @@ class Driver:
         self.agents[seat] = self.new_agent(bot, seat)
 
     def poke(self) -> None:
-        """Something changed: look again at what to do next."""
-        self.changed.set()
+        """Something changed: look again at what to do next (at a table of people alone,
+        with no clock, nothing ever is: its task sleeps on, and a move costs no wake)."""
+        if self.may_have_work():
+            self.changed.set()
+
+    def may_have_work(self) -> bool:
+        """Whether anything could be due: a bot, a clock (the game's or the move clock), or
+        a round break's countdown. A table's bots, clock and breaks come only with a change
+        that pokes it, so a poke skipped here is never one the task was waiting for."""
+        table = self.table
+        return bool(
+            self.agents
+            or table.row.move_seconds
+            or table.round_break is not None
+            or timed(table.state) is not None
+        )
 
     def new_round(self) -> None:
         """The next round starts now: clocks count from this moment."""
