@@ -36,6 +36,10 @@ def press_play_now(page: Page, url: str, game: str = "koi-koi") -> None:
     page.click("#play-now")
 
 
+def ala_seat(page: Page) -> int:
+    return int(page.locator("#players li.me").get_attribute("data-seat") or 0)
+
+
 def test_two_strangers_meet_and_a_third_takes_the_bot(
     server: tuple[str, Any], browser: Browser
 ) -> None:
@@ -59,6 +63,17 @@ def test_two_strangers_meet_and_a_third_takes_the_bot(
         expect(badges).to_have_count(2)
         expect(badges.first).to_have_text(f"1 500 ± 350 · {provisional}")
     shot(olga, "match-table-ru")
+
+    # chat: a phrase said in Polish is read in Russian; no free text at a quick-match table
+    ala.click("#chat-panel [data-phrase='common.good_luck']")
+    expect(ala.locator("#chat-log")).to_contain_text("Powodzenia!")
+    expect(olga.locator("#chat-log")).to_contain_text("Удачи!")
+    for page in (ala, olga):
+        expect(page.locator("#chat-form")).to_have_count(0)
+        expect(page.locator("#chat-panel .chat-note")).to_be_visible()
+    shot(olga, "match-chat-ru")
+    olga.click(f"#chat-panel [data-mute='{ala_seat(ala)}']")  # muted: the line goes
+    expect(olga.locator("#chat-log li.phrase")).to_have_count(0)
 
     # the game's result moves both ratings: the record panel shows each with its history
     quick = kept.quick_table(app.state.hub.store, table.id)

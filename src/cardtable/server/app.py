@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from cardtable.core.errors import CardtableError
 from cardtable.core.game import prepare_games
 from cardtable.server.cards import web_clients
+from cardtable.server.chat import router as chat_router
 from cardtable.server.companion import router as companion_router
 from cardtable.server.http_guards import (
     BodyLimit,
@@ -144,6 +145,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         seating_router(partial(live_table, hub), limits),
         rating_router(limits),
         match_router(app.state.matchmaker, limits),
+        chat_router(hub),
         transfers_router(app.state.transfers, limits, hub.settings, store, hub.signer),
     ):
         app.include_router(router)

@@ -6,6 +6,7 @@ Client → server frames (JSON text)::
     {"type": "ping"}
     {"type": "hint", "lang": "pl"}                        # what the hard bot would play
     {"type": "next_round"}                                # seen the round's end: go on
+    {"type": "chat", "phrase": "good_luck"}               # or "text": server/chat.py
 
 Server → client frames: ``{"type": "state", ...}`` on joining and after every change (the
 seat's own view; while ``table.round_break`` is set, the final board of the round that
@@ -16,7 +17,7 @@ carry its last note as ``coach``); ``{"type": "presence", "seats": [...]}`` when
 comes or goes; ``{"type": "hint", "version": ..., "action": ..., "reasons": [...], "text":
 ..., "texts": {...}}`` to the seat that asked (``text`` in the language asked, ``texts`` in
 every language); ``{"type": "error", "code": ..., "message": ...}`` for anything refused;
-``{"type": "pong"}``.
+``{"type": "pong"}``; ``{"type": "chat", "seat": n, "phrase"|"text": ...}`` (server/chat.py).
 """
 
 from __future__ import annotations
@@ -78,8 +79,12 @@ def decode(text: str, max_bytes: int) -> ClientMessage | JSON:
     if kind == "hint":
         lang = data.get("lang", "en")
         return ClientMessage("hint", lang=lang if lang in ("en", "pl", "ru") else "en")
+    if kind == "chat":  # what is said is checked by server/chat.py
+        return ClientMessage("chat", action={k: data.get(k) for k in ("phrase", "text")})
     if kind != "action":
-        return error("bad_message", "'type' must be 'action', 'next_round', 'hint' or 'ping'")
+        return error(
+            "bad_message", "'type' must be 'action', 'next_round', 'hint', 'chat' or 'ping'"
+        )
     return _action_message(data)
 
 

@@ -17,6 +17,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from cardtable.core.errors import CardtableError
 from cardtable.locales import Reason
+from cardtable.server.chat import say
 from cardtable.server.http_guards import client_address
 from cardtable.server.hub import Hub
 from cardtable.server.limits import ClientLimits, TokenBucket
@@ -136,7 +137,9 @@ async def _listen(
     limiter = TokenBucket(settings.rate_per_second, settings.rate_burst)
     while True:
         try:
-            message = await asyncio.wait_for(socket.receive(), settings.socket_idle_seconds)
+            # a deadline on the wait, not wait_for's task for every message a client sends
+            async with asyncio.timeout(settings.socket_idle_seconds):
+                message = await socket.receive()
         except TimeoutError:
             log.info("socket from %s closed: silent for %ss", address, settings.socket_idle_seconds)
             with contextlib.suppress(*GONE):
@@ -195,6 +198,9 @@ async def _handle(
             return await table.hint(seat, message.lang, address)
         if message.type == "next_round":
             await table.next_round(seat)
+            return None
+        if message.type == "chat":
+            await say(table, seat, message.action)
             return None
         action = table.parse(message.action)
         await table.act(seat, action, expect_version=message.version)

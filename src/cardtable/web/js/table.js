@@ -2,7 +2,8 @@
 import { api, cards, h } from "./api.js";
 import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
-import { setSound, soundOn, turnAlert } from "./table/alerts.js";
+import { turnAlert } from "./table/alerts.js";
+import { armSound, play, setSound, soundFrames, soundOn } from "./table/sound.js";
 import { labelsOn, nameOnHold, setLabels } from "./table/card-names.js";
 import { entryOf, recordGame } from "./record.js";
 import { animateFrom, snapshot } from "./table/motion.js";
@@ -25,7 +26,6 @@ let draw = null; // the game's render function, once its module has loaded
 let client = null; // the game's renderer module (render and the optional hooks)
 const ui = {}; // renderer state that survives re-renders (selections)
 let sentAt = null; // the version an action was sent at: a second click waits for the answer
-let wasMine = false;
 let framesSeen = 0;
 let narrator = null;
 
@@ -92,11 +92,13 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
+      const previous = frame;
       frame = withLatestNote(message, frame);
       sentAt = null;
       clockOffset = message.now - Date.now() / 1000;
       showBanner("");
       render({ moved: true });
+      soundFrames(previous, frame, isMine);
       framesSeen += 1;
       sendFollowUp();
     } else if (message.type === "presence" && frame) {
@@ -347,8 +349,8 @@ function askHint() {
   socket.send(JSON.stringify({ type: "hint", lang: lang() }));
 }
 
-function isMine() {
-  const { view, seat, table } = frame;
+function isMine(of = frame) {
+  const { view, seat, table } = of;
   return seat !== null && table.status !== "finished" && !table.round_break && (view.to_move || []).includes(seat);
 }
 
@@ -361,10 +363,9 @@ function renderTitle() {
   const mine = isMine();
   const waitingForMe = table.round_break && table.round_break.waiting.includes(frame.seat);
   turnAlert({
-    mine, wasMine, first: framesSeen === 0, title: table.title, yourTurn: t("table.your_turn"),
+    mine, title: table.title, yourTurn: t("table.your_turn"),
     roundOver: waitingForMe ? t(view.stage ? "table.stage_over" : "table.round_over", { n: table.round_break.round }) : null,
   });
-  wasMine = mine;
 }
 
 function renderSoundSwitch() {
@@ -532,9 +533,11 @@ async function main() {
     if ($("banner").classList.contains("dead-end")) offerWatching();
     render();
   }));
+  armSound();
   $("sound").addEventListener("click", () => {
     setSound(!soundOn());
     renderSoundSwitch();
+    play("turn"); // turned on: a sample of how quiet it is
   });
   // every card or choice drawn as role="button" answers Enter and Space, as a button does
   $("board").addEventListener("keydown", (event) => {

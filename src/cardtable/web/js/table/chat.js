@@ -1,0 +1,117 @@
+// The table's chat (server/chat.py): preset phrases for everyone, each said in the reader's
+// own language (the frame carries the phrase's id), free text only where the server allows
+// it (a private table between invited people), and muting a seat, kept by this browser.
+// Spectators read the phrases and send nothing.
+import { api, h } from "../api.js";
+
+const MAX_LINES = 50;
+const lines = []; // {seat, phrase} or {seat, text}, oldest first
+let choices = null; // what the server offers here: {phrases, free_text}
+let asked = false;
+let panel = null;
+let context = null; // the latest {frame, t, seatName, send}
+
+function muteKey() {
+  return `cardtable.mute.${context.frame.table.id}`;
+}
+
+function muted() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(muteKey()) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function toggleMute(seat) {
+  const seats = muted();
+  if (seats.has(seat)) seats.delete(seat);
+  else seats.add(seat);
+  localStorage.setItem(muteKey(), JSON.stringify([...seats]));
+  draw();
+}
+
+function lineText({ phrase, text }) {
+  return phrase ? context.t(`chat.${phrase}`) : text;
+}
+
+function draw() {
+  if (!panel || !choices) return;
+  const { frame, t, seatName, send } = context;
+  const silenced = muted();
+  const shown = lines.filter((line) => !silenced.has(line.seat));
+  const log = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" },
+    shown.length ? shown.map((line) => h("li", { "data-seat": line.seat, class: line.phrase ? "phrase" : "text" },
+      h("strong", {}, `${seatName(line.seat)}: `), lineText(line)))
+      : h("li", { class: "muted" }, t("chat.empty")));
+  const parts = [h("h3", {}, t("chat.title")), log];
+  const seated = frame.seat !== null && frame.seat !== undefined;
+  if (seated) {
+    parts.push(h("div", { class: "chat-phrases" }, choices.phrases.map((phrase) =>
+      h("button", { type: "button", "data-phrase": phrase, onclick: () => send({ type: "chat", phrase }) }, t(`chat.${phrase}`)))));
+    if (choices.free_text) {
+      const input = h("input", { id: "chat-text", maxlength: 200, placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder") });
+      parts.push(h("form", {
+        class: "chat-form", id: "chat-form",
+        onsubmit: (event) => {
+          event.preventDefault();
+          const text = input.value.trim();
+          if (text) send({ type: "chat", text });
+          input.value = "";
+        },
+      }, input, h("button", { type: "submit" }, t("chat.send"))));
+    } else {
+      parts.push(h("p", { class: "muted chat-note" }, t("chat.phrases_only")));
+    }
+  }
+  const others = frame.table.seats.map((seat, n) => ({ seat, n })).filter(({ seat, n }) => seat.kind === "human" && n !== frame.seat);
+  if (others.length) {
+    parts.push(h("p", { class: "chat-mutes" }, others.map(({ n }) => h("button", {
+      type: "button", class: "link-button", "data-mute": n, "aria-pressed": silenced.has(n) ? "true" : "false",
+      onclick: () => toggleMute(n),
+    }, t(silenced.has(n) ? "chat.unmute" : "chat.mute", { name: seatName(n) })))));
+  }
+  // the text being typed survives a redraw (a frame came meanwhile)
+  const typing = panel.querySelector("#chat-text");
+  const kept = typing ? { value: typing.value, focused: document.activeElement === typing } : null;
+  panel.replaceChildren(...parts);
+  if (kept) {
+    const input = panel.querySelector("#chat-text");
+    if (input) {
+      input.value = kept.value;
+      if (kept.focused) input.focus();
+    }
+  }
+}
+
+/** Draw the chat panel for this frame (asks the server what it offers, once). */
+export function renderChat(now) {
+  context = now;
+  // a word is for people: no chat at a table of one person and bots
+  const people = now.frame.table.seats.filter((seat) => seat.kind === "human").length;
+  if (people < 2) {
+    if (panel) panel.hidden = true;
+    return;
+  }
+  if (!panel) {
+    panel = h("section", { class: "panel chat-panel", id: "chat-panel" });
+    document.getElementById("players-panel").after(panel);
+  }
+  if (!asked) {
+    asked = true;
+    api(`/api/tables/${now.frame.table.id}/chat`).then((found) => {
+      choices = found;
+      draw();
+    }).catch(() => {
+      asked = false; // asked again with the next frame
+    });
+  }
+  draw();
+}
+
+/** A chat frame came. */
+export function heard(message) {
+  lines.push({ seat: message.seat, phrase: message.phrase, text: message.text });
+  if (lines.length > MAX_LINES) lines.shift();
+  draw();
+}

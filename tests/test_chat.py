@@ -1,0 +1,113 @@
+"""Chat that needs no moderator (issue 47): phrases reach everyone, free text only the
+seats of a private invited table, never a quick-match table; spectators send nothing;
+rate and length are limited."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardtable.server.app import create_app
+from cardtable.server.chat import BURST, MAX_TEXT, clean, phrases
+
+from .server_helpers import FAST, seat_keys
+
+
+@pytest.fixture
+def client(tmp_path: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'chat.db'}", FAST)) as served:
+        yield served
+
+
+def next_of(socket: Any, kind: str) -> dict[str, Any]:
+    while True:
+        frame = socket.receive_json()
+        if frame["type"] == kind:
+            return dict(frame)
+
+
+def sockets(
+    client: TestClient, stack: ExitStack, table: str, keys: dict[int, str]
+) -> dict[int | None, Any]:
+    opened: dict[int | None, Any] = {
+        seat: stack.enter_context(
+            client.websocket_connect(f"/ws/tables/{table}?seat={seat}&key={key}")
+        )
+        for seat, key in keys.items()
+    }
+    opened[None] = stack.enter_context(client.websocket_connect(f"/ws/tables/{table}"))
+    for socket in opened.values():
+        next_of(socket, "state")
+    return opened
+
+
+def quick_table(client: TestClient) -> tuple[str, dict[int, str]]:
+    tickets = [
+        client.post("/api/match", json={"game": "koi-koi", "player": c * 32}).json()["ticket"]
+        for c in "ab"
+    ]
+    seen = [client.get(f"/api/match/{t}").json() for t in tickets]
+    return seen[0]["table"], {s["seat"]: s["key"] for s in seen}
+
+
+def test_the_phrases_are_the_games_data() -> None:
+    koi_koi, ohanami = phrases("koi-koi"), phrases("ohanami")
+    common = ("common.good_luck", "common.well_played", "common.thanks", "common.oops",
+              "common.rematch")  # fmt: skip
+    assert koi_koi[:5] == common and ohanami[:5] == common
+    assert "koi-koi.nice_yaku" in koi_koi and "koi-koi.nice_yaku" not in ohanami
+
+
+def test_phrases_reach_everyone_free_text_refused_at_quick_match(client: TestClient) -> None:
+    table, keys = quick_table(client)
+    assert client.get(f"/api/tables/{table}/chat").json()["free_text"] is False
+    with ExitStack() as stack:
+        opened = sockets(client, stack, table, keys)
+        opened[0].send_json({"type": "chat", "phrase": "common.good_luck"})
+        for socket in opened.values():  # the other seat, the spectator, the sayer
+            assert next_of(socket, "chat") == {"type": "chat", "seat": 0,
+                                               "phrase": "common.good_luck"}  # fmt: skip
+        opened[1].send_json({"type": "chat", "text": "hi, call me at ..."})
+        assert next_of(opened[1], "error")["code"] == "no_free_text"
+        opened[1].send_json({"type": "chat", "phrase": "ohanami.nice_garden"})
+        assert next_of(opened[1], "error")["code"] == "bad_phrase"
+        opened[None].send_json({"type": "chat", "phrase": "common.oops"})
+        assert next_of(opened[None], "error")["code"] == "spectator"
+
+
+def test_free_text_between_invited_people_only_to_the_seats(client: TestClient) -> None:
+    created = client.post(
+        "/api/tables", json={"game": "koi-koi", "seats": ["human", "human"], "public": False}
+    ).json()
+    keys = seat_keys(created)
+    table = created["id"]
+    assert client.get(f"/api/tables/{table}/chat").json()["free_text"] is True
+    with ExitStack() as stack:
+        opened = sockets(client, stack, table, keys)
+        opened[0].send_json({"type": "chat", "text": " <b>hi</b>\u202e\x07  there "})
+        said = next_of(opened[1], "chat")
+        assert said["text"] == "<b>hi</b> there"  # no control or bidi characters
+        opened[0].send_json({"type": "chat", "phrase": "common.thanks"})
+        # the spectator's next chat frame is the phrase: the free text never reached it
+        assert next_of(opened[None], "chat")["phrase"] == "common.thanks"
+        opened[0].send_json({"type": "chat", "text": "x" * (MAX_TEXT + 1)})
+        assert next_of(opened[0], "error")["code"] == "bad_text"
+        for _ in range(BURST):
+            opened[1].send_json({"type": "chat", "phrase": "common.oops"})
+        said_now = []
+        while len(said_now) < BURST:  # (seat 0's own words come first)
+            frame = next_of(opened[1], "chat")
+            said_now += [frame["phrase"]] if frame["seat"] == 1 else []
+        assert said_now == ["common.oops"] * BURST  # a burst goes through, then one in 3 s
+        opened[1].send_json({"type": "chat", "phrase": "common.oops"})
+        assert next_of(opened[1], "error")["code"] == "rate_limited"
+
+
+def test_public_tables_say_phrases_only(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]})
+    assert client.get(f"/api/tables/{created.json()['id']}/chat").json()["free_text"] is False
+    assert clean("a\u200bb\tc") == "ab c"
