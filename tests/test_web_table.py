@@ -295,11 +295,11 @@ def test_the_tab_title_says_your_turn_and_the_sound_switch_is_remembered(
     page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
     expect(page).to_have_title("● Twój ruch — Koi-koi")
     assert "data:image/svg+xml" in (page.get_attribute("link[rel=icon]", "href") or "")
-    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")  # off until asked
     page.click("#sound")
-    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
     page.reload()
-    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
     page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
     # every change of turn is seen with the title of that moment: the bot answers within 50 ms
     page.evaluate(

@@ -1,36 +1,6 @@
-// Turn alerts: the tab's title and icon change when it is your turn, and a short chime
-// plays (unless muted; the switch is remembered by the browser).
-const SOUND_KEY = "cardtable.sound";
+// Turn alerts: the tab's title and icon change when it is your turn (the sound that goes
+// with it is sound.js's "turn" cue).
 const ICON = "/static/favicon.svg";
-let audio = null;
-
-export function soundOn() {
-  return localStorage.getItem(SOUND_KEY) !== "off";
-}
-
-export function setSound(on) {
-  localStorage.setItem(SOUND_KEY, on ? "on" : "off");
-}
-
-function chime() {
-  try {
-    audio = audio || new AudioContext();
-    const now = audio.currentTime;
-    for (const [k, pitch] of [660, 880].entries()) {
-      const tone = audio.createOscillator();
-      const gain = audio.createGain();
-      tone.frequency.value = pitch;
-      gain.gain.setValueAtTime(0.0001, now + k * 0.12);
-      gain.gain.exponentialRampToValueAtTime(0.15, now + k * 0.12 + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, now + k * 0.12 + 0.25);
-      tone.connect(gain).connect(audio.destination);
-      tone.start(now + k * 0.12);
-      tone.stop(now + k * 0.12 + 0.3);
-    }
-  } catch {
-    // no audio device (or the browser refuses before a first click): the title still says it
-  }
-}
 
 function setIcon(alert) {
   const link = document.querySelector("link[rel=icon]");
@@ -39,11 +9,10 @@ function setIcon(alert) {
   link.href = alert ? `data:image/svg+xml,${dot}` : ICON;
 }
 
-/** Say in the tab whose turn it is; chime when the turn has just become ours. */
-export function turnAlert({ mine, wasMine, first, title, yourTurn, roundOver }) {
+/** Say in the tab whose turn it is. */
+export function turnAlert({ mine, title, yourTurn, roundOver }) {
   if (mine) document.title = `● ${yourTurn} — ${title}`;
   else if (roundOver) document.title = `● ${roundOver} — ${title}`;
   else document.title = `${title} — cardtable`;
   setIcon(mine || Boolean(roundOver));
-  if (mine && !wasMine && !first && soundOn()) chime();
 }
