@@ -13,6 +13,7 @@ import { askName, openSeats, renderWaiting } from "./table/waiting.js";
 import { renderDepartures } from "./table/departures.js";
 import { coachInSight, noteText, renderCoach } from "./table/coach.js";
 import { ratingBadge } from "./table/ratings.js";
+import { heard, renderChat } from "./table/chat.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -107,6 +108,8 @@ function connect() {
       render();
     } else if (message.type === "coach" && frame) {
       takeCoachNote(message);
+    } else if (message.type === "chat") {
+      heard(message);
     } else if (message.type === "hint") {
       ui.hint = message;
       showHint();
@@ -446,6 +449,7 @@ function render({ moved = false } = {}) {
   translatePage();
   renderTitle();
   renderPlayers();
+  renderChat({ frame, t, seatName, send: (message) => socket.send(JSON.stringify(message)) });
   renderDepartures($("departures"), { frame, credentials, t, seatName, toast, later: () => render() });
   renderWaitingRoom();
   renderOver();
