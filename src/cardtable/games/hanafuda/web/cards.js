@@ -60,9 +60,17 @@ const chrysanthemum = (x, y, r) =>
   `<polygon points="${rays(x, y, 14, r, r * 0.55)}" fill="#f4b400" stroke="#e07b00" stroke-width="0.6"/>
    <polygon points="${rays(x, y, 10, r * 0.6, r * 0.32, -72)}" fill="#ffe082"/><circle cx="${x}" cy="${y}" r="${f(r * 0.22)}" fill="#e65100"/>`;
 
-const paulowniaLeaf = (x, y, s) =>
-  `<path d="M${x} ${y} c${-10 * s} ${-2 * s} ${-16 * s} ${-12 * s} ${-8 * s} ${-20 * s} c${3 * s} ${4 * s} ${6 * s} ${4 * s} ${8 * s} ${2 * s}
-    c${2 * s} ${2 * s} ${5 * s} ${2 * s} ${8 * s} ${-2 * s} c${8 * s} ${8 * s} ${2 * s} ${18 * s} ${-8 * s} ${20 * s} z" fill="#2e6b28" stroke="#1b4d18" stroke-width="0.8"/>`;
+const paulowniaLeaf = (x, y, k) => {
+  const p = (dx, dy) => `${f(x + dx * k)} ${f(y + dy * k)}`;
+  return `<path d="M${p(0, 12)} C${p(-14, 4)} ${p(-16, -10)} ${p(-6, -12)} C${p(-2, -13)} ${p(0, -9)} ${p(0, -7)}
+    C${p(0, -9)} ${p(2, -13)} ${p(6, -12)} C${p(16, -10)} ${p(14, 4)} ${p(0, 12)} Z" fill="#2e6b28" stroke="#173f14" stroke-width="0.8"/>
+    <path d="M${p(0, 11)} L${p(0, -6)} M${p(0, 2)} l${f(-6 * k)} ${f(-5 * k)} M${p(0, 2)} l${f(6 * k)} ${f(-5 * k)}" stroke="#173f14" stroke-width="0.7" fill="none"/>`;
+};
+
+const paulowniaSpike = (x, top, flowers) =>
+  `<path d="M${x} ${top + flowers * 5 + 8} L${x} ${top}" stroke="#4e342e" stroke-width="1.4"/>` +
+  Array.from({ length: flowers }, (_, k) =>
+    `<circle cx="${x + (k % 2 ? 2.6 : -2.6)}" cy="${top + k * 5}" r="${f(2.6 + k * 0.15)}" fill="${k % 2 ? "#8e24aa" : "#6a1b9a"}"/>`).join("");
 
 const PLANTS = {
   1: (v) => // pine: a bent brown trunk under flat dark-green crowns
@@ -105,11 +113,9 @@ const PLANTS = {
   11: (v) => // willow: green strands drooping from above
     [4, 13, 22, 31, 40, 49, 58]
       .map((x, k) => `<path d="M${x} -2 Q${x + 8 + v} 30 ${x - 1} ${58 + (k % 3) * 10}" stroke="${k % 2 ? "#7cb342" : "#33691e"}" stroke-width="2.4" fill="none"/>`).join(""),
-  12: (v) => // paulownia: broad leaves and upright violet flower spikes
-    [[22, 36 + v], [38, 30]].map(([x, y]) =>
-      `<path d="M${x} ${y + 28} L${x} ${y}" stroke="#4e342e" stroke-width="1.5"/>` +
-      [0, 1, 2, 3, 4].map((k) => `<circle cx="${x + (k % 2 ? 2.5 : -2.5)}" cy="${y + k * 5}" r="${f(3.4 - k * 0.2)}" fill="${k % 2 ? "#8e24aa" : "#6a1b9a"}"/>`).join("")).join("") +
-    paulowniaLeaf(16, 96, 1.1) + paulowniaLeaf(44, 98, 1.2) + paulowniaLeaf(30, 90 + v * 0.3, 0.8),
+  12: (v) => // paulownia: three upright violet flower spikes over broad heart-shaped leaves
+    paulowniaSpike(18, 40 + v, 6) + paulowniaSpike(30, 30, 7) + paulowniaSpike(42, 40 - v, 6) +
+    paulowniaLeaf(15, 80, 1) + paulowniaLeaf(45, 81, 1) + paulowniaLeaf(30, 84 + v * 0.5, 0.9),
 };
 
 // -- the lights, animals and the plains with their own figure (keyed by the deck's tags) ------
@@ -150,9 +156,11 @@ const MOTIFS = {
     `<g transform="translate(33 40) scale(1.45) translate(-35 -39)"><path d="M22 40 Q30 30 42 34 Q48 38 42 44 Q32 48 22 40 Z" fill="#6b8e23" stroke="#2d3b0f" stroke-width="1"/>
      <circle cx="42" cy="33" r="5.5" fill="#7a9e2a" stroke="#2d3b0f" stroke-width="1"/><circle cx="44" cy="32" r="1" fill="#111"/>
      <path d="M47 33 l5 1 l-5 1.5 z" fill="#3e2723"/><path d="M22 40 l-8 3 l7 1 z" fill="#556b1f"/></g>`,
-  cuckoo: // a cuckoo crossing a crescent moon in the night sky
-    `<rect x="0" y="0" width="60" height="40" fill="#1a2a6c"/><circle cx="46" cy="14" r="8" fill="#f6c453"/><circle cx="42" cy="12" r="7" fill="#1a2a6c"/>
-     <path d="M8 30 Q20 16 34 24 L50 16 L40 28 Q26 36 8 30 Z" fill="#111" stroke="#444" stroke-width="0.6"/><circle cx="12" cy="28" r="0.9" fill="#fff"/>`,
+  cuckoo: // a cuckoo crossing a crescent moon in the night sky, before the wisteria
+    `<rect x="0" y="0" width="60" height="44" fill="#1a2a6c"/><circle cx="46" cy="16" r="8" fill="#f6c453"/><circle cx="42" cy="14" r="7" fill="#1a2a6c"/>`,
+  cuckoo_bird:
+    `<path d="M6 34 Q20 18 36 27 L54 18 L42 31 Q26 40 6 34 Z" fill="#111" stroke="#f6c453" stroke-width="0.8"/><circle cx="11" cy="32" r="1" fill="#fff"/>
+     <path d="M6 34 l-5 1 l5 1.5 z" fill="#e0a526"/>`,
   bridge: // the eight-plank bridge zig-zagging over the iris pond
     `<path d="M-2 56 L22 44 L40 58 L62 46" stroke="#5d3a1a" stroke-width="8" fill="none" stroke-linejoin="bevel"/>
      <path d="M-2 56 L22 44 L40 58 L62 46" stroke="#a1713f" stroke-width="4" fill="none" stroke-dasharray="3 1.2"/>`,
@@ -193,7 +201,7 @@ const MOTIFS = {
 
 // tags whose figure is drawn behind the plant (a sky, a storm) and, for some, one before it
 const BEHIND = new Set(["moon", "geese", "rain_man", "lightning", "yellow_paulownia", "cuckoo"]);
-const FRONT_OF = { rain_man: "rain_man_figure", lightning: "lightning_bolt" };
+const FRONT_OF = { rain_man: "rain_man_figure", lightning: "lightning_bolt", cuckoo: "cuckoo_bird" };
 
 /** A tanzaku: a broad band with a notched foot, red or blue, the poetry ones inscribed. */
 function ribbon(card) {
