@@ -4,6 +4,7 @@ offered a bot and takes it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -99,3 +100,31 @@ def test_two_strangers_meet_and_a_third_takes_the_bot(
     assert [s.kind for s in bot_table.seats] == ["human", "bot:medium"]
     for page in (ala, olga, third):
         assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+def bot_record(wins: int) -> str:
+    games = [
+        {"table": f"t{n}", "game": "koi-koi", "date": "2026-11-29", "seats": ["you", "easy"],
+         "scores": [1, 0], "place": 1, "outcome": "win"}
+        for n in range(wins)
+    ]  # fmt: skip
+    return json.dumps({"format": "cardtable-record", "version": 1, "games": games})
+
+
+def test_your_level_says_how_sure_it_is(server: tuple[str, Any], browser: Browser) -> None:
+    """Two wins over the easy bot say "not clear yet"; thirty in a row place the player,
+    95 % sure, above expert (the ladder's rung below 41.4 - 2 × 5.5 = 30.4: expert's 29.2,
+    hard's 30.6 is not yet cleared)."""
+    url, _app = server
+    page = new_page(browser, locale="en-GB", width=390, height=844)
+    page.goto(url)
+    for wins, place, said in ((2, "", "not clear yet"), (30, "expert", "above expert")):
+        page.evaluate(
+            "record => localStorage.setItem('cardtable.record', record)", bot_record(wins)
+        )
+        page.reload()
+        level = page.locator("#record-levels li[data-game='koi-koi']")
+        expect(level).to_contain_text(said)
+        expect(level).to_contain_text(f"95 % sure, after {wins} games")
+        assert level.get_attribute("data-above") == place
+    shot(page, "record-level-en")

@@ -236,6 +236,16 @@ async function refreshMyGames() {
   }));
 }
 
+/** Where a rating surely stands on the bot ladder: the strongest level it is above and the
+ * weakest it is below, each only when 95 % sure (the rating ± twice its sigma clears the
+ * level), so two games say "too early to tell", not "between medium and expert". */
+function surePlace(r) {
+  const rungs = Object.entries(r.ladder).sort((a, b) => a[1] - b[1]);
+  const beaten = rungs.filter(([, mu]) => mu <= r.mu - 2 * r.sigma);
+  const stronger = rungs.filter(([, mu]) => mu > r.mu + 2 * r.sigma);
+  return { above: beaten.at(-1)?.[0] ?? null, below: stronger[0]?.[0] ?? null };
+}
+
 /** "Your record": per game and bot level, games, wins, the win share with its 95 %
  * interval; and per game the player's rating on the bot ladder (POST /api/rating). */
 async function renderRecord() {
@@ -268,13 +278,16 @@ async function renderRecord() {
     return; // the table above says what the browser knows
   }
   const said = Object.entries(rated).map(([game, r]) => {
+    const { above, below } = surePlace(r);
     let where;
-    if (r.above && r.below) where = t("record.between", { low: level(r.above), high: level(r.below) });
-    else if (r.below) where = t("record.below", { level: level(r.below) });
-    else where = t("record.above", { level: level(r.above) });
-    return h("li", { "data-game": game, "data-above": r.above ?? "", "data-below": r.below ?? "" },
+    if (above && below) where = t("record.between", { low: level(above), high: level(below) });
+    else if (below) where = t("record.below", { level: level(below) });
+    else if (above) where = t("record.above", { level: level(above) });
+    else where = t("record.unsure");
+    const sureness = t("record.sureness", { value: r.mu.toFixed(1), margin: (2 * r.sigma).toFixed(1), n: r.games });
+    return h("li", { "data-game": game, "data-above": above ?? "", "data-below": below ?? "" },
       t("record.level", { game: title(game), where }), " ",
-      h("span", { class: "muted" }, `(${t("record.rating", { value: r.mu.toFixed(1) })})`));
+      h("span", { class: "muted" }, `(${sureness})`));
   });
   levels.replaceChildren(...(said.length ? said : [h("li", { class: "muted" }, t("record.no_level"))]));
 }
