@@ -7,7 +7,7 @@ import { armSound, play, setSound, soundFrames, soundOn } from "./table/sound.js
 import { labelsOn, nameOnHold, setLabels } from "./table/card-names.js";
 import { entryOf, recordGame } from "./record.js";
 import { animateFrom, snapshot } from "./table/motion.js";
-import { Narrator } from "./table/narration.js";
+import { Narrator, Story } from "./table/narration.js";
 import { countdownText, renderResult, scoringCards } from "./table/result.js";
 import { askName, openSeats, renderWaiting } from "./table/waiting.js";
 import { renderDepartures } from "./table/departures.js";
@@ -29,6 +29,7 @@ const ui = {}; // renderer state that survives re-renders (selections)
 let sentAt = null; // the version an action was sent at: a second click waits for the answer
 let framesSeen = 0;
 let narrator = null;
+let story = null; // the game's lines so far (the log keeps the whole game, in order)
 
 let freshInvite = false; // opened from an invite link (not by the table's creator)
 
@@ -482,7 +483,10 @@ function render({ moved = false } = {}) {
   // the open result box says the round's score itself: its lines only go to the log
   const resultOpen = !resultPanel.hidden && !resultPanel.classList.contains("folded");
   if (resultOpen) narrator.hush();
-  if (client.narrate) narrator.update(client.narrate(frame.view, ctx), framesSeen === 0 || !moved || resultOpen);
+  if (client.narrate) {
+    if (story?.tableId !== frame.table.id) story = new Story(frame.table.id);
+    narrator.update(story.lines(frame.view, ctx, client.narrate), framesSeen === 0 || !moved || resultOpen);
+  }
   renderHintPanel();
   renderCoach($("coach-panel"), { frame, t, lang: lang(), hints: games[frame.table.game].hints, client, ctx });
   renderLesson();

@@ -20,7 +20,28 @@ function stealLines(event, round, index, ctx) {
   }));
 }
 
-function endLines(result, ctx) {
+/** Whether a won round ended because its winner had no turn left (a yaku made with the
+ * last card): the engine stops it for them, no one calls shōbu. Told from the round's final
+ * board: every hand played out and (where the stock is played on after the hands) too few
+ * cards left for another turn. */
+export function endedOnLastCard(result, view, ctx) {
+  if (result?.outcome !== "shobu" || !view.hand_sizes?.every((n) => n === 0)) return false;
+  return !ctx.frame?.table.options?.continue_with_stock_after_hands || view.stock_size < 2;
+}
+
+/** Why a koi-koi round ended, in words (the result's hook `roundReason`): a shōbu called, a
+ * yaku made with the last card, the last one to make a yaku scoring at the end of the cards;
+ * null where the score lines say it (a lucky hand, no points). */
+export function roundReason(result, view, ctx) {
+  const best = Math.max(...result.scores);
+  const name = ctx.seatName(result.scores.indexOf(best));
+  if (endedOnLastCard(result, view, ctx)) return ctx.t("hanafuda.outcome.last_card", { name });
+  if (result.outcome === "shobu") return ctx.t("hanafuda.outcome.shobu", { name });
+  if (result.outcome === "exhausted_last_yaku") return ctx.t("hanafuda.outcome.last_yaku", { name });
+  return null;
+}
+
+function endLines(result, view, ctx) {
   if (!result) return [];
   const { t } = ctx;
   const id = `r${result.round}:end`;
@@ -33,7 +54,11 @@ function endLines(result, ctx) {
     }
   }
   let text;
-  if (result.outcome === "shobu") text = t("hanafuda.log.shobu", { name: ctx.seatName(winner), n: best });
+  // the round in the view is the one that ended only at its break (a past round's
+  // result rides along a later board, which says nothing of how it ended)
+  const ownBoard = view.round === result.round;
+  if (ownBoard && endedOnLastCard(result, view, ctx)) text = t("hanafuda.log.last_card", { name: ctx.seatName(winner), n: best });
+  else if (result.outcome === "shobu") text = t("hanafuda.log.shobu", { name: ctx.seatName(winner), n: best });
   else if (best > 0 && result.scores.filter((s) => s === best).length === 1) text = t("hanafuda.log.round_won", { round: result.round, name: ctx.seatName(winner), n: best });
   else text = t("hanafuda.log.round_even", { round: result.round });
   lines.push({ id, text, announce: true });
@@ -59,7 +84,7 @@ export function narrate(view, ctx) {
       lines.push({ id: `r${round}:koikoi:${seat}:${k}`, text: ctx.t("hanafuda.log.koikoi", { name: ctx.seatName(seat) }), announce: true });
     }
   });
-  if (ctx.roundBreak || view.over) lines.push(...endLines(view.last_round, ctx));
-  for (const more of ctx.roundBreak?.also || []) lines.push(...endLines(more, ctx));
+  if (ctx.roundBreak || view.over) lines.push(...endLines(view.last_round, view, ctx));
+  for (const more of ctx.roundBreak?.also || []) lines.push(...endLines(more, view, ctx));
   return lines;
 }

@@ -4,12 +4,13 @@ import { h, svg } from "/static/js/api.js";
 import { cardBack } from "/static/js/cards.js";
 import { statusLine } from "/static/js/render/common.js";
 import { hanafudaCard } from "./cards.js";
-import { narrate as narrateView } from "./narration.js";
+import { narrate as narrateView, roundReason as reasonOfRound } from "./narration.js";
 import { cardInfo, cardName } from "./names.js";
 
 const KIND_ORDER = ["light", "animal", "ribbon", "plain"];
 
 export const narrate = narrateView;
+export const roundReason = reasonOfRound;
 /** The table's "Card labels" switch applies to these cards (see cardLabel). */
 export const cardLabels = true;
 
@@ -87,11 +88,13 @@ const fanning = typeof ResizeObserver === "undefined"
   ? null
   : new ResizeObserver((entries) => entries.forEach((entry) => fanStack(entry.target)));
 
+/** Fan the board's stacks now (the shell's card motion measures where cards end up right
+ * after render), and again whenever a stack's width changes. */
 function fanPiles(root) {
   const stacks = root.querySelectorAll(".stack-cards");
-  if (!fanning) return stacks.forEach(fanStack);
-  fanning.disconnect();
-  stacks.forEach((stack) => fanning.observe(stack));
+  stacks.forEach(fanStack);
+  fanning?.disconnect();
+  stacks.forEach((stack) => fanning?.observe(stack));
 }
 
 export function cardArt(code, size, ctx) {

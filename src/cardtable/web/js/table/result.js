@@ -92,6 +92,17 @@ function resultLines(result, pause, client, ctx) {
   ];
 }
 
+/** Why the match ended before its last round, and how the round ended where the game's
+ * renderer says it (hook `roundReason(result, view, ctx)`: a stop called, the last card). */
+function whyItEnded(result, { view, table }, client, ctx) {
+  const ended = earlyEnd(view, table, client, ctx);
+  const reason = client.roundReason?.(result, view, ctx);
+  return [
+    ended ? h("p", { class: "ended-early", id: "ended-early", role: "status" }, ended) : "",
+    reason ? h("p", { class: "round-reason", id: "round-reason" }, reason) : "",
+  ];
+}
+
 /**
  * Fill `panel` for the frame: shown during a round break and once the game is over (until
  * closed). `client` is the game's renderer module; `onNext` presses "Next round".
@@ -110,7 +121,6 @@ export function renderResult(panel, options) {
     return;
   }
   const { t } = ctx;
-  const ended = finished ? earlyEnd(view, table, client, ctx) : null;
   const folded = ui.resultFolded === key;
   panel.classList.toggle("folded", folded);
   panel.replaceChildren(
@@ -122,7 +132,7 @@ export function renderResult(panel, options) {
       }, folded ? t("table.show_result") : t("table.show_board"))),
     // only the lines scroll: the sums and the buttons stay in sight below them
     h("div", { class: "result-body" },
-      ended ? h("p", { class: "ended-early", id: "ended-early", role: "status" }, ended) : "",
+      whyItEnded(result, frame, client, ctx),
       resultLines(result, pause, client, ctx),
       (client.resultExtras ? client.resultExtras(view, ctx) : "") || ""),
     h("footer", { class: "result-foot" },
