@@ -169,3 +169,47 @@ def test_a_captured_pile_shows_each_card_at_least_half(
             assert len(rows) >= 2, stack  # a narrow stack wraps before it hides cards
     shot(page, f"piles-fanned-{size}")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+#: the height in px of each number on Ohanami's and 7 słów's cards, drawn as wide as the
+#: tables draw them on a phone (another player's garden row: 22 px; a letter: 46 px)
+NUMBER_SIZES = """async () => {
+  const { ohanamiCard } = await import('/games/ohanami/cards.js');
+  const { letterCard } = await import('/games/siedem-slow/cards.js');
+  const drawn = (face, width) => {
+    const box = Object.assign(document.createElement('div'), { innerHTML: face });
+    box.style.width = `${width}px`;
+    document.body.append(box);
+    const svg = box.firstElementChild;
+    svg.style.width = '100%';
+    const scale = svg.getBoundingClientRect().width / 60;
+    const texts = [...svg.querySelectorAll('text')].map((t) => {
+      const b = t.getBBox();
+      const px = Number(t.getAttribute('font-size')) * scale;
+      return { text: t.textContent, px, inside: b.x >= 0 && b.x + b.width <= 60 };
+    });
+    box.remove();
+    return texts;
+  };
+  return {
+    ohanami: [7, 48, 120].map((n, k) => drawn(ohanamiCard(n, ['blue', 'pink', 'grey'][k]), 22)[0]),
+    letters: drawn(letterCard({ letter: 'Ń', value: 7, bonus: 2 }), 46),
+  };
+}"""
+
+
+def test_ohanami_and_letter_numbers_read_at_phone_size(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    url, _app = server
+    page = new_page(browser, width=390, height=844)
+    page.goto(f"{url}/cards")
+    page.wait_for_selector(".deck-card")
+    sizes = page.evaluate(NUMBER_SIZES)
+    for number in sizes["ohanami"]:
+        least = 13 if len(number["text"]) <= 2 else 11
+        assert number["px"] >= least and number["inside"], number
+    letter, value, bonus = sizes["letters"]
+    assert letter["text"] == "Ń" and letter["px"] >= 30, letter
+    assert value["text"] == "7" and value["px"] >= 13, value
+    assert bonus["text"] == "+2" and bonus["px"] >= 10, bonus

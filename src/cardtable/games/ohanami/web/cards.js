@@ -14,12 +14,18 @@ const OHANAMI_ICONS = {
   pink: blossom(30, 74, 8, "#fff", "#f8bbd0"),
 };
 
+/** A garden card: its number as large as the card allows (read in a 22 px row of another
+ * player's garden), white with a dark edge on its colour, and the colour's own picture
+ * below it (water, tree, stone, blossom) for a reader who does not tell the colours apart. */
 export function ohanamiCard(number, colour) {
   const [strong] = OHANAMI_COLOURS[colour] || OHANAMI_COLOURS.grey;
+  const digits = String(number).length;
+  const fit = digits > 2 ? ` textLength="52" lengthAdjust="spacingAndGlyphs"` : "";
   return frame(
     `<rect x="0" y="0" width="60" height="96" fill="${strong}"/>
-     <text x="30" y="44" font-size="28" text-anchor="middle" font-family="sans-serif" font-weight="800" fill="#fff">${number}</text>
+     <text x="30" y="52" font-size="${digits > 2 ? 32 : 42}" text-anchor="middle" font-family="sans-serif" font-weight="800"
+       fill="#fff" stroke="#0008" stroke-width="3" paint-order="stroke"${fit}>${number}</text>
      ${OHANAMI_ICONS[colour] || ""}`,
-    { border: "#1b1b1b", fill: strong, label: `${number} ${colour}` },
+    { border: "#1b1b1b", fill: strong, label: `${number} ${colour}`, kind: colour },
   );
 }

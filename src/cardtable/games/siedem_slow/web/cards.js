@@ -7,16 +7,17 @@ export function letterCard(card) {
   const rare = card.bonus > 0;
   const fill = rare ? "#fff3c4" : "#ffffff";
   const bonus = rare
-    ? `<circle cx="48" cy="13" r="9" fill="#f9a825"/><text x="48" y="17" font-size="11" text-anchor="middle" font-family="sans-serif" font-weight="700" fill="#3e2723">+${card.bonus}</text>`
+    ? `<circle cx="47" cy="14" r="11.5" fill="#f9a825" stroke="#8d5a00" stroke-width="1"/><text x="47" y="19" font-size="14" text-anchor="middle" font-family="sans-serif" font-weight="800" fill="#3e2723">+${card.bonus}</text>`
     : "";
+  // the value in the corner, large and dark enough for a phone's 46 px card
   const value = card.value === undefined || card.value === null
     ? ""
-    : `<text x="9" y="22" font-size="15" font-family="sans-serif" font-weight="700" fill="#546e7a">${card.value}</text>`;
+    : `<text x="6" y="22" font-size="19" font-family="sans-serif" font-weight="800" fill="#1d4f91">${card.value}</text>`;
   const label = value ? `${card.letter} ${card.value}` : rare ? `${card.letter} +${card.bonus}` : card.letter;
   return frame(
-    `<text x="30" y="64" font-size="42" text-anchor="middle" font-family="Georgia, serif" font-weight="700" fill="#263238">${card.letter}</text>
+    `<text x="30" y="70" font-size="46" text-anchor="middle" font-family="Georgia, serif" font-weight="700" fill="#263238">${card.letter}</text>
      ${value}${bonus}`,
-    { border: rare ? "#c59100" : "#37474f", fill, label },
+    { border: rare ? "#c59100" : "#37474f", fill, label, kind: rare ? "rare" : "common" },
   );
 }
 
