@@ -39,9 +39,15 @@ RASTERISE = """async (width) => {
 }"""
 
 
-def rasterised(page: Page, url: str, width: int) -> list[dict[str, Any]]:
-    page.goto(f"{url}/cards")
-    page.wait_for_selector(".deck-card")
+def deck_page(browser: Browser, url: str, query: str = "") -> Page:
+    """The deck page (/cards) on a phone: its modules and card data are at hand."""
+    page = new_page(browser, width=390, height=844)
+    page.goto(f"{url}/cards{query}")
+    page.wait_for_selector(".deck-card .card-svg")
+    return page
+
+
+def rasterised(page: Page, width: int) -> list[dict[str, Any]]:
     cards: list[dict[str, Any]] = page.evaluate(RASTERISE, width)
     for card in cards:
         card["rgb"] = np.array(card.pop("pixels"), dtype=float).reshape(-1, width, 4)[:, :, :3]
@@ -87,8 +93,7 @@ def test_every_card_is_drawn_apart_and_its_kind_reads_at_34_px(
     server: tuple[str, Any], browser: Browser
 ) -> None:
     url, _app = server
-    page = new_page(browser)
-    cards = rasterised(page, url, PILE_CARD)
+    cards = rasterised(deck_page(browser, url), PILE_CARD)
     assert len(cards) == 48
     for n, card in enumerate(cards[:-1]):  # no two faces alike, even a month's two plains
         nearest = min(differs(card["rgb"], other["rgb"]) for other in cards[n + 1 :])
@@ -116,9 +121,7 @@ def test_the_deck_page_draws_each_kind_with_its_marker(
     server: tuple[str, Any], browser: Browser
 ) -> None:
     url, _app = server
-    page = new_page(browser, width=390, height=844)
-    page.goto(f"{url}/cards?lang=pl")
-    page.wait_for_selector(".deck-card .card-svg")
+    page = deck_page(browser, url, "?lang=pl")
     kinds = page.eval_on_selector_all(".deck-card .card-svg", "ss => ss.map(s => s.dataset.kind)")
     assert sorted(set(kinds)) == ["animal", "light", "plain", "ribbon"]
     assert kinds.count("light") == 5 and kinds.count("ribbon") == 10
@@ -202,10 +205,7 @@ def test_ohanami_and_letter_numbers_read_at_phone_size(
     server: tuple[str, Any], browser: Browser
 ) -> None:
     url, _app = server
-    page = new_page(browser, width=390, height=844)
-    page.goto(f"{url}/cards")
-    page.wait_for_selector(".deck-card")
-    sizes = page.evaluate(NUMBER_SIZES)
+    sizes = deck_page(browser, url).evaluate(NUMBER_SIZES)
     for number in sizes["ohanami"]:
         least = 13 if len(number["text"]) <= 2 else 11
         assert number["px"] >= least and number["inside"], number
