@@ -28,6 +28,7 @@ from cardtable.core.game import prepare_games
 from cardtable.server.cards import web_clients
 from cardtable.server.chat import router as chat_router
 from cardtable.server.companion import router as companion_router
+from cardtable.server.day_clock import router as turns_router
 from cardtable.server.http_guards import (
     BodyLimit,
     LimitsFirst,
@@ -146,6 +147,7 @@ def create_app(db_url: str = "sqlite:///cardtable.db", settings: Settings | None
         rating_router(limits),
         match_router(app.state.matchmaker, limits),
         chat_router(hub),
+        turns_router(hub),
         transfers_router(app.state.transfers, limits, hub.settings, store, hub.signer),
     ):
         app.include_router(router)

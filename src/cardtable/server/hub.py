@@ -22,6 +22,7 @@ from cardtable.learn import LESSON_PRESET, ScriptedBot, lesson_of
 from cardtable.server.client_options import game_for_client
 from cardtable.server.cluster import Cluster
 from cardtable.server.coaching import Reviews
+from cardtable.server.day_clock import is_day_clock, move_clock_seconds
 from cardtable.server.errors import TableError
 from cardtable.server.fairness import Commitment, Signer
 from cardtable.server.roster import SeatInfo, hash_key, named_seat, new_key
@@ -159,7 +160,9 @@ class Hub:
         gone = [
             t
             for t in self.tables.values()
-            if not t.frames.listeners and now - max(t.last_change, t.last_seen) >= limit
+            if not t.frames.listeners
+            and now - max(t.last_change, t.last_seen) >= limit
+            and not is_day_clock(t.row.move_seconds)  # played across days: kept live
         ]
         for table in gone:
             if not table.finished:
@@ -241,7 +244,7 @@ class Hub:
             salt=sealed.salt,
             commitment=sealed.digest,
             public=request.public,
-            move_seconds=max(0, min(int(request.move_seconds), 3600)),
+            move_seconds=move_clock_seconds(request.move_seconds),
             status="playing",
             created_at=time.time(),
             rematch_of=None if rematch_of is None else rematch_of.id,

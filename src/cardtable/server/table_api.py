@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from cardtable.learn import LESSON_PRESET, ScriptedBot, lesson_of
+from cardtable.server.day_clock import DAY
 from cardtable.server.http_guards import client_address, too_many
 from cardtable.server.hub import Hub, TableRequest
 from cardtable.server.limits import ClientLimits
@@ -26,7 +27,8 @@ class CreateTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     names: list[str] = Field(default_factory=list, max_length=6)
     public: bool = True
-    move_seconds: int = Field(default=0, ge=0, le=3600)
+    # seconds (0: none, at most an hour) or whole days of day_clock.DAYS
+    move_seconds: int = Field(default=0, ge=0, le=7 * DAY)
     coach: bool = False
 
 

@@ -7,6 +7,7 @@ import { shareLink } from "./table/waiting.js";
 import { setupMatch, translateMatch } from "./match.js";
 import { playerKey } from "./player.js";
 import { renderPeopleRatings } from "./people-ratings.js";
+import { setupTurns, translateTurns } from "./turns.js";
 
 let games = [];
 const $ = (id) => document.getElementById(id);
@@ -129,7 +130,7 @@ async function createTable(event) {
         seats,
         names,
         public: $("public").checked,
-        move_seconds: Number($("move-seconds").value) || 0,
+        move_seconds: Number($("move-days").value) * 86400 || Number($("move-seconds").value) || 0,
         coach: $("coach").checked && seats.some((kind) => kind.startsWith("bot:")),
       },
     });
@@ -339,6 +340,15 @@ function translate() {
   refreshMyGames();
   renderRecord();
   translateMatch();
+  translateTurns();
+  renderMoveDays();
+}
+
+/** The move clock in days (games across days), beside the one in seconds. */
+function renderMoveDays() {
+  const select = $("move-days");
+  const chosen = select.value || "0";
+  select.replaceChildren(...["0", "1", "2", "3", "7"].map((days) => new Option(t(`lobby.days.${days}`), days, false, days === chosen)));
 }
 
 /** A link to each game's score pad for games played with the box (games share pads). */
@@ -367,6 +377,7 @@ async function main() {
   window.addEventListener("pageshow", (event) => event.persisted && showCreating(false));
   setupRecord();
   setupMatch(games);
+  setupTurns();
   $("continue-make").addEventListener("click", makeContinueLink);
   $("lang-slot").append(languageSwitch(translate));
   translate();

@@ -86,7 +86,7 @@ async function playNow() {
   }
 }
 
-function clockText(seconds) {
+function waitedText(seconds) {
   const s = Math.floor(seconds);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
@@ -108,7 +108,7 @@ async function poll() {
     return;
   }
   if (seen.status !== "waiting") return stopWaiting();
-  $("match-status").textContent = t("match.looking", { game: gameTitle(ticket.game), time: clockText(seen.waited) });
+  $("match-status").textContent = t("match.looking", { game: gameTitle(ticket.game), time: waitedText(seen.waited) });
   $("match-waiting-count").textContent = t("match.in_queue", { n: seen.waiting });
   $("bot-offer").hidden = !seen.bot_offer;
   poller = setTimeout(poll, POLL_MS);

@@ -14,6 +14,7 @@ import { renderDepartures } from "./table/departures.js";
 import { coachInSight, noteText, renderCoach } from "./table/coach.js";
 import { ratingBadge } from "./table/ratings.js";
 import { heard, renderChat } from "./table/chat.js";
+import { clockText } from "./table/day-clock.js";
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 
@@ -408,7 +409,7 @@ function tickClock() {
   }
   const left = Math.max(0, Math.ceil(clock.deadline - (Date.now() / 1000 + clockOffset)));
   element.hidden = false;
-  element.textContent = t("table.clock", { s: left });
+  element.textContent = clockText(left, t);
   element.className = `clock ${clock.kind}${left <= 10 ? " low" : ""}`;
   element.dataset.kind = clock.kind;
   element.dataset.left = String(left);

@@ -1,0 +1,91 @@
+"""Games across days: a move clock of 1, 2, 3 or 7 days instead of seconds, and the "Your
+turn" list of every table where a browser's seat is to move.
+
+A day-clock table is never let go for want of listeners (a person comes back tomorrow,
+not within the half hour after which other tables leave memory): it stays live, and as
+an unfinished table it is rebuilt from its log after a restart like any other. When its
+clock runs out the move clock plays for the seat, as it does in seconds.
+
+``POST /api/turns {"seats": [{"table": ID, "seat": n, "key": K}, ...]}`` answers, for each
+seat whose key opens it at an unfinished table, whether it is that seat's turn and until
+when: the lobby lists those (its title counts them), across all of the browser's tables.
+
+>>> move_clock_seconds(86_400), move_clock_seconds(5_000), move_clock_seconds(60)
+(86400, 3600, 60)
+>>> is_day_clock(2 * DAY), is_day_clock(3600)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from cardtable.core.errors import CardtableError
+
+if TYPE_CHECKING:
+    from cardtable.server.hub import Hub
+
+DAY = 86_400
+#: the move clocks in days a table may have
+DAYS = (1, 2, 3, 7)
+#: the longest move clock in seconds (beyond it, days)
+MOST_SECONDS = 3600
+#: the seats one "Your turn" request may ask about (the lobby asks of its newest 30)
+MAX_SEATS = 100
+
+
+def move_clock_seconds(asked: int) -> int:
+    """The move clock a table gets: whole days of :data:`DAYS`, else 0 to an hour."""
+    if asked in {days * DAY for days in DAYS}:
+        return asked
+    return max(0, min(int(asked), MOST_SECONDS))
+
+
+def is_day_clock(move_seconds: int) -> bool:
+    return move_seconds >= DAY
+
+
+class HeldSeat(BaseModel):
+    table: str = Field(max_length=32)
+    seat: int = Field(ge=0, le=16)
+    key: str = Field(max_length=64)
+
+
+class Seats(BaseModel):
+    seats: list[HeldSeat] = Field(max_length=MAX_SEATS)
+
+
+def router(hub: Hub) -> APIRouter:
+    api = APIRouter(prefix="/api")
+
+    @api.post("/turns")
+    async def turns(body: Seats) -> dict[str, Any]:
+        """Where each of these seats is to move now (the tables this process holds or can
+        rebuild; a wrong key, a finished table or an unknown one says nothing)."""
+        found = []
+        for held in body.seats:
+            if held.table not in hub.tables:  # not rebuilt (nor woken) unless being played
+                row = await asyncio.to_thread(hub.store.table, held.table)
+                if row is None or row.status != "playing":
+                    continue
+            try:
+                table = await hub.table(held.table)
+            except CardtableError:
+                continue
+            if table.finished or not table.roster.key_matches(held.seat, held.key):
+                continue
+            waiting = bool(table.roster.waiting_for()) or table.round_break is not None
+            to_move = held.seat in table.state.to_move and not waiting
+            clock = table.clock()
+            found.append({
+                "table": table.id, "seat": held.seat, "title": table.game.spec.title,
+                "your_turn": to_move, "day_clock": is_day_clock(table.row.move_seconds),
+                "deadline": clock["deadline"] if clock and to_move else None,
+            })  # fmt: skip
+        return {"turns": found}
+
+    return api

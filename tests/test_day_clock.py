@@ -1,0 +1,112 @@
+"""Games across days (issue 47): a move clock of days, a table that outlives the half hour
+other tables are let go after and the server's restart, and the lobby's "Your turn" list
+with its count in the page's title."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, expect
+from websockets.sync.client import connect
+
+from cardtable.server.app import create_app
+from cardtable.server.day_clock import DAY
+
+from .browser_helpers import browser, new_page, shot
+from .server_helpers import FAST, ServerProcess, http, seat_keys
+
+__all__ = ["browser"]  # fixtures used by name
+
+
+def day_table(url: str, days: int = 1) -> tuple[str, dict[int, str]]:
+    body = {"game": "koi-koi", "seats": ["human", "human"], "public": False,
+            "move_seconds": days * DAY}  # fmt: skip
+    status, created = http("POST", f"{url}/api/tables", body)
+    assert status == 201, created
+    return str(created["id"]), seat_keys(created)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'days.db'}", FAST)) as served:
+        yield served
+
+
+def test_a_move_clock_in_days_and_no_other(client: TestClient) -> None:
+    def clock_of(seconds: int) -> Any:
+        body = {"game": "koi-koi", "seats": ["human", "bot:easy"], "move_seconds": seconds}
+        answer = client.post("/api/tables", json=body)
+        return answer.json()["id"] if answer.status_code == 201 else answer.status_code
+
+    assert client.get(f"/api/tables/{clock_of(3 * DAY)}").json()["move_seconds"] == 3 * DAY
+    assert client.get(f"/api/tables/{clock_of(5000)}").json()["move_seconds"] == 3600
+    assert clock_of(8 * DAY) == 422
+
+
+def test_a_day_table_is_kept_live_when_nobody_watches(client: TestClient) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    days = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "human"],
+                                            "move_seconds": 2 * DAY}).json()["id"]  # fmt: skip
+    minutes = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "human"],
+                                               "move_seconds": 60}).json()["id"]  # fmt: skip
+    later = time.time() + DAY  # nobody has come back for a day
+    gone = client.portal.call(hub.evict_abandoned, later)  # type: ignore[union-attr]
+    assert minutes in gone and days not in gone
+    assert days in hub.tables and hub.store.table(days).status == "playing"
+
+
+def mover(url: str, table_id: str, keys: dict[int, str]) -> int:
+    """Both people sit down (the invited one too), and the game starts: the seat to move
+    first (the deal says which)."""
+    ws_url = url.replace("http", "ws")
+    with (
+        connect(f"{ws_url}/ws/tables/{table_id}?seat=1&key={keys[1]}"),
+        connect(f"{ws_url}/ws/tables/{table_id}?seat=0&key={keys[0]}") as socket,
+    ):
+        while True:
+            frame = json.loads(socket.recv(timeout=20))
+            if frame["type"] == "state" and frame["table"]["waiting"] == []:
+                return int(min(frame["view"]["to_move"]))
+
+
+def test_a_day_game_survives_a_restart_and_shows_in_your_turn(
+    tmp_path: Path, browser: Browser
+) -> None:
+    served = ServerProcess(f"sqlite:///{tmp_path / 'days.db'}")
+    served.start()
+    try:
+        table_id, keys = day_table(served.url)
+        to_move = mover(served.url, table_id, keys)
+        served.kill9()  # no goodbye: the table lives in the store only
+        served.start()
+        seats = [{"table": table_id, "seat": n, "key": k} for n, k in keys.items()]
+        status, answer = http("POST", f"{served.url}/api/turns", {"seats": seats})
+        assert status == 200
+        turns = {turn["seat"]: turn for turn in answer["turns"]}
+        assert turns[to_move]["your_turn"] and not turns[1 - to_move]["your_turn"]
+        left = turns[to_move]["deadline"] - time.time()
+        assert DAY - 120 < left <= DAY  # the clock counts from the deal, through the restart
+        wrong = http("POST", f"{served.url}/api/turns", {"seats": [{**seats[0], "key": "x"}]})
+        assert wrong[1] == {"turns": []}  # a wrong key learns nothing
+
+        page = new_page(browser, locale="pl-PL", width=390, height=844)
+        page.goto(served.url)
+        seat = json.dumps({"seat": to_move, "key": keys[to_move]})
+        page.evaluate(f"localStorage.setItem('cardtable.seat.{table_id}', {json.dumps(seat)})")
+        page.reload()
+        turn = page.locator(f"#turns-panel li[data-table='{table_id}']")
+        expect(turn).to_contain_text("Koi-koi")
+        expect(turn).to_contain_text("zostało: 23 godz.")
+        assert page.title().startswith("(1) ")
+        shot(page, "your-turn-pl")
+        turn.locator("a").click()
+        page.wait_for_selector("#board[data-version]")
+        expect(page.locator("#clock")).to_contain_text("23 godz.")
+    finally:
+        served.stop()
