@@ -14,13 +14,15 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import JSON, Boolean, Float, Integer, String, delete, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cardtable.server.glicko import Glicko
 from cardtable.server.store import Base, Store, _again_if_raced, reads, writes
+
+R = TypeVar("R", bound=Base)
 
 
 class TicketRow(Base):
@@ -120,9 +122,14 @@ def add_ticket(store: Store, row: TicketRow) -> None:
 
 
 @reads
-def ticket(store: Store, ticket_id: str) -> TicketRow | None:
+def row_of(store: Store, model: type[R], key: str) -> R | None:
+    """The row of ``model`` (a ticket, a quick table) by its key, if there is one."""
     with store.session() as session:
-        return session.get(TicketRow, ticket_id)
+        return session.get(model, key)
+
+
+def ticket(store: Store, ticket_id: str) -> TicketRow | None:
+    return row_of(store, TicketRow, ticket_id)
 
 
 @writes
@@ -236,10 +243,8 @@ def add_quick_table(store: Store, row: QuickTableRow) -> None:
         session.add(row)
 
 
-@reads
 def quick_table(store: Store, table_id: str) -> QuickTableRow | None:
-    with store.session() as session:
-        return session.get(QuickTableRow, table_id)
+    return row_of(store, QuickTableRow, table_id)
 
 
 @reads
