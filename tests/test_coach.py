@@ -61,12 +61,14 @@ def test_giving_up_a_light_is_clearly_worse_and_the_capture_is_named() -> None:
     assert bad.clearly_worse
     assert bad.better.to_json() == GOOD
     said = bad.to_json("en")
-    assert said["better_text"].startswith("Play ") and "Moon" in said["better_text"]
+    # the moves named, not ordered: the note says what was played and what was better
+    assert said["better_text"].startswith("Geese — ") and "Moon" in said["better_text"]
     assert "Sakura" not in said["played_text"] and said["played_text"]
+    assert not said["played_text"].startswith("Play ")
     assert (
         judge(state, seat, parse(state, BAD), BUDGET)
         .to_json("pl")["better_text"]
-        .startswith("Zagraj")
+        .startswith("Gęsi — ")
     )
     good = judge(state, seat, parse(state, GOOD), BUDGET)
     assert not good.clearly_worse and good.loss == 0.0
@@ -166,7 +168,7 @@ def test_a_coach_note_follows_a_bad_move_only(client: TestClient) -> None:
         note = next_reply(socket)  # past the new state
         assert note["type"] == "coach"
         assert note["version"] == 1 and note["better"] == GOOD
-        assert note["texts"]["pl"].startswith("Zagraj") and note["texts"]["ru"]
+        assert note["texts"]["pl"].startswith("Gęsi — ") and note["texts"]["ru"]
         assert note["played"] == BAD
     # a table without the coach: the same move, no note in its frames
     plain, plain_key = coached_table(client, coach=False)

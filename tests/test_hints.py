@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cardtable
-from cardtable.agents.hints import hint
+from cardtable.agents.hints import explainer, hint
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from cardtable.games.hanafuda.actions import Play, Take
@@ -48,6 +48,25 @@ def random_positions(count: int, seed: int) -> Iterator[tuple[State, int]]:
             yield state, min(state.to_move)
 
 
+#: the reasons that say what a capture takes
+CAPTURES = ("captures", "captures_worth", "captures_nothing_better")
+#: the reasons that say why a capture is worth making: a yaku made, brought nearer or
+#: denied, cards taken from a pile, the cards' points, or that nothing does better
+WHY = {"makes", "near", "progress", "denies", "steals", "captures_worth", "captures_nothing_better"}
+
+
+def test_every_capture_says_why_it_is_worth_making() -> None:
+    """Never a bare "play X — captures Y": a capture's reasons say what it does for a yaku,
+    its cards' points, a denial, or that nothing better is there."""
+    game = explainer("koi-koi")
+    assert game is not None
+    for state, seat in random_positions(200, seed=7):
+        for action in state.legal_actions(seat):
+            reasons = {r.kind for r in game.explain(state, seat, action)}
+            if reasons & set(CAPTURES):
+                assert reasons & WHY, (action, reasons)
+
+
 def test_reasons_say_what_the_move_captures_and_makes() -> None:
     kinds: set[str] = set()
     for state, seat in random_positions(400, seed=1):
@@ -62,7 +81,7 @@ def test_reasons_say_what_the_move_captures_and_makes() -> None:
         # the turn may go on with the stock card: the move's own capture is part of the gain
         gained = set(codes(after.piles[seat] & ~state.piles[seat]))  # type: ignore[attr-defined]
         played = found.action.to_json()["card"]
-        capture = reasons.get("captures") or reasons.get("captures_worth")
+        capture = next((reasons[k] for k in CAPTURES if k in reasons), None)
         if capture is not None:  # with its card points only where they score
             assert ("points" in capture.values) == (capture.kind == "captures_worth")
             said = set(capture.values["cards"]["card_codes"])

@@ -226,3 +226,12 @@ def test_the_yaku_tables_name_the_cards(game_id: str, lang: str) -> None:
     assert cards_column and not any(CARD_CODE.search(cell) for cell in cards_column)
     moon = {"en": "Moon", "pl": "Księżyc", "ru": "Луна"}[lang]
     assert any(moon in cell for cell in cards_column)  # Tsukimi's Moon, by its name
+
+
+@pytest.mark.parametrize("lang", TRANSLATED_DOCS)
+def test_the_translated_ohanami_page_speaks_to_players_not_to_the_code(lang: str) -> None:
+    """No source file ("games/ohanami/deck.py") and no engine token ("new", "discard") on
+    the Ohanami page a Polish or Russian player reads: the rules in words only."""
+    text = page_path("ohanami", lang).read_text("utf-8")
+    assert not re.findall(r"`[^`]+`", text), re.findall(r"`[^`]+`", text)
+    assert ".py" not in text and "discard" not in text

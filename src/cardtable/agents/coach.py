@@ -37,7 +37,7 @@ from itertools import pairwise
 from typing import Any
 
 from cardtable.agents.base import Shortlisting, actions_for, make_agent
-from cardtable.agents.hints import Hint, Reason, describe, explainer
+from cardtable.agents.hints import Hint, Reason, explainer, named
 from cardtable.agents.ismcts import ROOT_WIDTH, ISMCTSAgent
 from cardtable.core.actions import Action
 from cardtable.core.game import spec_of
@@ -128,9 +128,10 @@ class Judgement:
         better = Hint(self.game_id, self.better, self.reasons)
         return {
             "played": self.played.to_json(),
-            "played_text": describe(game, self.played, lang),
+            # the moves named, not ordered ("You played Wisteria; better: Peony — ...")
+            "played_text": named(game, self.played, lang),
             "better": self.better.to_json(),
-            "better_text": better.text(lang, names),
+            "better_text": better.text(lang, names, bare=True),
             "reasons": [r.to_json() for r in self.reasons],
             "loss": round(self.loss, 3),
             "value": round(self.value, 3),

@@ -68,12 +68,15 @@ class Hint:
             "text": self.text(lang, names),
         }
 
-    def text(self, lang: str = "en", names: Sequence[str] = (), codes: bool = False) -> str:
+    def text(
+        self, lang: str = "en", names: Sequence[str] = (), codes: bool = False, bare: bool = False
+    ) -> str:
         """The move and its reasons in ``lang`` (``codes``: with the card codes the
-        terminal's player types)."""
+        terminal's player types; ``bare``: the move named without its verb, as the coach's
+        note says it: "better: Peony — makes Hanami-zake", not an order to play it)."""
         game = explainer(self.game_id)
         said = "; ".join(r.text(game, lang, names, codes) for r in self.reasons)
-        move = describe(game, self.action, lang, codes)
+        move = named(game, self.action, lang) if bare else describe(game, self.action, lang, codes)
         # a dash, not a colon: the move itself may end in "card: Geese"
         return f"{move} — {said}" if said else move
 
@@ -98,6 +101,15 @@ def describe(game: ModuleType | None, action: Action, lang: str = "en", codes: b
     """The move itself, in words (``codes``: with the card codes a terminal player types)."""
     said = None if game is None else game.describe(action, lang, codes=codes)
     return str(action) if said is None else str(said)
+
+
+def named(game: ModuleType | None, action: Action, lang: str = "en") -> str:
+    """The move without its verb ("Wisteria (plain)", "koi-koi"), for a line that says what
+    was played: the game's ``named`` where it has one, else the move as :func:`describe`
+    says it."""
+    naming = getattr(game, "named", None)
+    said = None if naming is None else naming(action, lang)
+    return describe(game, action, lang) if said is None else str(said)
 
 
 def hint(state: State, seat: int, *, bot: str = "hard", seed: int = 0) -> Hint:

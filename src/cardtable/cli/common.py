@@ -10,6 +10,7 @@ from cardtable.agents.base import on_the_clock
 from cardtable.core.errors import OptionError
 from cardtable.core.terminal import Seat
 from cardtable.locales import LANGUAGES, message
+from cardtable.locales.seats import default_name, distinct
 
 
 def default_language() -> str:
@@ -49,13 +50,20 @@ def parse_seats(text: str | None, players: int, game_id: str, seed: int | None) 
 
 
 def seat_names(seats: Sequence[Seat], lang: str = "en") -> list[str]:
-    humans = [s for s in seats if s.is_human]
-    names = []
+    """Each seat's name in ``lang``: "you" for the one person at the terminal, else the
+    names the browser gives ("Gracz 2", "Bot (średni)"), numbered apart.
+
+    >>> bot = object()  # any agent: the seat is a bot's
+    >>> seat_names([Seat(0, "human"), Seat(1, "medium", bot), Seat(2, "medium", bot)], "pl")
+    ['Ty', 'Bot (średni)', 'Bot (średni) 2']
+    """
+    alone = sum(s.is_human for s in seats) == 1
+    names: list[str] = []
     for seat in seats:
-        if seat.is_human:
-            alone = len(humans) == 1
-            you = message("term.you", lang)
-            names.append(you if alone else message("term.player", lang, n=seat.number + 1))
+        if seat.is_human and alone:
+            name = message("term.you", lang)
         else:
-            names.append(f"{seat.kind.removeprefix('bot:')} ({seat.number + 1})")
+            kind = "human" if seat.is_human else f"bot:{seat.kind.removeprefix('bot:')}"
+            name = default_name(kind, seat.number, lang)
+        names.append(distinct(name, names))
     return names

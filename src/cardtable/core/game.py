@@ -81,7 +81,8 @@ class Capability(StrEnum):
     ``COMMANDS``: the game's own ``cardtable`` commands, ``Command`` objects (same module);
     ``HINTS``: a module with ``explain(state, seat, action)``, ``describe(action, lang,
     codes)`` and ``show(value, lang, codes)`` (``codes``: name cards by the codes the
-    terminal's player types too) (``cardtable.agents.hints``);
+    terminal's player types too), optionally ``named(action, lang)``: the move without its
+    verb, as the coach's note says what was played (``cardtable.agents.hints``);
     ``COMPANION``: a module scoring a game played with the box: ``PAD`` (the browser pad)
     and ``results(game_id, options, data)`` (``cardtable.companion``);
     ``WEB``: the browser client, a ``WebClient`` (``cardtable.core.web``): the package's

@@ -20,9 +20,9 @@ from rich.text import Text
 
 from cardtable.core.actions import Action
 from cardtable.core.agent import Agent
-from cardtable.core.results import RoundResult
+from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.core.state import State
-from cardtable.locales import message
+from cardtable.locales import SeatRef, message
 
 if TYPE_CHECKING:
     from cardtable.core.record import GameRecord
@@ -108,6 +108,16 @@ class Command:
     group: str | None = None
 
 
+def line_text(line: ScoreLine, names: Sequence[str], lang: str = "en") -> str:
+    """A score line's label in ``lang`` with the players it names by their names ("Płaci:
+    Gracz 1", not a seat number), as the browser says it."""
+    values = {
+        key: names[value.seat] if isinstance(value, SeatRef) and value.seat < len(names) else value
+        for key, value in line.values
+    }
+    return message(line.message, lang, **values)
+
+
 def score_table(
     result: RoundResult, names: Sequence[str], title: str, total_label: str, lang: str = "en"
 ) -> RenderableType:
@@ -119,7 +129,7 @@ def score_table(
     for seat, score in enumerate(result.scores):
         for line in result.lines:
             if line.seat == seat:
-                table.add_row(names[seat], line.text(lang), f"{line.points:+d}")
+                table.add_row(names[seat], line_text(line, names, lang), f"{line.points:+d}")
         table.add_row("", Text(total_label, "bold"), Text(f"{score:+d}", "bold"), end_section=True)
     return table
 

@@ -18,6 +18,9 @@ from typing import Protocol
 from confusable_homoglyphs.confusables import confusables_data
 
 from cardtable.locales import LANGUAGES, message
+from cardtable.locales.seats import default_name, distinct
+
+__all__ = ["MAX_NAME", "Seat", "default_name", "distinct", "seat_labels"]
 
 #: the longest name a person may choose
 MAX_NAME = 24
@@ -27,35 +30,6 @@ class Seat(Protocol):
     kind: str  # "human" or "bot:<name>"
     name: str
     chosen: bool
-
-
-def distinct(name: str, taken: Sequence[str]) -> str:
-    """``name``, numbered when another seat has it already (two medium bots: the log and
-    the result must tell them apart).
-
-    >>> distinct("Bot (medium)", ["Anna", "Bot (medium)"])
-    'Bot (medium) 2'
-    """
-    number, candidate = 1, name
-    while candidate in taken:
-        number += 1
-        candidate = f"{name} {number}"
-    return candidate
-
-
-def default_name(kind: str, number: int, lang: str = "en") -> str:
-    """What an unnamed seat is called in ``lang`` (``number`` counts from 0).
-
-    >>> default_name("human", 1, "pl"), default_name("bot:hard", 0, "ru")
-    ('Gracz 2', 'Бот (сложный)')
-    """
-    if kind.startswith("bot:"):
-        level = kind.removeprefix("bot:")
-        words = message(f"bot.{level}", lang)
-        return message(
-            "lobby.bot_name", lang, name=level if words == f"bot.{level}" else words.lower()
-        )
-    return message("lobby.default_name", lang, n=number + 1)
 
 
 def is_default(name: str, kind: str, number: int) -> bool:

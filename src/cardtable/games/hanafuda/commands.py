@@ -13,6 +13,7 @@ from cardtable.core.options import parse_rules
 from cardtable.core.results import settlement
 from cardtable.core.terminal import Command, console, score_table
 from cardtable.games.hanafuda.companion import RoundFacts, score_round
+from cardtable.locales import LANGUAGES, message
 
 
 def companion_hanafuda(
@@ -36,6 +37,7 @@ def companion_hanafuda(
         list[str] | None, typer.Option(help="A house rule KEY=VALUE (repeatable).")
     ] = None,
     preset: Annotated[str | None, typer.Option(help="A named rule set.")] = None,
+    lang: Annotated[str, typer.Option(help="The language of the lines: en, pl or ru.")] = "en",
 ) -> None:
     """Score one round of a hanafuda game played at a real table: each yaku with its cards,
     multipliers, teyaku and special payments, and who pays whom."""
@@ -59,10 +61,15 @@ def companion_hanafuda(
         result = score_round(game, options, facts)
     except ValueError as error:
         raise OptionError(str(error)) from None
-    names = [f"Player {k + 1}" for k in range(len(result.scores))]
-    console.print(score_table(result, names, f"{spec_of(game).title}: the round", "Round"))
+    if lang not in LANGUAGES:
+        raise OptionError(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+    names = [message("pad.player", lang, n=k + 1) for k in range(len(result.scores))]
+    title = f"{spec_of(game).title}: {message('pad.round', lang)}"
+    console.print(score_table(result, names, title, message("pad.totals", lang), lang))
     for payer, payee, amount in settlement(result.scores):
-        console.print(f"{names[payer]} pays {names[payee]} {amount}")
+        # the one paid in the case "pays" asks for (Polish and Russian: "Graczowi 1")
+        paid = message("pad.player_to", lang, n=payee + 1)
+        console.print(message("pad.pays", lang, payer=names[payer], payee=paid, amount=amount))
 
 
 COMMANDS = (Command("hanafuda", companion_hanafuda, group="companion"),)

@@ -32,10 +32,22 @@ def describe(action: Action, lang: str, codes: bool = False) -> str | None:
     if isinstance(action, Play | Take):
         card = card_name(str(action.to_json()["card"]), lang, codes)
         return message(f"hint.{action.to_json()['type']}", lang, card=card)
-    if isinstance(action, KoiKoi):
-        return "Koi-koi"
-    if isinstance(action, Shobu):
-        return "Shōbu"
+    if isinstance(action, KoiKoi | Shobu):
+        return message(f"hint.{_call_key(action)}_action", lang)
+    return None
+
+
+def _call_key(action: KoiKoi | Shobu) -> str:
+    """The catalogue's word for a call: ``koikoi`` or ``shobu``."""
+    return "koikoi" if isinstance(action, KoiKoi) else "shobu"
+
+
+def named(action: Action, lang: str) -> str | None:
+    """The move without its verb: the card played or taken, or the call ("koi-koi")."""
+    if isinstance(action, Play | Take):
+        return card_name(str(action.to_json()["card"]), lang)
+    if isinstance(action, KoiKoi | Shobu):
+        return message(f"hint.{_call_key(action)}_call", lang)
     return None
 
 
@@ -157,6 +169,8 @@ def explain(state: State, seat: int, action: Action) -> tuple[Reason, ...]:
     cards = {"card_codes": codes(gained)}
     if card_points_score(state.game.options):
         reasons.append(Reason("captures_worth", {"cards": cards, "points": value_of(gained)}))
-    else:  # koi-koi: the cards' values score nothing, so none is cited
+    elif reasons:  # koi-koi: the cards' values score nothing, so none is cited
         reasons.append(Reason("captures", {"cards": cards}))
+    else:  # no yaku nearer, none denied: said so, not a bare "takes" with no why
+        reasons.append(Reason("captures_nothing_better", {"cards": cards}))
     return tuple(reasons)

@@ -157,7 +157,8 @@ function renderEntry() {
 
 function settlementList(element, payments) {
   element.replaceChildren(...(payments.length
-    ? payments.map(([payer, payee, amount]) => h("li", {}, t("pad.pays", { payer: playerName(payer), payee: playerName(payee), amount })))
+    // the one paid in the case "pays" asks for ("Gracz 2 płaci Graczowi 1: 15")
+    ? payments.map(([payer, payee, amount]) => h("li", {}, t("pad.pays", { payer: playerName(payer), payee: t("pad.player_to", { n: payee + 1 }), amount })))
     : [h("li", { class: "muted" }, t("pad.even"))]));
 }
 

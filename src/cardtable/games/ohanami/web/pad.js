@@ -1,5 +1,5 @@
 // Ohanami score pad for the boxed game: colour counts (or card numbers) per garden and stage.
-import { api, h, svg } from "/static/js/api.js";
+import { api, cards, h, svg } from "/static/js/api.js";
 import { ohanamiCard } from "./cards.js";
 import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
 import { breakdown } from "/static/js/render/common.js";
@@ -11,6 +11,9 @@ let formStage = null;
 let saving = Promise.resolve();
 const typedCards = {}; // what each player typed as card numbers, kept when it is refused
 const playerName = (n) => t("pad.player", { n: n + 1 });
+// how many cards of each colour the box holds: a count field goes no higher, as the
+// server's "the box has only 17 such cards" says
+const inTheBox = { blue: 40, green: 40, grey: 40, pink: 40 };
 
 function emptyStage(players) {
   return Array.from({ length: players }, () => ({ counts: { blue: 0, green: 0, grey: 0, pink: 0 } }));
@@ -41,7 +44,7 @@ function renderForm() {
     h("fieldset", { class: "garden-entry", "data-player": n },
       h("legend", {}, playerName(n)),
       COLOURS.map((colour) => h("label", {}, svg(ohanamiCard("", colour), { class: "card tiny" }), ` ${t(`colour.${colour}`)} `,
-        h("input", { type: "number", min: 0, max: 40, value: garden.counts?.[colour] ?? 0, "data-colour": colour,
+        h("input", { type: "number", min: 0, max: inTheBox[colour], value: garden.counts?.[colour] ?? 0, "data-colour": colour,
           // as typed, even below 0 or past the box: the server says why it cannot count it
           oninput: (e) => { garden.counts = { ...garden.counts, [colour]: Number(e.target.value) || 0 }; delete garden.cards; save(); } }))),
       h("p", { class: "counts-problem error", "data-counts-problem": n, "aria-live": "polite" }),
@@ -172,6 +175,8 @@ async function nextStage() {
 
 async function main() {
   await loadLanguage(pickLanguage());
+  const colours = Object.values((await cards()).ohanami.colours);
+  for (const colour of COLOURS) inTheBox[colour] = colours.filter((c) => c === colour).length;
   $("lang-slot").append(languageSwitch(() => { formStage = null; render(); }));
   for (let n = 2; n <= 4; n++) $("pad-players").append(new Option(String(n), String(n)));
   $("pad-new").addEventListener("click", createPad);
