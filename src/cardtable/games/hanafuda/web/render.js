@@ -63,8 +63,8 @@ function pointsCount(ctx) {
   return Boolean(ctx.cards.hanafuda.games?.[ctx.gameId]?.card_points);
 }
 
-/** A pile's stack fans its cards in as few rows as leave each card at least half showing
- * (at most FAN_ROWS; past that they overlap more), and spreads a few over its width. */
+/** A pile's stack fans its cards in as few rows as leave each card at least about half
+ * showing (at most FAN_ROWS; past that they overlap more), and spreads a few over its width. */
 const FAN_ROWS = 3;
 const HALF = 0.45; // the least share of each card a row shows: "about half"
 
@@ -76,8 +76,12 @@ function fanStack(stack) {
   const card = parseFloat(getComputedStyle(stack).getPropertyValue("--pile-card")) || 34;
   const perRow = (rows) => Math.ceil(count / rows);
   const step = (rows) => (perRow(rows) > 1 ? (width - card) / (perRow(rows) - 1) : card);
+  // a stack holding a card to take (Hana-awase 88's steals) shows every card whole, in as
+  // many rows as that needs: the card is picked where it is seen
+  const share = stack.querySelector(".card.target") ? 1 : HALF;
+  const most = share === 1 ? count : FAN_ROWS;
   let rows = 1;
-  while (rows < FAN_ROWS && step(rows) < card * HALF) rows++;
+  while (rows < most && step(rows) < card * share) rows++;
   stack.style.setProperty("--fan-columns", String(perRow(rows)));
   // a gap between cards that all fit side by side, never a wider one
   stack.style.setProperty("--fan-step", `${Math.max(1, Math.min(card + 2, step(rows))).toFixed(1)}px`);
