@@ -208,7 +208,7 @@ function renderPlayers() {
 function renderWaitingRoom() {
   const waiting = openSeats(frame.table).length > 0 && frame.table.status !== "finished";
   $("board").inert = waiting; // nothing to play before everyone has sat down
-  renderWaiting($("waiting-room"), { frame, credentials, t, seatName, toast });
+  renderWaiting($("waiting-room"), { frame, credentials, t, seatName, toast, game: games[frame.table.game] });
 }
 
 function renderOver() {

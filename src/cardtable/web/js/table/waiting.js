@@ -39,8 +39,21 @@ function inviteRow(invite, seatName, t) {
     shareLink(url, { id: `copy-invite-${invite.seat}`, seat: invite.seat, caption: t("wait.qr"), t }));
 }
 
-/** Fill `panel` while seats are empty; hide it once the game has started. */
-export function renderWaiting(panel, { frame, credentials, t, seatName, toast }) {
+/** The game and this table's rules, for whoever waits for it to start or is invited to
+ * it: the game in a line, its rule set and house rules in words, the link to all rules. */
+function aboutTheGame(table, game, t, lang) {
+  const summaryKey = `game.${table.game}.summary`;
+  return [
+    h("p", { class: "muted game-summary" }, t(summaryKey) === summaryKey ? game?.summary ?? "" : t(summaryKey)),
+    h("h3", {}, t("join.rules")),
+    rulesInWords(table, game, t),
+    h("p", {}, h("a", { href: `/rules/${table.game}?lang=${lang}`, target: "_blank", rel: "noopener" }, t("join.full_rules", { game: table.title }))),
+  ];
+}
+
+/** Fill `panel` while seats are empty; hide it once the game has started. A spectator is
+ * told so first: the board's own "You are watching" lies under the panel. */
+export function renderWaiting(panel, { frame, credentials, t, seatName, toast, game }) {
   const table = frame.table;
   const open = openSeats(table);
   panel.hidden = !open.length || table.status === "finished";
@@ -62,7 +75,12 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
       h("span", { class: "mark", "aria-hidden": "true" }, open.includes(n) ? "…" : "✓"),
       h("span", {}, seatName(n)),
       h("span", { class: "muted" }, open.includes(n) ? t("wait.not_yet") : t("wait.sat")))));
-  const parts = [h("h3", {}, t("wait.title")), h("p", { class: "muted" }, t("wait.starts")), seats];
+  const watching = frame.seat === null || frame.seat === undefined;
+  const parts = [
+    h("h3", {}, watching ? table.title : t("wait.title")),
+    watching ? h("p", { class: "watching", id: "wait-watching" }, t("table.spectating")) : "",
+    h("p", { class: "muted" }, t("wait.starts")), seats,
+  ];
   if (invites.length) parts.push(h("ul", { class: "invites" }, invites.map((invite) => inviteRow(invite, seatName, t))));
   if (host) { // only the host fills seats
     const levels = table.bot_levels || ["easy", "medium", "hard"];
@@ -79,6 +97,7 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast })
     });
     parts.push(h("div", { class: "fill" }, fill, " ", level));
   }
+  parts.push(h("section", { class: "wait-about", id: "wait-about" }, aboutTheGame(table, game, t, lang())));
   panel.replaceChildren(...parts);
 }
 
@@ -105,16 +124,12 @@ export function askName(panel, { table, game, credentials, t, lang }) {
   return new Promise((resolve) => {
     const names = seatLabels(table.seats);
     const seated = names.map((name, n) => (n === credentials.seat ? `${name} (${t("lobby.you")})` : name));
-    const summaryKey = `game.${table.game}.summary`;
     const input = h("input", { id: "sit-name", maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("cardtable.name") || "" });
     const error = h("p", { class: "error", role: "alert" });
     const form = h("form", { class: "sit-down" },
       h("p", { class: "join-host", id: "join-host" }, t("join.invited_by", { host: names[table.host ?? 0], game: table.title })),
       h("h2", {}, table.title),
-      h("p", { class: "muted" }, t(summaryKey) === summaryKey ? game?.summary ?? "" : t(summaryKey)),
-      h("h3", {}, t("join.rules")),
-      rulesInWords(table, game, t),
-      h("p", {}, h("a", { href: `/rules/${table.game}?lang=${lang}`, target: "_blank", rel: "noopener" }, t("join.full_rules", { game: table.title }))),
+      aboutTheGame(table, game, t, lang),
       h("p", { class: "join-seats" }, t("join.seats", { names: seated.join(", ") })),
       h("label", {}, h("span", {}, t("lobby.name")), " ", input),
       error,
