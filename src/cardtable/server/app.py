@@ -4,7 +4,7 @@
 >>> app = create_app("sqlite:///:memory:")
 >>> paths = sorted(app.openapi()["paths"])
 >>> [path for path in paths if path.startswith("/api/tables")][:3]
-['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/claim']
+['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/chat']
 """
 
 from __future__ import annotations
