@@ -172,3 +172,22 @@ def test_continue_on_another_device_carries_the_player_key(
     assert taken["player"] == ALA
     bad = client.post("/api/transfers", json={"seats": [], "player": "not-a-key"})
     assert bad.status_code == 422
+
+
+def test_an_abandoned_rated_game_is_lost_after_the_clock_and_grace(tmp_path: Path) -> None:
+    """Olga never comes to the table: once the move clock and the grace period have run
+    out she has lost it, and Ala, who stayed, has won it."""
+    quick = replace(SETTINGS, match_move_seconds=1, abandon_grace_seconds=3.0)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'gone.db'}", quick)) as client:
+        tickets = {ALA: ticket(client, ALA), OLGA: ticket(client, OLGA)}
+        ala = look(client, tickets[ALA])
+        with client.websocket_connect(
+            f"/ws/tables/{ala['table']}?seat={ala['seat']}&key={ala['key']}"
+        ) as socket:
+            socket.receive_json()
+            rated = client.post("/api/players/ratings", json={"player": OLGA}).json()
+            assert rated["ratings"] == {}  # not yet: she may still come
+            time.sleep(quick.match_move_seconds + quick.abandon_grace_seconds + 0.2)
+            lost = client.post("/api/players/ratings", json={"player": OLGA}).json()
+            won = client.post("/api/players/ratings", json={"player": ALA}).json()
+        assert lost["ratings"]["koi-koi"]["rating"] < 1500 < won["ratings"]["koi-koi"]["rating"]
