@@ -19,10 +19,12 @@ from cardtable.agents.coach import (
     Judgement,
     Reading,
     behind,
+    costliest,
     judge,
     public_seed,
     read_curve,
     review,
+    reviewed,
     worst,
 )
 from cardtable.core.actions import Action
@@ -284,6 +286,20 @@ def test_no_clear_mistake_only_where_the_curve_agrees() -> None:
     reading = read_curve(small_steps, lost=True)
     assert reading.kind == "small" and reading.given == pytest.approx(0.5)
     assert read_curve([], lost=True).kind == "clean"
+
+
+def test_a_won_game_still_names_its_costliest_moves() -> None:
+    """Won without a clear mistake, the review still names the moves that gave away most
+    (a few, each at least COSTLY_AT), not only "well played"."""
+    won = [point(0, 0.6, 0.55), point(3, 0.62, 0.61), point(7, 0.8, 0.74), point(9, 0.9, 0.89)]
+    assert worst(won) == []  # none clearly worse: no swing
+    reading = read_curve(won, lost=False)
+    assert reading.kind == "costs"
+    assert reviewed(won, reading) == [0, 7]  # the costliest, in game order
+    assert costliest(won, limit=1) == [7]
+    # the swings stay the review where there are some; a game lost clearly names none
+    assert reviewed(won, Reading("swings", 0.6, 0.9)) == []
+    assert reviewed(won, Reading("fell", 0.6, 0.1)) == []
 
 
 def test_behind_is_below_another_seat_at_the_end() -> None:

@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
 from cardtable.games.siedem_slow import solve
+from cardtable.locales import message
 from cardtable.server.fairness import Commitment
 from cardtable.server.settings import Settings
 
@@ -388,6 +389,20 @@ def test_the_review_draws_the_curve_with_its_swings(
     )
     box = page.locator("#review-curve").bounding_box()
     assert box is not None and box["width"] >= 240 and box["x"] + box["width"] <= width
+    # the curve starts at the first move, from the chances before it; the first swing's
+    # figure stands on the plot, right of the percent axis, not across it
+    start = page.evaluate("""() => {
+        const curve = document.querySelector('#review-curve');
+        const axis = Number(curve.querySelector('.curve-grid').getAttribute('x1'));
+        const first = curve.querySelector('.curve-line').points[0];
+        const label = curve.querySelector('.curve-swing-label').getBBox();
+        return { axis, x: first.x, y: first.y, label: label.x };
+    }""")
+    first = answer["points"][0]
+    assert start["label"] > start["axis"] and start["x"] > start["axis"], start
+    drop = page.locator("#review-curve .curve-drop").first
+    assert abs(start["y"] - float(drop.get_attribute("y1") or 0)) < 0.01  # its "before"
+    assert first["swing"] and first["move"] == 0
     # the swing on the curve takes the board to that move, the better move marked
     swings.first.click()
     page.wait_for_selector(".review-move.current[data-move='0']")
@@ -396,6 +411,32 @@ def test_the_review_draws_the_curve_with_its_swings(
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_a_game_without_a_clear_mistake_names_its_costliest_moves(
+    browser: Browser, server: Any, lang: str
+) -> None:
+    """A won game's review ("costs"): no clear mistake, the moves that cost most listed
+    for next time, none of them called a mistake."""
+    url, _ = server
+    page = new_page(browser, LOCALES[lang])
+    page.goto(f"{url}/api/games")  # a document that runs no script of its own
+    said = page.evaluate(
+        """async (lang) => {
+            const i18n = await import('/static/js/i18n.js');
+            await i18n.loadLanguage(lang);
+            const { Review } = await import('/static/js/replay/review.js');
+            const review = { t: i18n.t, costs: true };
+            const verdict = Review.prototype.verdict.call(review, { kind: 'costs' }, 'Ala');
+            const title = Review.prototype.swingTitle.call(review, { move: 6, loss: 0.05 }, null);
+            return [verdict, title.map((part) => part.textContent ?? part).join('')];
+        }""",
+        lang,
+    )
+    assert said[0] == message("review.costs", lang, name="Ala")
+    assert message("review.costly", lang) in said[1]
+    assert message("review.mistake", lang) not in said[1]
 
 
 @pytest.mark.parametrize(("lang", "size"), [("pl", "wide"), ("pl", "phone"), ("ru", "phone")])

@@ -65,6 +65,10 @@ REVIEW_MOVES = 5
 LOST_AT = 0.3
 AGAINST_AT = 0.4
 FALL_AT = 0.2
+#: a game not lost clearly and without a swing still names, for next time, the moves that
+#: gave away at least COSTLY_AT (a won game teaches too), at most COSTLY_MOVES of them
+COSTLY_AT = 0.03
+COSTLY_MOVES = 3
 
 
 def public_seed(state: State, seat: int) -> int:
@@ -212,12 +216,20 @@ def worst(judged: Sequence[tuple[int, Judgement]], limit: int = REVIEW_MOVES) ->
     return sorted(number for number, _ in costly[:limit])
 
 
+def costliest(judged: Sequence[tuple[int, Judgement]], limit: int = COSTLY_MOVES) -> list[int]:
+    """The log numbers of the moves that gave away most, none clearly worse needed: at
+    least ``COSTLY_AT`` each, at most ``limit``, in game order."""
+    costly = sorted((j for j in judged if j[1].loss >= COSTLY_AT), key=lambda j: -j[1].loss)
+    return sorted(number for number, _ in costly[:limit])
+
+
 @dataclass(frozen=True)
 class Reading:
     """What the review's curve says of the game, in one word and the numbers behind it.
 
-    ``kind``: ``swings`` (moves gave chances away: they are the review), ``clean`` (none
-    did and the game was not lost clearly), and for a game lost clearly without a swing:
+    ``kind``: ``swings`` (moves gave chances away: they are the review), ``costs`` (none
+    did and the game was not lost clearly, a won one too: its costliest moves are the
+    review), ``clean`` (not even those), and for a game lost clearly without a swing:
     ``against`` (chances low from the first move: the deal), ``small`` (the seat's own
     small losses, ``given`` in all, outweigh the falls between its moves) or ``fell`` (the
     chances fell between the seat's moves: ``fall`` is the pair of moves around the
@@ -246,7 +258,7 @@ def read_curve(judged: Sequence[tuple[int, Judgement]], lost: bool) -> Reading:
     if worst(judged):
         return Reading("swings", start, end, given)
     if not lost or end > LOST_AT:
-        return Reading("clean", start, end, given)
+        return Reading("costs" if costliest(judged) else "clean", start, end, given)
     if start <= AGAINST_AT:
         return Reading("against", start, end, given)
     falls = [(a[1].value - b[1].before, a[0], b[0]) for a, b in pairwise(judged)]
@@ -254,6 +266,14 @@ def read_curve(judged: Sequence[tuple[int, Judgement]], lost: bool) -> Reading:
         return Reading("small", start, end, given)
     drop, after, before = max(falls)
     return Reading("fell", start, end, given, (after, before) if drop >= FALL_AT else None)
+
+
+def reviewed(judged: Sequence[tuple[int, Judgement]], reading: Reading) -> list[int]:
+    """The log numbers of the moves the review lists, given what its curve says: the
+    swings, or in a game not lost clearly without one, its costliest moves."""
+    if reading.kind == "swings":
+        return worst(judged)
+    return costliest(judged) if reading.kind == "costs" else []
 
 
 def behind(final: State, seat: int) -> bool:

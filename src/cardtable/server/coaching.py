@@ -26,7 +26,7 @@ from cardtable.agents.coach import (
     judge,
     read_curve,
     review_steps,
-    worst,
+    reviewed,
 )
 from cardtable.core.actions import Action
 from cardtable.core.game import Capability, Game
@@ -248,9 +248,10 @@ class Reviews:
                         await asyncio.sleep(BUSY_WAIT)
                 judged.append((step.number, found))
                 job.done += 1
-            keep = set(worst(judged))
+            reading = read_curve(judged, behind(table.state, seat))
+            keep = set(reviewed(judged, reading))
             job.points = [curve_point(number, found, number in keep) for number, found in judged]
-            job.reading = read_curve(judged, behind(table.state, seat)).to_json()
+            job.reading = reading.to_json()
             job.moves = [
                 {"move": number, "seat": seat, **said(found, table.seats)}
                 for number, found in judged

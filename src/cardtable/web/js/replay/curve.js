@@ -13,6 +13,7 @@ const LEFT = 38; // room for "100%"
 const RIGHT = 8;
 const TOP = 16; // room for the round labels
 const BOTTOM = 18; // room for the move axis
+const INSET = 12; // the first and last moves stand off the frame: a swing's figure on the curve
 
 function el(tag, attrs = {}, ...children) {
   const element = document.createElementNS(NS, tag);
@@ -36,7 +37,7 @@ const percent = (value) => `${Math.round(value * 100)}%`;
 export function drawCurve({ title, points, steps, rounds, roundKey, fall, step, t, onPick, width }) {
   const drawnWidth = Math.max(NARROWEST, Math.floor(width || 0));
   const last = Math.max(steps - 1, 1);
-  const x = (move) => LEFT + ((drawnWidth - LEFT - RIGHT) * move) / last;
+  const x = (move) => LEFT + INSET + ((drawnWidth - LEFT - RIGHT - 2 * INSET) * move) / last;
   const y = (value) => TOP + (HEIGHT - TOP - BOTTOM) * (1 - Math.max(0, Math.min(1, value)));
   const parts = [];
   // the frame: 100 / 50 / 0 % lines, the even line dashed
@@ -54,8 +55,11 @@ export function drawCurve({ title, points, steps, rounds, roundKey, fall, step, 
     parts.push(el("line", { class: "curve-round", "data-round": index + 1, x1: x(start), x2: x(start), y1: TOP - 2, y2: HEIGHT - BOTTOM }));
     parts.push(el("text", { class: "curve-label curve-round-label", x: x(start), y: TOP - 5, "text-anchor": "middle" }, t(roundKey, { n: index + 1 })));
   });
-  if (points.length > 1) {
-    parts.push(el("polyline", { class: "curve-line", points: points.map((p) => `${x(p.move)},${y(p.value)}`).join(" ") }));
+  if (points.length) {
+    // from the chances before the first move (the bot's choice there), so the curve starts
+    // at the first move and a swing there drops from the curve as the later ones do
+    const line = [[points[0].move, points[0].before], ...points.map((p) => [p.move, p.value])];
+    parts.push(el("polyline", { class: "curve-line", points: line.map(([move, value]) => `${x(move)},${y(value)}`).join(" ") }));
   }
   if (step !== null && step !== undefined) {
     parts.push(el("line", { class: "curve-cursor", x1: x(step), x2: x(step), y1: TOP, y2: HEIGHT - BOTTOM }));

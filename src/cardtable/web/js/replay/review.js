@@ -104,6 +104,7 @@ export class Review {
       if (!answer.total) return; // the game's moves are not judged: its words are the review
     }
     const reading = answer.reading ?? { kind: answer.moves.length ? "swings" : "clean" };
+    this.costs = reading.kind === "costs"; // no clear mistake: its moves are no "mistakes"
     status.textContent = this.verdict(reading, name);
     status.dataset.reading = reading.kind;
     if (answer.points?.length) {
@@ -136,8 +137,10 @@ export class Review {
   swingTitle(move, point) {
     const { t } = this;
     const chances = point ? t("review.swing", { before: percent(point.before), after: percent(point.value) }) : "";
+    let severity = move.loss >= BIG ? "review.big" : "review.mistake";
+    if (this.costs) severity = "review.costly";
     return [h("strong", {}, t("review.move", { n: move.move + 1 })), " ",
-      h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(move.loss >= BIG ? "review.big" : "review.mistake")),
+      h("span", { class: `severity${move.loss >= BIG ? " big" : ""}` }, t(severity)),
       chances ? h("span", { class: "review-chances" }, chances) : ""];
   }
 
@@ -151,6 +154,7 @@ export class Review {
     const { t } = this;
     const numbers = { name, start: percent(reading.start ?? 0.5), end: percent(reading.end ?? 0.5) };
     if (reading.kind === "swings") return t("review.found", numbers);
+    if (reading.kind === "costs") return t("review.costs", numbers);
     if (reading.kind === "against") return t("review.against", numbers);
     if (reading.kind === "small") return t("review.small", numbers);
     if (reading.kind === "fell") {
