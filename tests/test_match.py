@@ -191,3 +191,17 @@ def test_an_abandoned_rated_game_is_lost_after_the_clock_and_grace(tmp_path: Pat
             lost = client.post("/api/players/ratings", json={"player": OLGA}).json()
             won = client.post("/api/players/ratings", json={"player": ALA}).json()
         assert lost["ratings"]["koi-koi"]["rating"] < 1500 < won["ratings"]["koi-koi"]["rating"]
+
+
+def test_a_game_across_days_meets_only_its_pace(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    live = ticket(client, "c3" * 16)
+    slow = ticket(client, ALA, days=2)
+    assert look(client, slow)["status"] == "waiting"  # a live game is another pace
+    other = ticket(client, OLGA, days=2)
+    matched = look(client, other)
+    assert matched["status"] == "matched" and look(client, live)["status"] == "waiting"
+    meta = client.get(f"/api/tables/{matched['table']}").json()
+    assert meta["move_seconds"] == 2 * 86_400
+    refused = client.post("/api/match", json={"game": "koi-koi", "player": ALA, "days": 5})
+    assert refused.json()["detail"]["code"] == "bad_days"

@@ -34,6 +34,8 @@ class TicketRow(Base):
     game: Mapped[str] = mapped_column(String(40), index=True)
     preset: Mapped[str] = mapped_column(String(40))  # "": the game's default
     rated: Mapped[bool] = mapped_column(Boolean)
+    #: the table's move clock: 0 for a live game (the server's), or days (day_clock.py)
+    move_seconds: Mapped[int] = mapped_column(Integer, default=0)
     name: Mapped[str] = mapped_column(String(40))
     player: Mapped[str] = mapped_column(String(64), index=True)  # the key's hash, or ""
     address: Mapped[str] = mapped_column(String(64))
@@ -155,7 +157,7 @@ def _move(store: Store, ids: list[str], before: str, after: str, **values: Any) 
 
 @writes
 def pair(store: Store, own: TicketRow, now: float, queue: Queue, window: float) -> TicketRow | None:
-    """The waiting ticket ``own`` is paired with: same game, preset and kind, another
+    """The waiting ticket ``own`` is paired with: same game, preset, kind and pace, another
     player, still polled, the nearest rating within ``window`` points (the older of two
     alike). Both are taken (status ``pairing``) before this returns; None: nobody fits."""
     with store.session() as session:
@@ -165,6 +167,7 @@ def pair(store: Store, own: TicketRow, now: float, queue: Queue, window: float) 
                     TicketRow.game == own.game,
                     TicketRow.preset == own.preset,
                     TicketRow.rated == own.rated,
+                    TicketRow.move_seconds == own.move_seconds,
                     TicketRow.status == "waiting",
                     TicketRow.id != own.id,
                     TicketRow.polled_at >= queue.alive_since(now),

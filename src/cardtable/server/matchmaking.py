@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 from cardtable.agents import bot_levels
 from cardtable.core.game import spec_of
 from cardtable.server import match_store as kept
+from cardtable.server.day_clock import DAY, DAYS
 from cardtable.server.errors import TableError
 from cardtable.server.glicko import PROVISIONAL_GAMES, Glicko
 from cardtable.server.http_guards import client_address, too_many
@@ -51,6 +52,7 @@ class MatchRequest(BaseModel):
     game: str = Field(max_length=40)
     preset: str | None = Field(default=None, max_length=40)
     rated: bool = False
+    days: int = Field(default=0, ge=0, le=7)  # a game across days (day_clock.DAYS), 0: live
     name: str = Field(default="", max_length=24)
     player: str | None = Field(default=None, max_length=64)
 
@@ -88,6 +90,8 @@ class Matchmaker:
             raise TableError(f"{spec.title} has no preset {body.preset!r}", "bad_preset")
         if body.rated and not player:
             raise TableError("a rated game needs the player key", "bad_player")
+        if body.days and body.days not in DAYS:
+            raise TableError(f"a game across days has a move clock of {DAYS} days", "bad_days")
         rating = 1500.0
         if player:
             rows = await asyncio.to_thread(kept.ratings, self.store, [player], body.game)
@@ -95,7 +99,8 @@ class Matchmaker:
         now = time.time()
         row = TicketRow(
             id=secrets.token_hex(16), game=body.game, preset=body.preset or "",
-            rated=body.rated, name=body.name.strip(), player=player or "", address=address,
+            rated=body.rated, move_seconds=body.days * DAY, name=body.name.strip(),
+            player=player or "", address=address,
             rating=rating, created_at=now, polled_at=now, status="waiting",
             table_id="", seat=-1, seat_key="",
         )  # fmt: skip
@@ -129,7 +134,7 @@ class Matchmaker:
             preset=first.preset or None,
             names=tuple(t.name for t in pair),
             public=False,  # nobody else may take a seat; people watch it from their link
-            move_seconds=self.hub.settings.match_move_seconds,
+            move_seconds=first.move_seconds or self.hub.settings.match_move_seconds,
         )
         table, keys = await self.hub.create(request)
         for info in table.seats:  # both are here already: nobody is invited

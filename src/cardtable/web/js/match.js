@@ -23,7 +23,16 @@ function renderChoices() {
   const chosen = select.value || localStorage.getItem("cardtable.match.game") || games[0]?.id;
   select.replaceChildren(...games.map((g) => new Option(g.title, g.id, false, g.id === chosen)));
   renderPresets();
+  renderPaces();
   renderCounts();
+}
+
+/** Live (the server's move clock) or a game across days, a move a day or so. */
+function renderPaces() {
+  const select = $("match-pace");
+  const chosen = select.value || localStorage.getItem("cardtable.match.days") || "0";
+  select.replaceChildren(...["0", "1", "2", "3", "7"].map((days) =>
+    new Option(t(days === "0" ? "match.live" : `lobby.days.${days}`), days, false, days === chosen)));
 }
 
 function renderPresets() {
@@ -61,6 +70,7 @@ async function playNow() {
   const game = $("match-game").value;
   localStorage.setItem("cardtable.match.game", game);
   localStorage.setItem("cardtable.match.rated", $("match-rated").checked ? "1" : "0");
+  localStorage.setItem("cardtable.match.days", $("match-pace").value);
   $("match-error").replaceChildren();
   $("play-now").disabled = true;
   try {
@@ -71,6 +81,7 @@ async function playNow() {
         game,
         preset: preset === "default" ? null : preset,
         rated: $("match-rated").checked,
+        days: Number($("match-pace").value),
         name: ($("name")?.value || localStorage.getItem("cardtable.name") || "").trim(),
         player: playerKey(),
       },
