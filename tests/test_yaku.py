@@ -226,6 +226,12 @@ def test_the_evaluator_agrees_with_the_rules_read_slowly(
         assert {y.key: y.points for y in table.evaluate(pile, on_table, calls)} == expected
         assert [y.key for y in table.evaluate(pile, on_table, calls)] == list(expected)
         assert table.total(pile, on_table, calls) == sum(expected.values())
+        # the views' remembered evaluation: the same, asked once or again, whatever a
+        # caller does to the list it was given
+        for _ in range(2):
+            shown = table.evaluated(pile, on_table, calls)
+            assert {y.key: y.points for y in shown} == expected
+            shown.clear()
 
 
 @settings(max_examples=count(2000), deadline=None)
@@ -258,7 +264,9 @@ def test_a_pickled_table_scores_the_same_and_leaves_its_memos_behind() -> None:
     piles = [cards("01-1 03-1 08-1 11-1 12-1"), cards("09-1 06-1 10-1"), cards("08-2 09-2")]
     totals = [table.total(pile, cards("09-1"), 1) for pile in piles]
     assert table.progress(piles[1], 0) and table._progress
+    assert table.evaluated(piles[0]) and table._evaluated
     copy = pickle.loads(pickle.dumps(table))
     assert copy == table and not copy._progress and copy.void_cards == table.void_cards
+    assert not copy._evaluated
     assert [copy.total(pile, cards("09-1"), 1) for pile in piles] == totals
     assert len(pickle.dumps(table)) == len(pickle.dumps(copy))

@@ -57,6 +57,22 @@ def packed_event(seat: int, source: int, card: int, captured: int) -> int:
     return seat | source << 2 | card << 4 | captured << 10
 
 
+#: each packed event's JSON, once: every view lists the round's events, and a game's events
+#: are a few thousand numbers at most
+_JSON_OF: dict[int, JSON] = {}
+
+
+def event_json(number: int) -> JSON:
+    """``unpacked_event(number).to_json()``, a fresh dict each call (a view may add to it: a
+    Hana-awase 88 steal) over lists it must not change."""
+    known = _JSON_OF.get(number)
+    if known is None:
+        if len(_JSON_OF) >= 1 << 16:
+            _JSON_OF.clear()
+        known = _JSON_OF[number] = unpacked_event(number).to_json()
+    return dict(known)
+
+
 def unpacked_event(number: int) -> CaptureEvent:
     """The :class:`CaptureEvent` a :func:`packed_event` number stands for."""
     return CaptureEvent(number & 3, _SOURCES[number >> 2 & 3], number >> 4 & 63, number >> 10)

@@ -64,6 +64,7 @@ from cardtable.games.hanafuda.events import (
     FROM_HAND,
     FROM_STOCK,
     CaptureEvent,
+    event_json,
     packed_event,
     unpacked_event,
 )
@@ -835,12 +836,12 @@ class FishingState(KeepsRounds):
         }
         if brief:
             return data
-        data["events"] = [e.to_json() for e in self.events]
+        data["events"] = [event_json(number) for number in self.capture_log]
         for index, owner, cards in self.steals:
             data["events"][index].setdefault("stolen", []).append(
                 {"seat": owner, "cards": codes(cards)}
             )
-        data["previous_events"] = [e.to_json() for e in self.previous_events]
+        data["previous_events"] = [event_json(number) for number in self.previous_capture_log]
         data["misdeals"] = [{"reason": r, "table": codes(t)} for r, t in self.misdeals]
         data["last_round"] = self.results[-1].to_json() if self.results else None
         data["yaku_progress"] = [self.yaku_progress(s) for s in range(self.n)]

@@ -107,7 +107,9 @@ class HanaAwaseState(CompiledFishingState):
         data = super().public_view(brief)
         if brief:
             return data
-        data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]
+        data["yaku"] = [
+            [y.to_json() for y in self.yaku_table.evaluated(self.piles[s])] for s in range(self.n)
+        ]
         data["teyaku"] = [line.to_json() for line in self.teyaku_lines if line.points > 0]
         return data
 

@@ -225,6 +225,10 @@ class KoiKoiState(CompiledFishingState):
     def pile_yaku(self, seat: int) -> list[Yaku]:
         return self.yaku_table.evaluate(self.piles[seat], self.table, self.calls[seat])
 
+    def shown_yaku(self, seat: int) -> list[Yaku]:
+        """:meth:`pile_yaku` for a view (remembered by the yaku table)."""
+        return self.yaku_table.evaluated(self.piles[seat], self.table, self.calls[seat])
+
     def _note_turn_start(self, seat: int) -> None:
         self.start_pile = (self.piles[seat], self.table & self.yaku_table.void_cards)
         if self.koikoi_only_on_new_yaku:
@@ -368,7 +372,7 @@ class KoiKoiState(CompiledFishingState):
     def public_view(self, brief: bool) -> dict[str, Any]:
         data = super().public_view(brief)
         if not brief:
-            data["yaku"] = [[y.to_json() for y in self.pile_yaku(s)] for s in range(self.n)]
+            data["yaku"] = [[y.to_json() for y in self.shown_yaku(s)] for s in range(self.n)]
         data["yaku_totals"] = [self.yaku_total(s) for s in range(self.n)]
         data["koikoi_calls"] = list(self.calls)
         if self.phase is Phase.DECIDE:

@@ -256,6 +256,11 @@ class YakuTable:
     _progress: dict[tuple[int, int], tuple[YakuProgress, ...]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+    #: yaku already evaluated, by (pile, the table's voiding cards, koi-koi calls): every
+    #: view of every move lists every pile's yaku, and piles change only on captures
+    _evaluated: dict[tuple[int, int, int], tuple[Yaku, ...]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         # Table cards that can void a yaku (the weather rule); other table cards never matter.
@@ -295,6 +300,17 @@ class YakuTable:
             if row.key == key:
                 return row
         raise KeyError(key)
+
+    def evaluated(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> list[Yaku]:
+        """:meth:`evaluate`, remembered: for views, which list every pile's yaku on every
+        move (a search's piles are too many to remember, and it evaluates them itself)."""
+        key = (captured, table & self.void_cards, koikoi_calls)
+        known = self._evaluated.get(key)
+        if known is None:
+            if len(self._evaluated) >= 1 << 14:
+                self._evaluated.clear()
+            known = self._evaluated[key] = tuple(self.evaluate(captured, table, koikoi_calls))
+        return list(known)
 
     def evaluate(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> list[Yaku]:
         """Every yaku ``captured`` scores, in table order."""
