@@ -1,8 +1,9 @@
 """Speed of two revisions side by side, in one run: engine, ISMCTS and RL figures of an
 earlier commit (``--before``) and of the working tree (or of ``--after``), both with their
 compiled engine, in turns on this machine, and the ratio of each figure (after / before;
-above 1 is faster). With ``--engine`` the two sides are the working tree's Python source
-and its compiled engine (cardtable.compiled).
+above 1 is faster; for a cost, a time or CPU per action, below 1 is cheaper). With
+``--engine`` the two sides are the working tree's Python source and its compiled engine
+(cardtable.compiled).
 
     .venv/bin/python benchmarks/compare_revisions.py --before 6300c39
     make bench-compare BEFORE=6300c39              # SOURCE=1: the revision's Python source
@@ -63,6 +64,9 @@ BENCHMARKS_RUN = (
     ),
     Benchmark("bench_rl.py", ("--seconds", "0.5"), "rl"),
 )
+#: run only when asked for (``--only web_load``): the server's CPU per action and latency
+#: under 1 000 koi-koi seats (bench_web.py), about a minute and a half a side a round
+BENCHMARKS_ASKED = (Benchmark("bench_web.py", ("--seats", "1000", "--duration", "30"), "web_load"),)
 #: words of a figure's path that name a setting or a derived number, not a speed
 NOT_SPEEDS = ("iterations", "runs", "ratio")
 
@@ -169,7 +173,9 @@ def run(side: Side, benchmark: Benchmark, extra: list[str], results: Path) -> di
         stdout=subprocess.DEVNULL,
     )
     figures = json.loads((results / f"{benchmark.name}.json").read_text())
-    return flat(figures.get("figures", figures))  # the engine's are beside its settings
+    if isinstance(figures, dict):  # the engine's are beside its settings
+        figures = figures.get("figures", figures)
+    return flat(figures)
 
 
 def flat(figures: Any, prefix: str = "") -> dict[str, float]:
@@ -178,6 +184,12 @@ def flat(figures: Any, prefix: str = "") -> dict[str, float]:
         out: dict[str, float] = {}
         for key, value in figures.items():
             out.update(flat(value, f"{prefix} {key}".strip()))
+        return out
+    if isinstance(figures, list):  # a run per load (bench_web.py): named by its seats
+        out = {}
+        for n, item in enumerate(figures):
+            name = f"{item['seats']} seats" if isinstance(item, dict) and "seats" in item else n
+            out.update(flat(item, f"{prefix} {name}".strip()))
         return out
     if isinstance(figures, int | float) and not isinstance(figures, bool):
         return {prefix: float(figures)}
@@ -205,6 +217,11 @@ def compare(
     return samples
 
 
+def _figure(value: float) -> str:
+    """Ten characters: thousands as integers, a cost of a few milliseconds with decimals."""
+    return f"{value:>10,.0f}" if abs(value) >= 100 else f"{value:>10.3g}"
+
+
 def report(samples: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, Any]]:
     """The table on the terminal; the figures with their medians and ratios."""
     rows: dict[str, dict[str, Any]] = {}
@@ -218,7 +235,7 @@ def report(samples: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, An
         rows[key] = {"before": old, "after": new, "ratio": ratio, "pairs": pairs}
         spread = f"{min(pairs):.2f}–{max(pairs):.2f}"
         print(
-            f"{key:<62} {statistics.median(old):>10,.0f} {statistics.median(new):>10,.0f}"
+            f"{key:<62} {_figure(statistics.median(old))} {_figure(statistics.median(new))}"
             f" {ratio:>6.2f}  {spread:>11}"
         )
     return rows
@@ -239,7 +256,10 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=3, help="turns of each side (default 3)")
     parser.add_argument(
-        "--only", action="append", choices=[b.name for b in BENCHMARKS_RUN], help="repeatable"
+        "--only",
+        action="append",
+        choices=[b.name for b in BENCHMARKS_RUN + BENCHMARKS_ASKED],
+        help="repeatable",
     )
     parser.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
     args = parser.parse_args()
@@ -255,7 +275,8 @@ def main() -> None:
     engines["after"] = f"{after.label}: {after.engine()}"
     for which, engine in engines.items():
         print(f"{which:<6} {engine}")
-    benchmarks = [b for b in BENCHMARKS_RUN if not args.only or b.name in args.only]
+    asked = BENCHMARKS_RUN + BENCHMARKS_ASKED if args.only else BENCHMARKS_RUN
+    benchmarks = [b for b in asked if not args.only or b.name in args.only]
     rows = report(compare(before, after, benchmarks, args.rounds, args.game))
     for which, engine in engines.items():
         print(f"{which:<6} {engine}")
