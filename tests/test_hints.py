@@ -160,3 +160,35 @@ def test_question_mark_asks_for_a_hint_in_the_terminal() -> None:
     assert "Hint — " in done.stdout
     # the move, then why; in the terminal with the codes the player types
     assert re.search(r"Hint — (Play|Take) .+ \(\d\d-\d\) — ", done.stdout)
+
+
+def test_seven_words_hints_only_to_a_player_practising_alone(client: TestClient) -> None:
+    """7 słów has no hard-bot hints: asked at a table of bots, the solver's best words for
+    the seat's letters, each one it may write, in every language; where another person
+    plays, none (a hint would be the answer to a shared puzzle)."""
+    alone = client.post(
+        "/api/tables", json={"game": "siedem-slow", "seats": ["human", "bot:easy"]}
+    ).json()
+    with client.websocket_connect(
+        f"/ws/tables/{alone['id']}?seat=0&key={seat_keys(alone)[0]}"
+    ) as s0:
+        next_state(s0, 0)
+        s0.send_json({"type": "hint", "lang": "ru"})
+        reply = next_reply(s0)
+        assert reply["type"] == "hint" and reply["action"] is None and reply["words"]
+        assert reply["texts"]["en"].startswith("Hint — the best words here: ")
+        assert reply["texts"]["ru"].startswith("Подсказка")
+        shown = ", ".join(f"{w['word'].upper()} {w['points']}" for w in reply["words"])
+        assert reply["texts"]["pl"].endswith(shown)
+    together = client.post(
+        "/api/tables", json={"game": "siedem-slow", "seats": ["human", "human"]}
+    ).json()
+    keys = seat_keys(together)
+    with (
+        client.websocket_connect(f"/ws/tables/{together['id']}?seat=0&key={keys[0]}") as s0,
+        client.websocket_connect(f"/ws/tables/{together['id']}?seat=1&key={keys[1]}") as s1,
+    ):
+        next_state(s0, 0)
+        next_state(s1, 0)
+        s0.send_json({"type": "hint"})
+        assert next_reply(s0)["code"] == "no_hint"

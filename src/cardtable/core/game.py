@@ -97,6 +97,9 @@ class Capability(StrEnum):
     none (:meth:`GameSpec.has_rule_page`);
     ``LESSON``: the guided first game, a ``Lesson`` (``cardtable.learn``): its deal, every
     scripted move and the coach's lines;
+    ``PRACTICE_HINT``: ``practice_hint(state, seat) -> {"texts": {lang: text}}``, what a
+    seat may ask for during a round at a table where no other person plays, for a game
+    without ``HINTS`` (7 słów: the solver's best words for the seat's letters);
     ``PREPARE``: ``prepare() -> list[str]``, the game's slow first-use work done ahead of
     time, saying what it made (7 słów: its dictionaries' indexes, ~30 s on a fresh
     install); the server runs it in the background as it starts, so the first table
@@ -114,6 +117,7 @@ class Capability(StrEnum):
     REVIEW = "review"
     DOCS = "docs"
     LESSON = "lesson"
+    PRACTICE_HINT = "practice_hint"
     PREPARE = "prepare"
 
 

@@ -16,7 +16,8 @@ coached seat after a move the strong bot judges clearly worse (the frames of a c
 carry its last note as ``coach``); ``{"type": "presence", "seats": [...]}`` when a seat
 comes or goes; ``{"type": "hint", "version": ..., "action": ..., "reasons": [...], "text":
 ..., "texts": {...}}`` to the seat that asked (``text`` in the language asked, ``texts`` in
-every language); ``{"type": "error", "code": ..., "message": ...}`` for anything refused;
+every language; a game's practice hint has no ``action``, only ``texts`` and what the game
+adds: 7 słów's ``words``); ``{"type": "error", "code": ..., "message": ...}`` for anything refused;
 ``{"type": "pong"}``; ``{"type": "chat", "seat": n, "phrase"|"text": ...}`` (server/chat.py).
 """
 

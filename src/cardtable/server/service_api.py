@@ -44,6 +44,8 @@ def game_catalogue() -> list[dict[str, Any]]:
             "bot_help": {name: bot_help_key(game_id, name) for name in agent_names(game_id)},
             "rule_sections": anchors(game_id),
             "hints": spec.has(Capability.HINTS),
+            # a hint only where no other person plays (7 słów: the solver's words)
+            "practice_hints": spec.has(Capability.PRACTICE_HINT),
             "lesson": spec.has(Capability.LESSON),  # a guided first game at /learn/GAME
         }
         client = clients.get(game_id)

@@ -382,12 +382,24 @@ class LiveTable:
         await self.frames.broadcast()
 
     # -- hints ---------------------------------------------------------------------------
+    async def practice_hint(self, seat: int) -> JSON:
+        """A game without the hard bot's hints may still answer a seat practising alone (no
+        other person at the table): its ``PRACTICE_HINT`` (7 słów: the solver's words)."""
+        practice = self.game.spec.optional(Capability.PRACTICE_HINT)
+        if practice is None:
+            raise TableError(f"{self.game.spec.title} gives no hints during play", "no_hint")
+        if any(s.kind == "human" for n, s in enumerate(self.seats) if n != seat):
+            raise TableError("a hint here is for practice: no other person at the table", "no_hint")
+        version = self.version
+        found = await asyncio.to_thread(practice, self.state.clone(), seat)
+        return {"type": "hint", "version": version, "action": None, "reasons": [], **found}
+
     async def hint(self, seat: int, lang: str, address: str = "") -> JSON:
         """What the hard bot would play for ``seat`` now, with its reasons (one at a time)."""
         if seat not in self.state.to_move or self.finished or self.round_break is not None:
             raise TableError("a hint is for the seat to move", "no_hint")
         if not self.game.spec.has(Capability.HINTS):
-            raise TableError(f"{self.game.spec.title} gives no hints during play", "no_hint")
+            return await self.practice_hint(seat)
         if seat in self.hinting:
             raise TableError("a hint is already being worked out", "busy")
         self.hinting.add(seat)

@@ -1,6 +1,7 @@
 """What a 7 słów table shows everyone beyond the views (the ``FRAME`` capability): after a
-round, the solver's best words for the area just played; and the review after a game (the
-``REVIEW`` capability): for each round, the word a seat wrote beside the solver's best."""
+round, the solver's best words for the area just played; the review after a game (the
+``REVIEW`` capability): for each round, the word a seat wrote beside the solver's best; and
+a hint asked while practising alone (the ``PRACTICE_HINT`` capability)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from cardtable.games.siedem_slow.dictionary import load_dictionary
 from cardtable.games.siedem_slow.scoring import BetterCard
 from cardtable.games.siedem_slow.solver import solve
 from cardtable.games.siedem_slow.state import SiedemSlowState
+from cardtable.locales import LANGUAGES, message
 
 BEST_WORDS = 5
 
@@ -34,6 +36,30 @@ def frame_extras(state: State) -> dict[str, Any]:
     options = state.options
     found = best_words(state.areas[-1], options.deck, options.dictionary, options.better_card)
     return {"best_words": [{"word": word, "points": points} for word, points in found]}
+
+
+#: the words a practice hint names
+HINT_WORDS = 3
+
+
+def practice_hint(state: State, seat: int) -> dict[str, Any]:
+    """The solver's best words for the seat's letters now, those it may still write (the
+    ``PRACTICE_HINT`` capability: asked at a table where no other person plays), said in
+    every language as the terminal's ``?`` says them."""
+    assert isinstance(state, SiedemSlowState)
+    found = solve(
+        state.area,
+        state.dictionary,
+        top=HINT_WORDS,
+        better=state.options.better_card,
+        allowed=lambda word: state.word_problem(seat, word) is None,
+    )
+    words = ", ".join(f"{s.word.upper()} {s.points}" for s in found)
+    key = "siedem.term.hint" if found else "word.hint_none"
+    return {
+        "texts": {lang: message(key, lang, words=words) for lang in LANGUAGES},
+        "words": [{"word": s.word, "points": s.points} for s in found],
+    }
 
 
 def review_words(state: State, seat: int) -> list[dict[str, Any]]:

@@ -98,6 +98,7 @@ SPEC = register(
             Capability.DOCS: "cardtable.games.siedem_slow.docs",
             Capability.FRAME: "cardtable.games.siedem_slow.frames:frame_extras",
             Capability.REVIEW: "cardtable.games.siedem_slow.frames:review_words",
+            Capability.PRACTICE_HINT: "cardtable.games.siedem_slow.frames:practice_hint",
             Capability.WEB: "cardtable.games.siedem_slow.web:CLIENT",
             Capability.PREPARE: "cardtable.games.siedem_slow.dictionary:prepare",
         },

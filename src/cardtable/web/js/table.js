@@ -329,16 +329,25 @@ function renderHintPanel() {
   // a hint is for a seat to move in a game under way: not before everyone has sat down,
   // nor between rounds (the server refuses those)
   const underWay = table.status !== "finished" && !(table.waiting || []).length && !table.round_break;
-  const canAsk = seat !== null && games[table.game].hints && underWay && (view.to_move || []).includes(seat);
+  const canAsk = seat !== null && hintsHere(table, seat) && underWay && (view.to_move || []).includes(seat);
   $("hint-panel").hidden = !canAsk;
   if (!ui.hint || ui.hint.version !== frame.version) $("hint-text").textContent = "";
   showHint();
+}
+
+/** Whether the seat may ask for a hint: the hard bot's, in a game that explains its moves;
+ * else a game's practice hint (7 słów: the solver's words), where no other person plays. */
+function hintsHere(table, seat) {
+  const game = games[table.game];
+  if (game.hints) return true;
+  return Boolean(game.practice_hints) && table.seats.every((other, n) => n === seat || other.kind !== "human");
 }
 
 function showHint() {
   if (!ui.hint || !frame || ui.hint.version !== frame.version) return;
   $("hint-text").textContent = ui.hint.texts?.[lang()] ?? ui.hint.text;
   const action = ui.hint.action;
+  if (!action) return; // a practice hint names words, no move on the board
   const captured = ui.hint.reasons.flatMap((r) => r.cards?.card_codes || []);
   const marks = [action.card, action.take, ...(action.cards || []), ...captured].filter((c) => c !== undefined && c !== null);
   for (const mark of marks) {

@@ -64,7 +64,9 @@ function lockLines(view, ctx) {
   const stillWriting = WRITING.includes(view.phase);
   return (view.locked || []).flatMap((locked, seat) => {
     if (!locked || seat === view.fastest) return [];
-    const text = seat === ctx.seat ? t("word.said_you_locked") : t("word.said_locked", { name: seatName(seat) });
+    // one's own pass is no word "locked" (the others' words are not seen till the review)
+    const own = view.entry ? "word.said_you_locked" : "word.said_you_passed";
+    const text = seat === ctx.seat ? t(own) : t("word.said_locked", { name: seatName(seat) });
     return [{ id: `r${r}:lock:${seat}`, text, announce: stillWriting && seat !== ctx.seat }];
   });
 }

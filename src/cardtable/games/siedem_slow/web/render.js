@@ -29,6 +29,7 @@ export function render(root, ctx) {
     hourglass(ctx),
     writing ? wordBox(ctx, cards) : entryLine(ctx),
     letterArea(ctx, cards),
+    polishLetters(ctx),
     writing ? finishButtons(ctx) : "",
     review(ctx),
     votes(ctx),
@@ -166,7 +167,8 @@ function entryLine(ctx) {
   const { view, t } = ctx;
   if (!view.entry || view.over) {
     const waiting = WRITING.includes(view.phase) && view.locked?.[ctx.seat] && !ctx.roundBreak;
-    return waiting ? h("p", { class: "muted locked-note" }, t("word.locked")) : "";
+    // no word written: nothing is "locked" in, the seat passed
+    return waiting ? h("p", { class: "muted locked-note" }, t("word.passed")) : "";
   }
   return h("p", { class: "entry", id: "entry" },
     t("word.your_word", { word: view.entry.toUpperCase(), points: view.entry_points ?? "?" }),
@@ -287,6 +289,24 @@ function letterArea(ctx, cards) {
     svg(cardBack(t("word.deck", { n: view.deck_size ?? 0 })), { class: "card letter back" }),
     h("span", { class: "count" }, view.deck_size ?? 0));
   return h("div", { class: "area-row" }, deck, h("div", { class: "area", id: "area" }, columns));
+}
+
+/** The Polish deck's own letters, said for a reader of another language: how each one
+ * sounds in words of theirs, those on the area now first. */
+const POLISH_LETTERS = ["Ą", "Ć", "Ę", "Ł", "Ń", "Ó", "Ś", "Ź", "Ż"];
+
+function polishLetters(ctx) {
+  const { t, lang, ui } = ctx;
+  if (lang === "pl" || (ctx.frame?.table?.options?.deck ?? "pl") !== "pl") return "";
+  const onTheArea = new Set(areaCards(ctx.view).map((card) => card.letter.toUpperCase()));
+  const letters = [...POLISH_LETTERS].sort((a, b) => onTheArea.has(b) - onTheArea.has(a));
+  // the board is drawn anew on every frame: opened, it stays open
+  return h("details", { class: "polish-letters", id: "polish-letters", open: Boolean(ui.lettersOpen), ontoggle: (event) => (ui.lettersOpen = event.target.open) },
+    h("summary", {}, t("word.polish_letters")),
+    h("dl", {}, letters.map((letter) => [
+      h("dt", { class: onTheArea.has(letter) ? "on-area" : "", "data-letter": letter }, letter),
+      h("dd", {}, t(`word.letter_sound.${letter}`)),
+    ])));
 }
 
 // -- after the writing: review and votes ------------------------------------------------
