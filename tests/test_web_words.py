@@ -1,9 +1,11 @@
 """Words that read right in the browser (issue 48, item 6), in Chromium: the round
 calculator says who pays whom in the case the sentence asks for ("Gracz 2 płaci Graczowi
-1: 15"); the Ohanami pad's count fields stop where the box does, as its message says."""
+1: 15"); the Ohanami pad's count fields stop where the box does, as its message says;
+"Your level" says what its number means."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,8 +14,9 @@ from playwright.sync_api import Browser, expect
 from cardtable.games.ohanami.scoring import IN_THE_BOX
 from cardtable.locales import message
 
-from .browser_helpers import browser, server, shot
+from .browser_helpers import browser, new_page, server, shot
 from .test_browser import tap_round
+from .test_web_match import bot_record
 from .test_web_pad_words import LOCALES, open_ohanami_pad, setup_page
 
 __all__ = ["browser", "server"]  # fixtures used by name
@@ -56,3 +59,23 @@ def test_the_ohanami_count_fields_stop_where_the_box_does(
         expect(problem).to_have_text(said)
         field.fill("0")
         expect(problem).to_have_text("")
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_your_level_says_what_its_number_means(
+    server: tuple[str, Any], browser: Browser, lang: str
+) -> None:
+    """The rating beside "Your level" is put on the bots' scale: each bot level's own
+    rating, and what being above one means."""
+    url, _app = server
+    page = new_page(browser, locale=LOCALES[lang], width=390, height=844)
+    page.goto(url)
+    page.evaluate("record => localStorage.setItem('cardtable.record', record)", bot_record(6))
+    page.reload()
+    scale = page.locator("#record-levels li[data-game='koi-koi'] .record-scale")
+    expect(scale).to_be_visible()
+    said = scale.inner_text()
+    easy = message("bot.easy", lang).lower()
+    assert said.startswith(message("record.scale", lang, ladder="").split("(")[0]), said
+    assert re.search(rf"{easy} \d+\.\d", said), said
+    shot(page, f"record-scale-{lang}")

@@ -286,9 +286,12 @@ async function renderRecord() {
     else if (above) where = t("record.above", { level: level(above) });
     else where = t("record.unsure");
     const sureness = t("record.sureness", { value: r.mu.toFixed(1), margin: (2 * r.sigma).toFixed(1), n: r.games });
+    // what the number means: the bots' own ratings on the same scale
+    const ladder = Object.entries(r.ladder).sort((a, b) => a[1] - b[1]).map(([bot, mu]) => `${level(bot)} ${mu.toFixed(1)}`).join(" · ");
     return h("li", { "data-game": game, "data-above": above ?? "", "data-below": below ?? "" },
       t("record.level", { game: title(game), where }), " ",
-      h("span", { class: "muted" }, `(${sureness})`));
+      h("span", { class: "muted" }, `(${sureness})`),
+      h("span", { class: "muted record-scale" }, t("record.scale", { ladder })));
   });
   levels.replaceChildren(...(said.length ? said : [h("li", { class: "muted" }, t("record.no_level"))]));
 }
