@@ -275,3 +275,37 @@ def test_ctrl_c_stops_the_whole_local_cluster() -> None:
     for listening in ports:
         with socket.socket() as probe:
             assert probe.connect_ex(("127.0.0.1", listening)) != 0, f"port {listening} still open"
+
+
+def test_quick_match_pairs_across_the_processes(cluster: LocalCluster) -> None:
+    """Issue 47: the queue lives in the store. Six people press "Play now" at once, each
+    at another process, and meet two by two: every ticket at exactly one table, of two."""
+    tickets: dict[int, str] = {}
+
+    def play_now(n: int) -> None:
+        node = cluster.nodes[n % len(cluster.nodes)]
+        body = {"game": "koi-koi", "rated": True, "player": f"{n:02d}" * 16}
+        status, made, _node = ask(node.url, "POST", "/api/match", body, f"127.0.0.{60 + n}")
+        assert status == 202, made
+        tickets[n] = made["ticket"]
+
+    people = [threading.Thread(target=play_now, args=(n,)) for n in range(6)]
+    for person in people:
+        person.start()
+    for person in people:
+        person.join(30)
+
+    def seated(n: int) -> dict[str, Any] | None:
+        node = cluster.nodes[(n + 1) % len(cluster.nodes)]  # asked at another process
+        status, seen, _node = ask(node.url, "GET", f"/api/match/{tickets[n]}")
+        assert status == 200, seen
+        return seen if seen["status"] == "matched" else None
+
+    matched = {n: eventually(lambda n=n: seated(n), 20, f"ticket {n} matched") for n in tickets}
+    tables = Counter(seen["table"] for seen in matched.values())
+    assert sorted(tables.values()) == [2, 2, 2], tables
+    for table_id in tables:
+        seats = {seen["seat"] for seen in matched.values() if seen["table"] == table_id}
+        assert seats == {0, 1}
+        status, meta, _node = ask(cluster.url, "GET", f"/api/tables/{table_id}")
+        assert status == 200 and meta["waiting"] == []
