@@ -18,8 +18,9 @@ from websockets.sync.client import connect
 from cardtable.server.app import create_app
 from cardtable.server.day_clock import DAY
 
-from .browser_helpers import browser, new_page, shot
-from .server_helpers import FAST, ServerProcess, http, seat_keys
+from .browser_helpers import browser, new_page, page_pause, shot
+from .server_helpers import FAST, ServerProcess, eventually, http, seat_keys, server_thread
+from .test_web_sound import WATCH_AUDIO, heard
 
 __all__ = ["browser"]  # fixtures used by name
 
@@ -110,3 +111,25 @@ def test_a_day_game_survives_a_restart_and_shows_in_your_turn(
         expect(page.locator("#clock")).to_contain_text("23 godz.")
     finally:
         served.stop()
+
+
+def test_a_turn_that_comes_rings_the_bell(tmp_path: Path, browser: Browser) -> None:
+    """The lobby open, sound on: a table where it has just become this browser's turn
+    rings the table's bell once, and the title counts it."""
+    with server_thread(f"sqlite:///{tmp_path / 'bell.db'}", FAST) as (url, _app):
+        table_id, keys = day_table(url)
+        to_move = mover(url, table_id, keys)
+        page = new_page(browser, locale="en-GB")
+        page.add_init_script(WATCH_AUDIO)
+        page.goto(url)
+        page.evaluate("localStorage.setItem('cardtable.sound', 'on')")
+        page.reload()
+        expect(page.locator("#play-now")).to_be_enabled()
+        page.mouse.click(5, 300)  # a gesture: only after one may a page make a sound
+        assert heard(page)["started"] == 0
+        seat = json.dumps({"seat": to_move, "key": keys[to_move]})
+        page.evaluate(f"localStorage.setItem('cardtable.seat.{table_id}', {json.dumps(seat)})")
+        page.evaluate("window.dispatchEvent(new Event('focus'))")  # back to the tab
+        expect(page.locator("#turns-panel")).to_be_visible()
+        eventually(lambda: heard(page)["started"] > 0, 10, "the bell rings", page_pause(page))
+        assert page.title().startswith("(1) ")

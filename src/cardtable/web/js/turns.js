@@ -1,15 +1,18 @@
 // "Your turn" (server/day_clock.py): every table where one of this browser's seats is to
-// move, asked of the server now and then; the page's title counts them, so a tab left
-// open says it in the browser's tab strip ("(2) cardtable").
+// move, asked of the server now and then (and when the tab comes back to the front); the
+// page's title counts them, so a tab left open says it in the browser's tab strip ("(2)
+// cardtable"), and a turn that has just come rings the table's bell (when its sound is on).
 import { api, h } from "./api.js";
 import { t } from "./i18n.js";
 import { mySeats } from "./record.js";
 import { clockText } from "./table/day-clock.js";
+import { armSound, play } from "./table/sound.js";
 
 const $ = (id) => document.getElementById(id);
 const EVERY_MS = 30000;
 const BASE_TITLE = document.title;
 let turns = [];
+let seen = null; // the tables where it was your turn at the last look (null: not looked yet)
 
 function render() {
   const mine = turns.filter((turn) => turn.your_turn);
@@ -23,18 +26,22 @@ function render() {
 
 async function refresh() {
   const seats = mySeats().slice(-100).map(({ id, seat, key }) => ({ table: id, seat, key }));
-  if (!seats.length) return;
   try {
-    turns = (await api("/api/turns", { method: "POST", body: { seats } })).turns;
+    turns = seats.length ? (await api("/api/turns", { method: "POST", body: { seats } })).turns : [];
   } catch {
     return;
   }
+  const now = new Set(turns.filter((turn) => turn.your_turn).map((turn) => turn.table));
+  if (seen && [...now].some((table) => !seen.has(table))) play("turn"); // a turn came meanwhile
+  seen = now;
   render();
 }
 
 export function setupTurns() {
+  armSound();
   refresh();
   setInterval(refresh, EVERY_MS);
+  window.addEventListener("focus", refresh);
 }
 
 /** The language changed: the list's words follow. */
