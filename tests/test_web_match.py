@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from cardtable.server import match_store as kept
 
 from .browser_helpers import SETTINGS, browser, new_page, shot
-from .server_helpers import server_thread
+from .server_helpers import http, seat_keys, server_thread
 
 __all__ = ["browser"]  # fixtures used by name
 
@@ -128,3 +128,37 @@ def test_your_level_says_how_sure_it_is(server: tuple[str, Any], browser: Browse
         expect(level).to_contain_text(f"95 % sure, after {wins} games")
         assert level.get_attribute("data-above") == place
     shot(page, "record-level-en")
+
+
+def test_free_text_between_invited_people_is_text_not_markup(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """At a private table made for a friend, free text goes to the seats as plain text (no
+    markup runs); a spectator reads the phrases only."""
+    url, _app = server
+    status, created = http("POST", f"{url}/api/tables", {
+        "game": "koi-koi", "seats": ["human", "human"], "public": False, "names": ["Ala", "Olga"],
+    })  # fmt: skip
+    assert status == 201, created
+    table_id, keys = created["id"], seat_keys(created)
+    pages = []
+    for seat, locale in ((0, "pl-PL"), (1, "ru-RU")):
+        page = new_page(browser, locale=locale)
+        page.goto(url)
+        page.evaluate(f"sessionStorage.setItem('cardtable.created.{table_id}', '1')")
+        page.goto(f"{url}/t/{table_id}?seat={seat}&key={keys[seat]}")
+        page.wait_for_selector("#chat-form")
+        pages.append(page)
+    ala, olga = pages
+    watcher = new_page(browser, locale="en-GB")
+    watcher.goto(f"{url}/t/{table_id}?watch=1")
+    watcher.wait_for_selector("#chat-log")
+    expect(watcher.locator("#chat-panel [data-phrase]")).to_have_count(0)  # reads, never says
+    ala.fill("#chat-text", "<img src=x onerror=\"document.title='owned'\"><b>hej</b>")
+    ala.click("#chat-form button[type=submit]")
+    line = olga.locator("#chat-log li.text")
+    expect(line).to_contain_text("<b>hej</b>")  # shown as it was typed
+    assert line.locator("b, img").count() == 0 and olga.title() != "owned"
+    ala.click("#chat-panel [data-phrase='common.thanks']")
+    expect(watcher.locator("#chat-log li.phrase")).to_have_text("Ala: Thanks!")
+    expect(watcher.locator("#chat-log li.text")).to_have_count(0)  # the free text: seats only
