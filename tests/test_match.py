@@ -8,6 +8,7 @@ import random
 import sqlite3
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,13 +16,17 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cardtable.server import match_store as kept
 from cardtable.server.app import create_app
 from cardtable.server.player_keys import player_hash
+from cardtable.server.store import Store
 
 from .server_helpers import FAST
+from .test_server_restart import postgres
 
 SETTINGS = replace(FAST, match_bot_offer_seconds=1.0, match_drop_seconds=1.5)
 ALA, OLGA = "a1" * 16, "b2" * 16
+__all__ = ["postgres"]  # a fixture, used by name
 
 
 @pytest.fixture
@@ -205,3 +210,48 @@ def test_a_game_across_days_meets_only_its_pace(served: tuple[TestClient, Path])
     assert meta["move_seconds"] == 2 * 86_400
     refused = client.post("/api/match", json={"game": "koi-koi", "player": ALA, "days": 5})
     assert refused.json()["detail"]["code"] == "bad_days"
+
+
+def store_checks(url: str) -> None:
+    """The queue and the ratings on one database: a ticket is paired once, a table's
+    result counted once, whichever threads (processes) ask at once."""
+    store = Store(url)
+    kept.make_tables(store)
+    now = time.time()
+
+    def queued(ticket_id: str, player: str) -> kept.TicketRow:
+        row = kept.TicketRow(
+            id=ticket_id, game="koi-koi", preset="", rated=True, move_seconds=0, name="",
+            player=player, address="a", rating=1500.0, created_at=now, polled_at=now,
+            status="waiting", table_id="", seat=-1, seat_key="",
+        )  # fmt: skip
+        kept.add_ticket(store, row)
+        return row
+
+    rows = [queued(f"t{n}", f"p{n}") for n in range(4)]
+    queue = kept.Queue(30.0)
+    with ThreadPoolExecutor(4) as pool:
+        partners = list(pool.map(lambda r: kept.pair(store, r, now, queue, 100.0), rows))
+    found = [(row.id, p.id) for row, p in zip(rows, partners, strict=True) if p is not None]
+    paired = [ticket_id for pair in found for ticket_id in pair]
+    assert len(paired) == len(set(paired)) == 4  # two pairs, nobody twice
+    table = kept.QuickTableRow(table_id="x1", game="koi-koi", rated=True,
+                               players=["p0", "p1"], settled=False, created_at=now)  # fmt: skip
+    kept.add_quick_table(store, table)
+    with ThreadPoolExecutor(3) as pool:
+        counted = list(pool.map(lambda _: kept.settle(store, table, [1.0, 0.0]), range(3)))
+    assert sorted(counted) == [False, False, True]
+    ratings = {r.player: r for r in kept.ratings(store, ["p0", "p1"], "koi-koi")}
+    assert ratings["p0"].games == ratings["p1"].games == 1
+    assert ratings["p0"].rating > 1500 > ratings["p1"].rating
+    assert [h.table_id for h in kept.history(store, "p0")] == ["x1"]
+    store.close()
+
+
+def test_the_queue_and_ratings_on_sqlite(tmp_path: Path) -> None:
+    store_checks(f"sqlite:///{tmp_path / 'queue.db'}")
+
+
+@pytest.mark.slow  # a PostgreSQL cluster
+def test_the_queue_and_ratings_on_postgresql(postgres: str) -> None:
+    store_checks(postgres)
