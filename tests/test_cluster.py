@@ -27,9 +27,11 @@ from playwright.sync_api import Browser, expect
 from websockets.sync.client import connect
 
 from cardtable.server.local_cluster import LocalCluster, free_port, local_cluster, postgres_bin
+from cardtable.server.store import Store
 
 from .browser_helpers import browser, create_table, hanafuda_move, new_page, page_pause, shot
 from .server_helpers import eventually, seat_keys
+from .test_day_clock import mover
 from .test_server_restart import play_moves
 
 pytestmark = [
@@ -309,3 +311,24 @@ def test_quick_match_pairs_across_the_processes(cluster: LocalCluster) -> None:
         assert seats == {0, 1}
         status, meta, _node = ask(cluster.url, "GET", f"/api/tables/{table_id}")
         assert status == 200 and meta["waiting"] == []
+
+
+def test_your_turn_at_any_process_leaves_the_table_where_it_is(cluster: LocalCluster) -> None:
+    """Issue 47: a lobby's "Your turn" may be asked at any process; each says whose turn it
+    is at a day-clock table, and none takes the table from the process that holds it."""
+    body = {**PEOPLE, "public": False, "move_seconds": 86_400}
+    status, created, _node = ask(cluster.url, "POST", "/api/tables", body, "127.0.0.70")
+    assert status == 201, created
+    table_id, keys = created["id"], seat_keys(created)
+    to_move = mover(cluster.url, table_id, keys)
+    store = Store(cluster.database)
+    held_by = store.holders([table_id])  # the process that holds it, as the store says
+    assert held_by, "the table is held"
+    seats = [{"table": table_id, "seat": n, "key": k} for n, k in keys.items()]
+    for node in cluster.nodes:
+        status, answer, _node = ask(node.url, "POST", "/api/turns", {"seats": seats})
+        assert status == 200, answer
+        turns = {turn["seat"]: turn["your_turn"] for turn in answer["turns"]}
+        assert turns == {to_move: True, 1 - to_move: False}, (node.name, turns)
+    assert store.holders([table_id]) == held_by  # nobody took it on the way
+    store.close()

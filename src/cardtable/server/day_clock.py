@@ -25,6 +25,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from cardtable.core.errors import CardtableError
+from cardtable.server.tables import LiveTable
 
 if TYPE_CHECKING:
     from cardtable.server.hub import Hub
@@ -59,6 +60,22 @@ class Seats(BaseModel):
     seats: list[HeldSeat] = Field(max_length=MAX_SEATS)
 
 
+async def _looked_up(hub: Hub, table_id: str) -> LiveTable | None:
+    """The table, to read whose turn it is: one this process holds; else, if it is being
+    played, rebuilt from the store. Alone, this process takes it live (a table left and
+    come back to); in a cluster a copy is only read and dropped, so that a lobby asking
+    here never pulls a table away from the process that holds it."""
+    table = hub.tables.get(table_id)
+    if table is not None:
+        return table
+    row = await asyncio.to_thread(hub.store.table, table_id)
+    if row is None or row.status != "playing":  # finished, or left long ago: no turn
+        return None
+    if hub.cluster is None:
+        return await hub.table(table_id)
+    return await asyncio.to_thread(LiveTable, row, hub.store.moves(row.id), hub)
+
+
 def router(hub: Hub) -> APIRouter:
     api = APIRouter(prefix="/api")
 
@@ -68,13 +85,11 @@ def router(hub: Hub) -> APIRouter:
         rebuild; a wrong key, a finished table or an unknown one says nothing)."""
         found = []
         for held in body.seats:
-            if held.table not in hub.tables:  # not rebuilt (nor woken) unless being played
-                row = await asyncio.to_thread(hub.store.table, held.table)
-                if row is None or row.status != "playing":
-                    continue
             try:
-                table = await hub.table(held.table)
+                table = await _looked_up(hub, held.table)
             except CardtableError:
+                continue
+            if table is None:
                 continue
             if table.finished or not table.roster.key_matches(held.seat, held.key):
                 continue
