@@ -60,16 +60,19 @@ class Seats(BaseModel):
     seats: list[HeldSeat] = Field(max_length=MAX_SEATS)
 
 
-async def _looked_up(hub: Hub, table_id: str) -> LiveTable | None:
-    """The table, to read whose turn it is: one this process holds; else, if it is being
-    played, rebuilt from the store. Alone, this process takes it live (a table left and
-    come back to); in a cluster a copy is only read and dropped, so that a lobby asking
-    here never pulls a table away from the process that holds it."""
+async def table_to_read(
+    hub: Hub, table_id: str, statuses: tuple[str, ...] = ("playing",)
+) -> LiveTable | None:
+    """The table, to read its state (whose turn, who won): one this process holds; else,
+    if its stored status is one of ``statuses``, rebuilt from the store. Alone, this
+    process takes it live (a table left and come back to); in a cluster a copy is only
+    read and dropped, so that a request answered here (a lobby's "Your turn", a player's
+    ratings) never pulls a table away from the process that holds it."""
     table = hub.tables.get(table_id)
     if table is not None:
         return table
     row = await asyncio.to_thread(hub.store.table, table_id)
-    if row is None or row.status != "playing":  # finished, or left long ago: no turn
+    if row is None or row.status not in statuses:  # finished, or left long ago: no turn
         return None
     if hub.cluster is None:
         return await hub.table(table_id)
@@ -86,7 +89,7 @@ def router(hub: Hub) -> APIRouter:
         found = []
         for held in body.seats:
             try:
-                table = await _looked_up(hub, held.table)
+                table = await table_to_read(hub, held.table)
             except CardtableError:
                 continue
             if table is None:

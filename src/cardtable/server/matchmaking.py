@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 from cardtable.agents import bot_levels
 from cardtable.core.game import spec_of
 from cardtable.server import match_store as kept
-from cardtable.server.day_clock import DAY, DAYS
+from cardtable.server.day_clock import DAY, DAYS, table_to_read
 from cardtable.server.errors import TableError
 from cardtable.server.glicko import PROVISIONAL_GAMES, Glicko
 from cardtable.server.http_guards import client_address, too_many
@@ -224,7 +224,9 @@ class Matchmaker:
             return None
         seats = range(len(row.players))
         if stored.status == "finished":
-            table = await self.hub.table(row.table_id)
+            table = await table_to_read(self.hub, row.table_id, ("finished",))
+            if table is None:
+                return None
             winners = set(table.state.result().winners)
             return [(1.0 / len(winners) if n in winners else 0.0) for n in seats]
         held = self.hub.tables.get(row.table_id)
