@@ -1,7 +1,8 @@
-"""The hanafuda cards as a player sees them, in real Chromium: all 48 faces drawn apart, their
-four kinds told apart by colour and shape at a pile's 34 px (the rendered pixels are read
-back), and a captured pile that fans its cards so each shows at least about half, wrapping
-into rows on a phone."""
+"""The hanafuda cards as a player sees them, in real Chromium: all 48 faces drawn apart,
+their four kinds told apart by colour and shape in a pile (34 px on a laptop, 25 px on a
+phone: the rendered pixels are read back), a captured pile that fans its cards so each
+shows at least about half, wrapping into rows on a phone, and Ohanami's and 7 słów's
+numbers large enough for a phone."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .test_web_result_box import CARD_VALUE_TABLES, LAPTOP, PHONE, round_break
 
 __all__ = ["browser", "server"]  # fixtures used by name
 
-PILE_CARD = 34  # px: a pile's card on a laptop (a phone's is smaller still)
+PILE_CARDS = [34, 25]  # px: a pile's card on a laptop, on a phone
 
 #: every hanafuda face drawn at ``width`` px into a canvas, its pixels read back (RGBA rows)
 RASTERISE = """async (width) => {
@@ -68,7 +69,7 @@ def light_frame(rgb: Any) -> float:
     """The share of gold on a ring just inside the card's edge, where a light's frame runs."""
     height, width = rgb.shape[:2]
     ring = np.zeros((height, width), dtype=bool)
-    inset = round(width * 4 / 60)  # the frame's line, in the card's own units
+    inset = width * 4 // 60  # the pixel under the frame line, 4 of the card's 60 units in
     ring[inset, inset:-inset] = ring[-inset - 1, inset:-inset] = True
     ring[inset:-inset, inset] = ring[inset:-inset, -inset - 1] = True
     return float(gold(rgb)[ring].mean())
@@ -89,11 +90,12 @@ def differs(one: Any, other: Any) -> float:
     return float((np.abs(one - other).sum(axis=2) > 90).mean())
 
 
-def test_every_card_is_drawn_apart_and_its_kind_reads_at_34_px(
-    server: tuple[str, Any], browser: Browser
+@pytest.mark.parametrize("width", PILE_CARDS)
+def test_every_card_is_drawn_apart_and_its_kind_reads_in_a_pile(
+    server: tuple[str, Any], browser: Browser, width: int
 ) -> None:
     url, _app = server
-    cards = rasterised(deck_page(browser, url), PILE_CARD)
+    cards = rasterised(deck_page(browser, url), width)
     assert len(cards) == 48
     for n, card in enumerate(cards[:-1]):  # no two faces alike, even a month's two plains
         nearest = min(differs(card["rgb"], other["rgb"]) for other in cards[n + 1 :])

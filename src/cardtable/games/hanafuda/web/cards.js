@@ -216,7 +216,7 @@ function ribbon(card) {
 
 /** A light's setting: a gold ground, and a gold frame no other kind has. */
 const LIGHT_GROUND = `<rect x="0" y="0" width="60" height="96" fill="#f3d27a"/>`;
-const LIGHT_FRAME = `<rect class="light-frame" x="4" y="4" width="52" height="88" rx="3" fill="none" stroke="#b8860b" stroke-width="3"/>`;
+const LIGHT_FRAME = `<rect class="light-frame" x="4" y="4" width="52" height="88" rx="3" fill="none" stroke="#b8860b" stroke-width="4"/>`;
 
 /** The kind's colour: the corner badge that carries the month's number. */
 const KIND_COLOUR = { light: "#d4a017", animal: "#5d4037", ribbon: "#c8102e", plain: "#8d8d8d" };
