@@ -255,3 +255,29 @@ def test_the_queue_and_ratings_on_sqlite(tmp_path: Path) -> None:
 @pytest.mark.slow  # a PostgreSQL cluster
 def test_the_queue_and_ratings_on_postgresql(postgres: str) -> None:
     store_checks(postgres)
+
+
+def test_nearest_rating_first_the_window_widening_with_the_wait(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'window.db'}")
+    queue, now = kept.Queue(30.0), time.time()
+
+    def queued(ticket_id: str, rating: float, waited: float = 0.0) -> kept.TicketRow:
+        row = kept.TicketRow(
+            id=ticket_id, game="koi-koi", preset="", rated=True, move_seconds=0, name="",
+            player=ticket_id, address="a", rating=rating, created_at=now - waited,
+            polled_at=now, status="waiting", table_id="", seat=-1, seat_key="",
+        )  # fmt: skip
+        kept.add_ticket(store, row)
+        return row
+
+    far = queued("far", 1800.0)
+    queued("near", 1560.0)
+    queued("nearer", 1520.0)
+    me = queued("me", 1500.0)
+    partner = kept.pair(store, me, now, queue, kept.window_after(0))
+    assert partner is not None and partner.id == "nearer"  # the nearest rating first
+    assert kept.pair(store, far, now, queue, kept.window_after(0)) is None  # 240 apart
+    queued("patient", 1500.0, waited=10.0)  # 300 apart, but 100 + 25 × 10 = 350 now
+    partner = kept.pair(store, far, now, queue, kept.window_after(0))
+    assert partner is not None and partner.id == "patient"  # near (240) waited no time
+    store.close()
