@@ -119,6 +119,8 @@ def test_refusals(served: tuple[TestClient, Path]) -> None:
     no_preset = client.post("/api/match", json={"game": "koi-koi", "preset": "x", "player": ALA})
     assert no_preset.json()["detail"]["code"] == "bad_preset"
     assert client.get("/api/match/nope").status_code == 404
+    three = client.post("/api/match", json={"game": "hana-awase-88", "player": ALA})
+    assert three.json()["detail"]["code"] == "bad_game"  # played by three: not two
 
 
 def finish(client: TestClient, table_id: str) -> list[int]:

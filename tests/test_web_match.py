@@ -48,6 +48,7 @@ def test_two_strangers_meet_and_a_third_takes_the_bot(
     ala = new_page(browser, locale="pl-PL", width=1366, height=800)
     olga = new_page(browser, locale="ru-RU", width=390, height=844)
     press_play_now(ala, url)
+    expect(ala.locator("#match-game option[value='hana-awase-88']")).to_have_count(0)  # by 3
     expect(ala.locator("#match-status")).to_contain_text("Szukamy przeciwnika")
     expect(ala.locator("#match-waiting-count")).to_contain_text("1")
     shot(ala, "match-waiting-pl")

@@ -44,6 +44,8 @@ from cardtable.server.tables import LiveTable
 log = logging.getLogger("cardtable.server")
 JSON = dict[str, Any]
 
+#: how many people quick match seats at a table
+PAIR = 2
 #: tickets not polled for this long are forgotten altogether (they stopped counting long ago)
 FORGET_SECONDS = 3600.0
 
@@ -86,6 +88,11 @@ class Matchmaker:
     # -- the queue ---------------------------------------------------------------------------
     async def enqueue(self, body: MatchRequest, address: str, player: str | None) -> str:
         spec = spec_of(body.game)  # an unknown game is refused here, naming the known ones
+        fewest, most = spec.info.players
+        if not fewest <= PAIR <= most:
+            raise TableError(
+                f"quick match seats two people; {spec.title} is played by {fewest}", "bad_game"
+            )
         if body.preset is not None and body.preset not in spec.presets:
             raise TableError(f"{spec.title} has no preset {body.preset!r}", "bad_preset")
         if body.rated and not player:
@@ -130,7 +137,7 @@ class Matchmaker:
         first = pair[0]
         request = TableRequest(
             game=first.game,
-            seats=("human",) * len(pair),
+            seats=("human",) * PAIR,
             preset=first.preset or None,
             names=tuple(t.name for t in pair),
             public=False,  # nobody else may take a seat; people watch it from their link

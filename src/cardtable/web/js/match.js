@@ -161,7 +161,7 @@ function showWaiting(waiting) {
 /** Set up the "Play now" panel with the catalogue's games; a ticket this tab was waiting
  * with (a reload) is polled on. */
 export function setupMatch(catalogue) {
-  games = catalogue;
+  games = catalogue.filter((game) => game.players[0] <= 2 && 2 <= game.players[1]); // it seats two
   $("match-game").addEventListener("change", renderPresets);
   $("match-rated").checked = localStorage.getItem("cardtable.match.rated") !== "0";
   $("play-now").addEventListener("click", playNow);
