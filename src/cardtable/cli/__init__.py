@@ -20,6 +20,7 @@ import typer
 import cardtable
 from cardtable.cli.common import check_language, default_language, parse_seats, seat_names
 from cardtable.cli.learn import run_lesson
+from cardtable.cli.online import play_online
 from cardtable.cli.play import run_match
 from cardtable.cli.replay import replay_file
 from cardtable.cli.rules import show_rules
@@ -75,10 +76,36 @@ def play(
     labels: Annotated[
         bool, typer.Option(help="Label each card with what it is, where the game's cards can.")
     ] = False,
+    online: Annotated[
+        str | None,
+        typer.Option(
+            help="Quick match on the cardtable server at this URL: wait for a person (or take "
+            "the bot offered: b + Enter); once matched the table's address is printed, to "
+            "play it in the browser."
+        ),
+    ] = None,
+    rated: Annotated[bool, typer.Option(help="With --online: a rated game.")] = False,
+    name: Annotated[str, typer.Option(help="With --online: your name at the table.")] = "",
+    player_key: Annotated[
+        str | None,
+        typer.Option(
+            help="With --online: your player key (default: one kept in ~/.config/cardtable)."
+        ),
+    ] = None,
 ) -> None:
     """Play a game in the terminal against bots (or hot-seat with friends). A game's own
     settings are its options: --preset and --rule KEY=VALUE (cardtable rules GAME lists
-    them), e.g. cardtable play siedem-slow --preset solo --rule difficulty=hard."""
+    them), e.g. cardtable play siedem-slow --preset solo --rule difficulty=hard. With
+    --online URL: quick match with a person on a cardtable server, played in the browser."""
+    if online is not None:
+        try:
+            language = check_language(lang or default_language())
+            play_online(
+                online, game, preset=preset, rated=rated, name=name, key=player_key, lang=language
+            )
+        except CardtableError as error:
+            raise fail(error) from None
+        return
     try:
         options = parse_rules(rule or [])
         seat_list_given = [s for s in seats.split(",") if s.strip()]
