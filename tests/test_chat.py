@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cardtable.server import chat
 from cardtable.server.app import create_app
-from cardtable.server.chat import BURST, MAX_TEXT, clean, phrases
+from cardtable.server.chat import BURST, HISTORY, MAX_TEXT, clean, phrases
 
 from .server_helpers import FAST, seat_keys
 
@@ -69,7 +70,7 @@ def test_phrases_reach_everyone_free_text_refused_at_quick_match(client: TestCli
         opened = sockets(client, stack, table, keys)
         opened[0].send_json({"type": "chat", "phrase": "common.good_luck"})
         for socket in opened.values():  # the other seat, the spectator, the sayer
-            assert next_of(socket, "chat") == {"type": "chat", "seat": 0,
+            assert next_of(socket, "chat") == {"type": "chat", "n": 1, "seat": 0,
                                                "phrase": "common.good_luck"}  # fmt: skip
         opened[1].send_json({"type": "chat", "text": "hi, call me at ..."})
         assert next_of(opened[1], "error")["code"] == "no_free_text"
@@ -111,3 +112,38 @@ def test_public_tables_say_phrases_only(client: TestClient) -> None:
     created = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "human"]})
     assert client.get(f"/api/tables/{created.json()['id']}/chat").json()["free_text"] is False
     assert clean("a\u200bb\tc") == "ab c"
+
+
+def test_a_page_coming_late_reads_the_last_things_said(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(chat, "BURST", 2 * HISTORY)  # many things said at once
+    created = client.post(
+        "/api/tables", json={"game": "koi-koi", "seats": ["human", "human"], "public": False}
+    ).json()
+    keys, table = seat_keys(created), created["id"]
+
+    def lines(body: dict[str, Any]) -> list[dict[str, Any]]:
+        answer = client.post(f"/api/tables/{table}/chat/lines", json=body)
+        assert answer.status_code == 200, answer.text
+        return list(answer.json()["lines"])
+
+    assert lines({}) == []
+    with ExitStack() as stack:
+        opened = sockets(client, stack, table, keys)
+        opened[0].send_json({"type": "chat", "text": "see you at eight"})
+        opened[1].send_json({"type": "chat", "phrase": "common.good_luck"})
+        next_of(opened[None], "chat")  # the phrase reached the spectator: both were said
+    said = [{"type": "chat", "n": 1, "seat": 0, "text": "see you at eight"},
+            {"type": "chat", "n": 2, "seat": 1, "phrase": "common.good_luck"}]  # fmt: skip
+    assert lines({"seat": 1, "key": keys[1]}) == said  # a seat reads the free text too
+    assert lines({}) == said[1:]  # a spectator reads the phrases only
+    assert lines({"seat": 1, "key": keys[0]}) == said[1:]  # so does a wrong key
+    with ExitStack() as stack:
+        opened = sockets(client, stack, table, keys)
+        for _ in range(HISTORY):
+            opened[0].send_json({"type": "chat", "phrase": "common.thanks"})
+        while next_of(opened[1], "chat")["n"] < HISTORY + 2:
+            pass
+    kept = lines({"seat": 0, "key": keys[0]})
+    assert len(kept) == HISTORY and [kept[0]["n"], kept[-1]["n"]] == [3, HISTORY + 2]

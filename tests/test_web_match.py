@@ -131,12 +131,9 @@ def test_your_level_says_how_sure_it_is(server: tuple[str, Any], browser: Browse
     shot(page, "record-level-en")
 
 
-def test_free_text_between_invited_people_is_text_not_markup(
-    server: tuple[str, Any], browser: Browser
-) -> None:
-    """At a private table made for a friend, free text goes to the seats as plain text (no
-    markup runs); a spectator reads the phrases only."""
-    url, _app = server
+def invited_friends(url: str, browser: Browser) -> tuple[str, Page, Page]:
+    """A private table made for a friend: its id, Ala's Polish page and Olga's Russian one,
+    both seated."""
     status, created = http("POST", f"{url}/api/tables", {
         "game": "koi-koi", "seats": ["human", "human"], "public": False, "names": ["Ala", "Olga"],
     })  # fmt: skip
@@ -150,7 +147,16 @@ def test_free_text_between_invited_people_is_text_not_markup(
         page.goto(f"{url}/t/{table_id}?seat={seat}&key={keys[seat]}")
         page.wait_for_selector("#chat-form")
         pages.append(page)
-    ala, olga = pages
+    return table_id, pages[0], pages[1]
+
+
+def test_free_text_between_invited_people_is_text_not_markup(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """At a private table made for a friend, free text goes to the seats as plain text (no
+    markup runs); a spectator reads the phrases only."""
+    url, _app = server
+    table_id, ala, olga = invited_friends(url, browser)
     watcher = new_page(browser, locale="en-GB")
     watcher.goto(f"{url}/t/{table_id}?watch=1")
     watcher.wait_for_selector("#chat-log")
@@ -163,3 +169,34 @@ def test_free_text_between_invited_people_is_text_not_markup(
     ala.click("#chat-panel [data-phrase='common.thanks']")
     expect(watcher.locator("#chat-log li.phrase")).to_have_text("Ala: Thanks!")
     expect(watcher.locator("#chat-log li.text")).to_have_count(0)  # the free text: seats only
+
+
+def test_a_reloaded_page_reads_the_chat_in_its_own_language(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """What was said before a reload (or before a spectator came) is still there: phrases
+    in the reader's language, free text to the seats only, a muted seat still muted."""
+    url, _app = server
+    table_id, ala, olga = invited_friends(url, browser)
+    ala.click("#chat-panel [data-phrase='common.good_luck']")
+    ala.fill("#chat-text", "do zobaczenia o ósmej")
+    ala.click("#chat-form button[type=submit]")
+    expect(olga.locator("#chat-log li")).to_have_count(2)
+    olga.reload()
+    lines = olga.locator("#chat-log li")
+    expect(lines).to_have_text(["Ala: Удачи!", "Ala: do zobaczenia o ósmej"])
+    olga.click("#chat-panel [data-phrase='common.thanks']")
+    expect(lines).to_have_count(3)  # heard live after the lines read: once each, in order
+    expect(lines.nth(2)).to_have_text("Olga: Спасибо!")
+    ala.reload()
+    expect(ala.locator("#chat-log li")).to_have_text(
+        ["Ala: Powodzenia!", "Ala: do zobaczenia o ósmej", "Olga: Dzięki!"]
+    )
+    shot(ala, "chat-reloaded-pl")
+    late = new_page(browser, locale="en-GB")  # a spectator who comes late
+    late.goto(f"{url}/t/{table_id}?watch=1")
+    expect(late.locator("#chat-log li")).to_have_text(["Ala: Good luck!", "Olga: Thanks!"])
+    olga.click(f"#chat-panel [data-mute='{0}']")
+    olga.reload()
+    expect(olga.locator("#chat-log li")).to_have_text(["Olga: Спасибо!"])  # Ala still muted
+    assert not olga.errors and not ala.errors  # type: ignore[attr-defined]

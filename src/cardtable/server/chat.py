@@ -11,9 +11,16 @@ language, and free text only between people who know each other.
 - A seat may say :data:`BURST` things at once, then one every :data:`EVERY_SECONDS`;
   spectators never send. Muting a seat is the reader's own choice, kept by their page.
 
+- The last :data:`HISTORY` things said are kept with the table (in memory, for as long as
+  the table is), so a page that reloads or comes late reads them:
+  ``POST /api/tables/ID/chat/lines {"seat": n, "key": K}`` answers them, the phrases as
+  their ids (each reader says them in their own language) and free text only to a seat
+  whose key opens it, as the socket sends it.
+
 Client → server: ``{"type": "chat", "phrase": "good_luck"}`` or ``{"type": "chat",
-"text": "..."}``; server → clients: ``{"type": "chat", "seat": n, "phrase": ID}`` or
-``{"type": "chat", "seat": n, "text": "..."}``.
+"text": "..."}``; server → clients: ``{"type": "chat", "n": N, "seat": n, "phrase": ID}``
+or ``{"type": "chat", "n": N, "seat": n, "text": "..."}``, ``N`` counting the table's
+messages from 1 (a page merges what it heard with what it read, each once).
 """
 
 from __future__ import annotations
@@ -21,9 +28,11 @@ from __future__ import annotations
 import functools
 import unicodedata
 import weakref
+from collections import deque
 from typing import Any
 
 from fastapi import APIRouter
+from pydantic import BaseModel, Field
 
 from cardtable.locales import catalogue
 from cardtable.server import match_store as kept
@@ -38,6 +47,8 @@ MAX_TEXT = 200
 BURST = 5
 EVERY_SECONDS = 3.0
 COMMON = "common"
+#: the things said that a page coming late reads
+HISTORY = 30
 
 
 @functools.cache
@@ -66,6 +77,19 @@ class TableChat:
         quick = kept.quick_table(table.hub.store, table.id)
         #: people who know each other: a private table made by invitation, with people only
         self.free_text = not table.row.public and quick is None and table.lesson is None
+        self.said = 0  # how many things were said here
+        self.history: deque[JSON] = deque(maxlen=HISTORY)
+
+    def keep(self, frame: JSON) -> JSON:
+        """``frame`` numbered, and kept for pages that come later."""
+        self.said += 1
+        numbered = {"type": "chat", "n": self.said, **frame}
+        self.history.append(numbered)
+        return numbered
+
+    def lines(self, seated: bool) -> list[JSON]:
+        """The kept lines a reader may read: free text only a seat."""
+        return [line for line in self.history if seated or "text" not in line]
 
 
 _chats: weakref.WeakKeyDictionary[LiveTable, TableChat] = weakref.WeakKeyDictionary()
@@ -92,7 +116,7 @@ async def say(table: LiveTable, seat: int, said: Any) -> None:
     if phrase is not None:
         if phrase not in phrases(table.row.game):
             raise TableError("no such phrase", "bad_phrase")
-        frame: JSON = {"type": "chat", "seat": seat, "phrase": phrase}
+        frame: JSON = {"seat": seat, "phrase": phrase}
         readers = list(table.listeners)
     elif isinstance(text, str):
         if not chat.free_text:
@@ -103,13 +127,21 @@ async def say(table: LiveTable, seat: int, said: Any) -> None:
         text = clean(text)
         if not text or len(text) > MAX_TEXT:
             raise TableError(f"a message has 1 to {MAX_TEXT} characters", "bad_text")
-        frame = {"type": "chat", "seat": seat, "text": text}
+        frame = {"seat": seat, "text": text}
         readers = [listener for listener in table.listeners if listener.seat is not None]
     else:
         raise TableError("a chat message is a phrase or a text", "bad_message")
     if not 0 <= seat < len(chat.buckets) or not chat.buckets[seat].allow():
         raise TableError("too many messages: wait a few seconds", "rate_limited")
-    await table.frames.send(readers, lambda _seat: frame, is_state=False)
+    numbered = chat.keep(frame)
+    await table.frames.send(readers, lambda _seat: numbered, is_state=False)
+
+
+class Reader(BaseModel):
+    """Who reads the kept lines: a seat and its key, or nobody's (a spectator)."""
+
+    seat: int | None = Field(default=None, ge=0, le=16)
+    key: str = Field(default="", max_length=64)
 
 
 def router(hub: Hub) -> APIRouter:
@@ -120,5 +152,12 @@ def router(hub: Hub) -> APIRouter:
         """What a page offers at the table: the phrase ids, and whether free text goes."""
         table = await hub.table(table_id)
         return {"phrases": list(phrases(table.row.game)), "free_text": free_text_allowed(table)}
+
+    @api.post("/tables/{table_id}/chat/lines")
+    async def chat_lines(table_id: str, reader: Reader) -> JSON:
+        """The last things said, as this reader may read them (a wrong key: a spectator's)."""
+        table = await hub.table(table_id)
+        seated = reader.seat is not None and table.roster.key_matches(reader.seat, reader.key)
+        return {"lines": chat_of(table).lines(seated)}
 
     return api

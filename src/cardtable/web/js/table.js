@@ -460,7 +460,7 @@ function render({ moved = false } = {}) {
   translatePage();
   renderTitle();
   renderPlayers();
-  renderChat({ frame, t, seatName, send: (message) => socket.send(JSON.stringify(message)) });
+  renderChat({ frame, t, seatName, credentials, send: (message) => socket.send(JSON.stringify(message)) });
   renderDepartures($("departures"), { frame, credentials, t, seatName, toast, later: () => render() });
   renderWaitingRoom();
   renderOver();

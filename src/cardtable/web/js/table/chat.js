@@ -1,15 +1,26 @@
 // The table's chat (server/chat.py): preset phrases for everyone, each said in the reader's
 // own language (the frame carries the phrase's id), free text only where the server allows
 // it (a private table between invited people), and muting a seat, kept by this browser.
-// Spectators read the phrases and send nothing.
+// Spectators read the phrases and send nothing. A page that reloads or comes late reads the
+// table's last things said (as their ids, so in this reader's language) and merges them with
+// what it hears, each once by its number.
 import { api, h } from "../api.js";
 
 const MAX_LINES = 50;
-const lines = []; // {seat, phrase} or {seat, text}, oldest first
+let lines = []; // {n, seat, phrase} or {n, seat, text}, oldest first
 let choices = null; // what the server offers here: {phrases, free_text}
 let asked = false;
 let panel = null;
-let context = null; // the latest {frame, t, seatName, send}
+let context = null; // the latest {frame, t, seatName, send, credentials}
+let newestShown = 0; // the number of the newest line drawn
+
+/** Add ``found`` lines not seen yet, in the order they were said. */
+function merge(found) {
+  const seen = new Set(lines.map((line) => line.n));
+  const fresh = found.filter((line) => !seen.has(line.n))
+    .map(({ n, seat, phrase, text }) => ({ n, seat, phrase, text }));
+  lines = [...lines, ...fresh].sort((a, b) => a.n - b.n).slice(-MAX_LINES);
+}
 
 function muteKey() {
   return `cardtable.mute.${context.frame.table.id}`;
@@ -74,7 +85,12 @@ function draw() {
   // the text being typed survives a redraw (a frame came meanwhile)
   const typing = panel.querySelector("#chat-text");
   const kept = typing ? { value: typing.value, focused: document.activeElement === typing } : null;
+  const scrolled = panel.querySelector("#chat-log")?.scrollTop ?? 0;
   panel.replaceChildren(...parts);
+  // a new line comes into sight (however many were read); else the reader stays where they were
+  const newest = lines.at(-1)?.n ?? 0;
+  log.scrollTop = newest !== newestShown ? log.scrollHeight : scrolled;
+  newestShown = newest;
   if (kept) {
     const input = panel.querySelector("#chat-text");
     if (input) {
@@ -99,8 +115,14 @@ export function renderChat(now) {
   }
   if (!asked) {
     asked = true;
-    api(`/api/tables/${now.frame.table.id}/chat`).then((found) => {
+    const tableId = now.frame.table.id;
+    const reader = now.credentials || {};
+    Promise.all([
+      api(`/api/tables/${tableId}/chat`),
+      api(`/api/tables/${tableId}/chat/lines`, { method: "POST", body: { seat: reader.seat ?? null, key: reader.key || "" } }),
+    ]).then(([found, said]) => {
       choices = found;
+      merge(said.lines);
       draw();
     }).catch(() => {
       asked = false; // asked again with the next frame
@@ -111,7 +133,6 @@ export function renderChat(now) {
 
 /** A chat frame came. */
 export function heard(message) {
-  lines.push({ seat: message.seat, phrase: message.phrase, text: message.text });
-  if (lines.length > MAX_LINES) lines.shift();
+  merge([message]);
   draw();
 }
