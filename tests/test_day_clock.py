@@ -133,3 +133,46 @@ def test_a_turn_that_comes_rings_the_bell(tmp_path: Path, browser: Browser) -> N
         expect(page.locator("#turns-panel")).to_be_visible()
         eventually(lambda: heard(page)["started"] > 0, 10, "the bell rings", page_pause(page))
         assert page.title().startswith("(1) ")
+
+
+def test_your_turn_follows_the_player_key_to_another_device(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """A seat asked about with the player key is remembered for it: another browser that
+    has only the key (as "Continue on another device" carries it) lists that turn, opens
+    the seat from the list, and the database keeps no seat key in the clear."""
+    player, stranger = "5e" * 16, "7f" * 16
+    db = tmp_path / "follow.db"
+    with server_thread(f"sqlite:///{db}", FAST) as (url, _app):
+        table_id, keys = day_table(url)
+        to_move = mover(url, table_id, keys)
+        mine = {"table": table_id, "seat": to_move, "key": keys[to_move]}
+        status, first = http("POST", f"{url}/api/turns", {"seats": [mine], "player": player})
+        assert status == 200 and [t["seat"] for t in first["turns"]] == [to_move]
+        assert "key" not in first["turns"][0]  # this device has it already
+        _, other = http("POST", f"{url}/api/turns", {"seats": [], "player": player})
+        assert [(t["table"], t["seat"], t["your_turn"]) for t in other["turns"]] == [
+            (table_id, to_move, True)
+        ]
+        assert other["turns"][0]["key"] == keys[to_move]
+        _, foreign = http("POST", f"{url}/api/turns", {"seats": [], "player": stranger})
+        assert foreign == {"turns": []}  # another player's key learns nothing
+        forged = {**mine, "seat": 1 - to_move}  # a key that does not open the seat
+        http("POST", f"{url}/api/turns", {"seats": [forged], "player": stranger})
+        assert http("POST", f"{url}/api/turns", {"seats": [], "player": stranger})[1] == {
+            "turns": []
+        }  # nothing remembered for it
+        for kept_file in tmp_path.glob("follow.db*"):  # the database and its journal
+            assert keys[to_move].encode() not in kept_file.read_bytes()
+
+        page = new_page(browser, locale="ru-RU", width=390, height=844)
+        page.goto(url)
+        page.evaluate(f"localStorage.setItem('cardtable.player', '{player}')")
+        page.reload()
+        turn = page.locator(f"#turns-panel li[data-table='{table_id}']")
+        expect(turn).to_contain_text("Koi-koi")
+        assert page.title().startswith("(1) ")
+        shot(page, "your-turn-other-device-ru")
+        turn.locator("a").click()
+        page.wait_for_selector("#board[data-version]")
+        expect(page.locator("#chat-form")).to_have_count(1)  # seated: a seat's own panel

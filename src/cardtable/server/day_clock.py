@@ -9,6 +9,11 @@ clock runs out the move clock plays for the seat, as it does in seconds.
 ``POST /api/turns {"seats": [{"table": ID, "seat": n, "key": K}, ...]}`` answers, for each
 seat whose key opens it at an unfinished table, whether it is that seat's turn and until
 when: the lobby lists those (its title counts them), across all of the browser's tables.
+With the player key (``"player": P``) the list follows the player rather than the
+browser: the seats asked about are remembered for that key (their seat keys wrapped with
+it, player_keys.wrap_seat_key), and the answer adds every other seat remembered for it,
+with its key, so a device that took the player key by "Continue on another device" lists
+(and opens) the tables joined since on the first one.
 
 >>> move_clock_seconds(86_400), move_clock_seconds(5_000), move_clock_seconds(60)
 (86400, 3600, 60)
@@ -19,12 +24,16 @@ when: the lobby lists those (its title counts them), across all of the browser's
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from cardtable.core.errors import CardtableError
+from cardtable.server import match_store as kept
+from cardtable.server.match_store import PlayerSeatRow
+from cardtable.server.player_keys import player_hash, unwrap_seat_key, wrap_seat_key
 from cardtable.server.tables import LiveTable
 
 if TYPE_CHECKING:
@@ -58,6 +67,7 @@ class HeldSeat(BaseModel):
 
 class Seats(BaseModel):
     seats: list[HeldSeat] = Field(max_length=MAX_SEATS)
+    player: str | None = Field(default=None, max_length=64)
 
 
 async def table_to_read(
@@ -79,31 +89,70 @@ async def table_to_read(
     return await asyncio.to_thread(LiveTable, row, hub.store.moves(row.id), hub)
 
 
+async def turn_of(hub: Hub, held: HeldSeat) -> dict[str, Any] | None:
+    """Whether ``held`` is to move and until when; None for a seat its key does not open,
+    at a finished or unknown table."""
+    try:
+        table = await table_to_read(hub, held.table)
+    except CardtableError:
+        return None
+    if table is None or table.finished or not table.roster.key_matches(held.seat, held.key):
+        return None
+    waiting = bool(table.roster.waiting_for()) or table.round_break is not None
+    to_move = held.seat in table.state.to_move and not waiting
+    clock = table.clock()
+    return {
+        "table": table.id, "seat": held.seat, "title": table.game.spec.title,
+        "your_turn": to_move, "day_clock": is_day_clock(table.row.move_seconds),
+        "deadline": clock["deadline"] if clock and to_move else None,
+    }  # fmt: skip
+
+
+async def players_turns(hub: Hub, key: str, asked: list[HeldSeat], found: list[Any]) -> list[Any]:
+    """The turns at the player's remembered seats beyond ``asked`` (each with its key, to
+    open it here); the open seats of ``found`` are remembered, the ended ones let go."""
+    player = player_hash(key)
+    now = time.time()
+    opened = {(turn["table"], turn["seat"]) for turn in found}
+    held = [
+        PlayerSeatRow(player=player, table_id=seat.table, seat=seat.seat,
+                      wrapped=wrap_seat_key(key, seat.table, seat.seat, seat.key), at=now)
+        for seat in asked if (seat.table, seat.seat) in opened
+    ]  # fmt: skip
+    await asyncio.to_thread(kept.hold_seats, hub.store, held)
+    rows = await asyncio.to_thread(kept.player_seats, hub.store, player, MAX_SEATS)
+    asked_here = {(seat.table, seat.seat) for seat in asked}
+    more, ended = [], []
+    for row in rows:
+        if (row.table_id, row.seat) in asked_here:
+            continue
+        seat_key = unwrap_seat_key(key, row.table_id, row.seat, row.wrapped)
+        turn = await turn_of(hub, HeldSeat(table=row.table_id, seat=row.seat, key=seat_key[:64]))
+        if turn is not None:
+            more.append({**turn, "key": seat_key})
+        elif await ended_or_gone(hub, row.table_id):  # not one still waiting for people
+            ended.append(row.table_id)
+    if ended:
+        await asyncio.to_thread(kept.let_go_seats, hub.store, player, ended)
+    return more
+
+
+async def ended_or_gone(hub: Hub, table_id: str) -> bool:
+    row = await asyncio.to_thread(hub.store.table, table_id)
+    return row is None or row.status in ("finished", "abandoned")
+
+
 def router(hub: Hub) -> APIRouter:
     api = APIRouter(prefix="/api")
 
     @api.post("/turns")
     async def turns(body: Seats) -> dict[str, Any]:
         """Where each of these seats is to move now (the tables this process holds or can
-        rebuild; a wrong key, a finished table or an unknown one says nothing)."""
-        found = []
-        for held in body.seats:
-            try:
-                table = await table_to_read(hub, held.table)
-            except CardtableError:
-                continue
-            if table is None:
-                continue
-            if table.finished or not table.roster.key_matches(held.seat, held.key):
-                continue
-            waiting = bool(table.roster.waiting_for()) or table.round_break is not None
-            to_move = held.seat in table.state.to_move and not waiting
-            clock = table.clock()
-            found.append({
-                "table": table.id, "seat": held.seat, "title": table.game.spec.title,
-                "your_turn": to_move, "day_clock": is_day_clock(table.row.move_seconds),
-                "deadline": clock["deadline"] if clock and to_move else None,
-            })  # fmt: skip
+        rebuild; a wrong key, a finished table or an unknown one says nothing), and, with
+        the player key, where the player's other seats are."""
+        found = [turn for held in body.seats if (turn := await turn_of(hub, held)) is not None]
+        if body.player:
+            found += await players_turns(hub, body.player, body.seats, found)
         return {"turns": found}
 
     return api

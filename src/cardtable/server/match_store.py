@@ -93,9 +93,23 @@ class RatingHistoryRow(Base):
     table_id: Mapped[str] = mapped_column(String(32))
 
 
+class PlayerSeatRow(Base):
+    """A seat a player holds (day_clock.py's "Your turn" on any device of theirs): its seat
+    key wrapped with the player key (player_keys.wrap_seat_key), which the server never
+    keeps, so only the player's own request opens it."""
+
+    __tablename__ = "player_seats"
+
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)  # the key's hash
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    wrapped: Mapped[str] = mapped_column(String(128))
+    at: Mapped[float] = mapped_column(Float)
+
+
 def make_tables(store: Store) -> None:
     """This module's tables, where the store was made before it was imported."""
-    rows = (TicketRow, QuickTableRow, RatingRow, RatingHistoryRow)
+    rows = (TicketRow, QuickTableRow, RatingRow, RatingHistoryRow, PlayerSeatRow)
     Base.metadata.create_all(store.engine, tables=[row.__table__ for row in rows])  # type: ignore[misc]
 
 
@@ -327,3 +341,36 @@ def settle(store: Store, table: QuickTableRow, scores: list[float]) -> bool:
         return True
 
     return _again_if_raced(settled)
+
+
+@reads
+def player_seats(store: Store, player: str, most: int) -> list[PlayerSeatRow]:
+    """The newest ``most`` seats ``player`` holds."""
+    with store.session() as session:
+        query = select(PlayerSeatRow).where(PlayerSeatRow.player == player)
+        return list(session.scalars(query.order_by(PlayerSeatRow.at.desc()).limit(most)))
+
+
+@writes
+def hold_seats(store: Store, rows: list[PlayerSeatRow]) -> None:
+    """Remember the seats of ``rows`` that are not remembered yet (two tabs may say the
+    same seat at once: the second finds it)."""
+
+    def add() -> None:
+        with store.session() as session:
+            for row in rows:
+                if session.get(PlayerSeatRow, (row.player, row.table_id, row.seat)) is None:
+                    session.add(row)
+
+    _again_if_raced(add)
+
+
+@writes
+def let_go_seats(store: Store, player: str, table_ids: list[str]) -> None:
+    """Forget ``player``'s seats at these (finished or gone) tables."""
+    with store.session() as session:
+        session.execute(
+            delete(PlayerSeatRow).where(
+                PlayerSeatRow.player == player, PlayerSeatRow.table_id.in_(table_ids)
+            )
+        )

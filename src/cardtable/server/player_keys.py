@@ -7,6 +7,9 @@ key that would let anybody play as someone else.
 >>> key = "0123456789abcdef0123456789abcdef"
 >>> player_hash(key) == player_hash(key.upper()), len(player_hash(key))
 (True, 64)
+>>> wrapped = wrap_seat_key(key, "t1", 0, "IL0UBNPyK-i5f2JW7r8HBHca")
+>>> unwrap_seat_key(key, "t1", 0, wrapped), "IL0" in wrapped
+('IL0UBNPyK-i5f2JW7r8HBHca', False)
 >>> player_hash("too-short")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -37,3 +40,25 @@ def player_hash(key: str) -> str:
 
 def maybe_player_hash(key: str | None) -> str | None:
     return None if not key else player_hash(key)
+
+
+def _pad(key: str, table_id: str, seat: int) -> bytes:
+    """64 bytes made from the player key and the seat, used once: one seat has one key."""
+    normal = key.strip().lower()
+    return hashlib.sha512(f"cardtable-seat:{normal}:{table_id}:{seat}".encode()).digest()
+
+
+def wrap_seat_key(key: str, table_id: str, seat: int, seat_key: str) -> str:
+    """A seat's key as the server may keep it for the player: XOR with a pad only the
+    player key makes (the server keeps its hash, which gives no pad), in hex."""
+    return _xor(seat_key.encode()[:64], _pad(key, table_id, seat)).hex()
+
+
+def unwrap_seat_key(key: str, table_id: str, seat: int, wrapped: str) -> str:
+    """The seat key :func:`wrap_seat_key` wrapped (nonsense, never a key, for another
+    player key)."""
+    return _xor(bytes.fromhex(wrapped), _pad(key, table_id, seat)).decode(errors="replace")
+
+
+def _xor(data: bytes, pad: bytes) -> bytes:
+    return bytes(a ^ b for a, b in zip(data, pad, strict=False))

@@ -2,8 +2,11 @@
 // move, asked of the server now and then (and when the tab comes back to the front); the
 // page's title counts them, so a tab left open says it in the browser's tab strip ("(2)
 // cardtable"), and a turn that has just come rings the table's bell (when its sound is on).
+// The player key goes with the seats: the server remembers them for it and answers the
+// player's seats taken on their other devices too, with their keys, kept here to open them.
 import { api, h } from "./api.js";
 import { t } from "./i18n.js";
+import { playerKey } from "./player.js";
 import { mySeats } from "./record.js";
 import { clockText } from "./table/day-clock.js";
 import { armSound, play } from "./table/sound.js";
@@ -24,13 +27,20 @@ function render() {
     h("span", { class: "actions" }, h("a", { class: "button primary", href: `/t/${turn.table}` }, t("turns.play"))))));
 }
 
+/** A seat taken on another device of the player's: this browser opens it too. */
+function keepSeat({ table, seat, key }) {
+  const stored = `cardtable.seat.${table}`;
+  if (key && !localStorage.getItem(stored)) localStorage.setItem(stored, JSON.stringify({ seat, key }));
+}
+
 async function refresh() {
   const seats = mySeats().slice(-100).map(({ id, seat, key }) => ({ table: id, seat, key }));
   try {
-    turns = seats.length ? (await api("/api/turns", { method: "POST", body: { seats } })).turns : [];
+    turns = (await api("/api/turns", { method: "POST", body: { seats, player: playerKey() } })).turns;
   } catch {
     return;
   }
+  turns.forEach(keepSeat);
   const now = new Set(turns.filter((turn) => turn.your_turn).map((turn) => turn.table));
   if (seen && [...now].some((table) => !seen.has(table))) play("turn"); // a turn came meanwhile
   seen = now;
