@@ -40,6 +40,7 @@ class Faults:
 
     def __init__(self, store: Store, path: Path) -> None:
         self._mode: str | None = None
+        self.store = store
         self.wal = Path(f"{path}-wal")
         # another connection holds the file open, as a backup or an operator's shell would:
         # the server reopening its own connections does not checkpoint the log away
@@ -59,6 +60,9 @@ class Faults:
             resource.setrlimit(resource.RLIMIT_FSIZE, (self.wal.stat().st_size, self.limit[1]))
         else:
             resource.setrlimit(resource.RLIMIT_FSIZE, self.limit)
+        kept = self.store.move_writer.connection  # the moves' connection, checked out once
+        if kept is not None:
+            self._apply(kept.dbapi_connection, None, None)
 
     def _apply(self, connection: Any, _record: Any, _proxy: Any) -> None:
         cursor = connection.cursor()

@@ -214,6 +214,11 @@ class MoveWriter:
         #: named-parameter ones (psycopg) as the dict itself
         self.order = tuple(compiled.positiontup or ()) if engine.dialect.positional else None
         self.driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
+        self.taken_row: type[Exception] = engine.dialect.loaded_dbapi.IntegrityError
+        #: the connection the moves are written on, kept between turns (the pool's checkout
+        #: and return cost as much as the insert); dropped on any error, so the next turn
+        #: opens a fresh one (a database back after a restart, a file writable again)
+        self.connection: Any = None
 
     def insert(self, rows: list[dict[str, Any]]) -> None:
         params: list[Any] = []
@@ -221,7 +226,9 @@ class MoveWriter:
             encoded = {**row, "action": orjson.dumps(row["action"]).decode()}
             order = self.order
             params.append(encoded if order is None else tuple(encoded[c] for c in order))
-        connection = self.engine.raw_connection()
+        if self.connection is None:
+            self.connection = self.engine.raw_connection()
+        connection = self.connection
         try:
             cursor = connection.cursor()
             try:
@@ -232,10 +239,22 @@ class MoveWriter:
         except self.driver_error as error:
             with contextlib.suppress(self.driver_error):  # a connection already broken
                 connection.rollback()
+            if not isinstance(error, self.taken_row):
+                self.drop()  # a taken number is the row's fault, not the connection's
             raise DBAPIError.instance(
                 self.sql, params, error, self.driver_error, dialect=self.engine.dialect
             ) from error
-        finally:
+
+    def drop(self) -> None:
+        """Let the kept connection go (the pool discards it)."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            connection.invalidate()
+
+    def close(self) -> None:
+        """Give the kept connection back, to be closed with the pool's."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
             connection.close()
 
 
@@ -632,4 +651,5 @@ class Store:
         except UnwritableFiles:  # closing would checkpoint into them: the WAL keeps it all
             log.warning("database files not writable: closed without a checkpoint")
             return
+        self.move_writer.close()
         self.engine.dispose()
