@@ -64,9 +64,13 @@ BENCHMARKS_RUN = (
     ),
     Benchmark("bench_rl.py", ("--seconds", "0.5"), "rl"),
 )
-#: run only when asked for (``--only web_load``): the server's CPU per action and latency
-#: under 1 000 koi-koi seats (bench_web.py), about a minute and a half a side a round
-BENCHMARKS_ASKED = (Benchmark("bench_web.py", ("--seats", "1000", "--duration", "30"), "web_load"),)
+#: run only when asked for: the server's CPU per action and latency under 1 000 koi-koi
+#: seats (``--only web_load``: bench_web.py, a minute and a half a side a round), and what
+#: its own code costs an action without sockets (``--only table``: bench_table.py, steadier)
+BENCHMARKS_ASKED = (
+    Benchmark("bench_web.py", ("--seats", "1000", "--duration", "30"), "web_load"),
+    Benchmark("bench_table.py", ("--tables", "200", "--actions", "10000"), "table"),
+)
 #: words of a figure's path that name a setting or a derived number, not a speed
 NOT_SPEEDS = ("iterations", "runs", "ratio")
 
