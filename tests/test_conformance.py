@@ -214,7 +214,10 @@ def step(state: State, seat: int, action: Action, deep: bool) -> None:
     table's result screen shows that copy's final board)."""
     halted = state.clone() if deep else None
     rounds = state.rounds_finished
+    may_end = state.round_may_end(seat, action)
     state.apply(seat, action)
+    # a server copies the game only before a move the game says may end the round
+    assert may_end or state.rounds_finished == rounds, "a round ended on a move said not to"
     if halted is None:
         return
     halted.end_at_round()
@@ -312,3 +315,21 @@ def test_every_game_declares_its_facts_and_a_default() -> None:
         assert 0 < low <= high <= 6
         assert "default" in spec.presets
         assert low <= cardtable.load(game_id).num_players <= high
+
+
+@pytest.mark.parametrize("game_id", ["koi-koi", "bakappana", "hana-awase"])
+def test_most_fishing_moves_cannot_end_a_round(game_id: str) -> None:
+    """The server copies a game before a move only where the move may end the round: for
+    the fishing games, a turn of a hand's last card or a decision, far from every move."""
+    game = cardtable.load(game_id)
+    rng = random.Random(7)
+    asked = said_yes = 0
+    for seed in range(20):
+        state = game.new_state(seed=seed)
+        while not state.is_over:
+            seat = min(state.to_move)
+            action = rng.choice(state.legal_actions(seat))
+            asked += 1
+            said_yes += state.round_may_end(seat, action)
+            state.apply(seat, action)
+    assert said_yes < asked / 3, f"{said_yes} of {asked} moves may end a round"

@@ -168,6 +168,13 @@ class State:
         without explaining it (no score lines): search copies need no more. (Games that
         deal for a round override this; by default there is nothing to do.)"""
 
+    def round_may_end(self, seat: int, action: Action) -> bool:
+        """Whether ``seat``'s ``action`` could end the round (True may be said of a move
+        that does not; False never of one that does). A server shows a round's final
+        board from a copy made before the move that ends it: a game that says False for
+        most moves spares it that copy on every other one. By default every move may."""
+        return True
+
     # -- helpers shared by all games --------------------------------------------------
     @property
     def num_players(self) -> int:

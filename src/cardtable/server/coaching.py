@@ -110,14 +110,16 @@ class Coach:
         #: come says why here (busy pool, failure, not clearly worse, a later note first)
         self.outcomes: deque[tuple[int, str]] = deque(maxlen=OUTCOMES_KEPT)
 
+    def wants(self, seat: int) -> bool:
+        """Whether ``seat``'s moves are judged (a person's, coached, in a game with hints)."""
+        seats = self.table.seats
+        if not 0 <= seat < len(seats) or not seats[seat].coach or seats[seat].is_bot:
+            return False
+        return self.table.game.spec.has(Capability.HINTS)  # else there are no reasons to give
+
     def before(self, seat: int, state: State | None) -> State | None:
         """The state to judge a move from, when ``seat`` is coached (else None)."""
-        seats = self.table.seats
-        if not self.table.game.spec.has(Capability.HINTS):  # no reasons to give
-            return None
-        if state is None or not 0 <= seat < len(seats) or not seats[seat].coach:
-            return None
-        return state if not seats[seat].is_bot else None
+        return state if state is not None and self.wants(seat) else None
 
     def stop(self) -> None:
         """The table stops (evicted, or the server closes): the notes being worked out go."""

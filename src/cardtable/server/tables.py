@@ -295,7 +295,7 @@ class LiveTable:
             except IntegrityError:  # another process wrote this move: it holds the table
                 self.hub.moved_elsewhere(self)
                 raise TableError("this table moved to another server process", "moved") from None
-            before, rounds = self._copy_if_people_wait(), self.state.rounds_finished
+            before, rounds = self._copy_if_needed(seat, action), self.state.rounds_finished
             coached = self.coach.before(seat, before)
             movers = self.state.to_move
             self.state.apply(seat, action)
@@ -350,10 +350,15 @@ class LiveTable:
             if everyone or seat == mover or seat not in movers:
                 self._choice_since[seat] = self.version
 
-    def _copy_if_people_wait(self) -> State | None:
-        """A copy to stop on the final board, should this move end a round (people look at
-        it before the next round; bots alone need no break)."""
-        return self.state.clone() if self.roster.humans() else None
+    def _copy_if_needed(self, seat: int, action: Action) -> State | None:
+        """The game before ``action``, where something will look at it: the final board
+        of a round the move may end, when people are at the table to see it (bots alone
+        need no break), or the coach's judgement of a coached seat's move."""
+        if not self.roster.humans():
+            return None
+        if self.coach.wants(seat) or self.state.round_may_end(seat, action):
+            return self.state.clone()
+        return None
 
     # -- round breaks --------------------------------------------------------------------
     async def next_round(self, seat: int) -> None:

@@ -526,6 +526,11 @@ class FishingState(KeepsRounds):
     def begin_stock_turn(self, seat: int) -> None:
         """A stock-only turn starts (games with decisions note the mover's yaku here)."""
 
+    def round_may_end(self, seat: int, action: Action) -> bool:
+        # a round ends when every hand is empty, so on a turn of a hand's last card (or of
+        # the stock alone), or on a decision (koi-koi's shōbu)
+        return self.phase is _DECIDE or count_cards(self.hands[seat]) <= 1
+
     def round_finished(self) -> bool:
         for hand in self.hands:  # a loop: compiled, any() is a call through the builtins
             if hand:

@@ -273,6 +273,12 @@ class KoiKoiState(CompiledFishingState):
             return True
         return False
 
+    def round_may_end(self, seat: int, action: Action) -> bool:
+        # a yaku made may also stop the round at once: after a call, when a round allows
+        # one call, and when it is worth less than the points a call needs
+        forced = (self.koikoi_once_per_round and any(self.calls)) or self.koikoi_min_points > 0
+        return bool(forced) or super().round_may_end(seat, action)
+
     def _has_more_turns(self, seat: int) -> bool:
         if self.hands[seat]:
             return True
