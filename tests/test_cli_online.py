@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.cli.online import Server, quick_match
-from tests.server_helpers import ServerProcess, eventually, http
+from tests.server_helpers import ServerProcess, http
 
 BOT_OFFER_SECONDS = 2
 
@@ -35,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 def online(url: str, config: Path, *more: str) -> subprocess.Popen[str]:
     env = {**os.environ, "COLUMNS": "200", "TERM": "dumb", "CARDTABLE_LANG": "pl",
-           "XDG_CONFIG_HOME": str(config)}  # fmt: skip
+           "XDG_CONFIG_HOME": str(config), "PYTHONUNBUFFERED": "1"}  # fmt: skip
     return subprocess.Popen(
         [sys.executable, "-m", "cardtable", "play", "koi-koi", "--online", url, *more],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -47,11 +47,9 @@ def test_the_terminal_meets_a_browser_and_prints_its_seat(
     server: ServerProcess, tmp_path: Path
 ) -> None:
     terminal = online(server.url, tmp_path, "--name", "Ola", "--rated")
-    # the terminal's ticket waits first: the queue counts it
-    eventually(
-        lambda: http("GET", f"{server.url}/api/match")[1]["waiting"].get("koi-koi") == 1,
-        what="the terminal's ticket waits",
-    )
+    assert terminal.stdout is not None
+    said = [terminal.stdout.readline() for _ in range(2)]  # asking, then waiting
+    assert "czekających na tę grę: 1" in said[1], said  # the waiting count, in Polish
     status, joined = http("POST", f"{server.url}/api/match",
                           {"game": "koi-koi", "rated": True, "name": "Ala",
                            "player": "ab" * 16})  # fmt: skip
@@ -60,7 +58,6 @@ def test_the_terminal_meets_a_browser_and_prints_its_seat(
     assert seen["status"] == "matched", seen
     out, _ = terminal.communicate(timeout=60)
     assert terminal.returncode == 0, out
-    assert "czekających na tę grę: 1" in out  # the waiting count, in Polish
     assert "Masz przeciwnika!" in out
     printed = re.search(r"(http://\S+)/t/(\w+)\?seat=(\d)&key=([\w-]+)", out)
     assert printed, out
