@@ -142,7 +142,7 @@ def test_companion_commands_in_the_terminal() -> None:
     done = run_cli(
         "companion", "hanafuda", "koi-koi", "--pile", "08-1 08-2 09-1", "--pile", "", "--shobu", "1"
     )
-    assert "Player 2 pays Player 1 5" in done.stdout
+    assert "Player 2 pays Player 1: 5" in done.stdout
 
 
 def engine_solo_game(options: dict[str, Any], seed: int) -> tuple[SiedemSlowState, list[WordRound]]:
