@@ -161,6 +161,11 @@ def test_free_text_between_invited_people_is_text_not_markup(
     watcher.goto(f"{url}/t/{table_id}?watch=1")
     watcher.wait_for_selector("#chat-log")
     expect(watcher.locator("#chat-panel [data-phrase]")).to_have_count(0)  # reads, never says
+    mutes = watcher.locator("#chat-panel [data-mute]")
+    expect(mutes).to_have_count(2)  # one a seat, set apart: never read as one "Mute: AlaMute: …"
+    first, second = (mutes.nth(n).bounding_box() for n in range(2))
+    assert first is not None and second is not None
+    assert second["x"] >= first["x"] + first["width"] + 8 or second["y"] >= first["y"] + 4
     ala.fill("#chat-text", "<img src=x onerror=\"document.title='owned'\"><b>hej</b>")
     ala.click("#chat-form button[type=submit]")
     line = olga.locator("#chat-log li.text")

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, expect
 from cardtable.games.ohanami.scoring import IN_THE_BOX
 from cardtable.locales import message
 
-from .browser_helpers import browser, new_page, server, shot
+from .browser_helpers import browser, create_table, new_page, server, shot
 from .test_browser import tap_round
 from .test_web_match import bot_record
 from .test_web_pad_words import LOCALES, open_ohanami_pad, setup_page
@@ -79,3 +79,20 @@ def test_your_level_says_what_its_number_means(
     assert said.startswith(message("record.scale", lang, ladder="").split("(")[0]), said
     assert re.search(rf"{easy} \d+\.\d", said), said
     shot(page, f"record-scale-{lang}")
+
+
+def test_russian_writes_koikoi_one_way_on_the_lobby_and_the_table(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """The game's name in the reader's language: a Russian page says "Кои-кои" in the
+    lobby's choice of game and the table's header, as its decision box does, never the
+    Latin "Koi-koi" beside it."""
+    url, _app = server
+    page = new_page(browser, "ru-RU", width=1366, height=800)
+    page.goto(f"{url}/?game=koi-koi")
+    expect(page.locator("#game option[value='koi-koi']")).to_have_text("Кои-кои")
+    create_table(page, url, "koi-koi", ["human", "bot:random"], {})
+    expect(page.locator("#title")).to_contain_text("Кои-кои")
+    text = page.locator("body").inner_text()
+    assert not re.search(r"[Kk]oi-?koi", text), re.findall(r".{30}[Kk]oi-?koi.{30}", text)
+    shot(page, "koikoi-title-ru")

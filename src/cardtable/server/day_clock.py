@@ -102,7 +102,8 @@ async def turn_of(hub: Hub, held: HeldSeat) -> dict[str, Any] | None:
     to_move = held.seat in table.state.to_move and not waiting
     clock = table.clock()
     return {
-        "table": table.id, "seat": held.seat, "title": table.game.spec.title,
+        "table": table.id, "seat": held.seat, "game": table.row.game,
+        "title": table.game.spec.title,
         "your_turn": to_move, "day_clock": is_day_clock(table.row.move_seconds),
         "deadline": clock["deadline"] if clock and to_move else None,
     }  # fmt: skip

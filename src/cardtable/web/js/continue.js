@@ -3,7 +3,7 @@
 // them in this browser only when its person says they are theirs (a link from a stranger
 // would otherwise fill this browser with their tables and games).
 import { api, h } from "./api.js";
-import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
+import { errorText, gameTitle, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { importRecord, keepSeat } from "./record.js";
 import { adoptPlayerKey } from "./player.js";
 
@@ -78,7 +78,7 @@ function render() {
     const finished = meta.status === "finished";
     const labels = seatLabels(meta.seats);
     return h("li", { class: "table-row", "data-table": meta.id },
-      h("strong", {}, meta.title), " ",
+      h("strong", {}, gameTitle(meta.game, meta.title)), " ",
       h("span", { class: "muted" }, labels.map((name, n) => (n === seat ? `${name} (${t("lobby.you")})` : name)).join(", ")), " ",
       h("span", { class: "tag" }, finished ? t("lobby.finished") : t("lobby.playing")),
       decision === "accepted" ? h("span", { class: "actions" }, finished

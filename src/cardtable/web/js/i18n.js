@@ -25,6 +25,13 @@ export function lang() {
   return current;
 }
 
+/** A game's name as the reader's language writes it (Russian: "Кои-кои", so one
+ * spelling on a screen), else its title as the server gives it. */
+export function gameTitle(id, fallback = id) {
+  const key = `game.${id}.title`;
+  return key in messages ? messages[key] : fallback;
+}
+
 export function t(key, vars = {}) {
   const text = messages[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));

@@ -1,7 +1,7 @@
 // The lobby: a table form rendered from each game's options JSON schema, and open tables.
 import { api, h } from "./api.js";
 import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
-import { errorText, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
+import { errorText, gameTitle, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { exportRecord, importRecord, loadRecord, mySeats, tally } from "./record.js";
 import { shareLink } from "./table/waiting.js";
 import { setupMatch, translateMatch } from "./match.js";
@@ -158,7 +158,7 @@ async function showRefusal(error) {
     h("p", {}, t("lobby.unstarted_yours")),
     h("ul", { class: "resumable", id: "resumable" }, resumable.map(({ meta }) =>
       h("li", { "data-table": meta.id },
-        h("a", { href: `/t/${meta.id}` }, meta.title), " ",
+        h("a", { href: `/t/${meta.id}` }, gameTitle(meta.game, meta.title)), " ",
         h("span", { class: "muted" }, seatLabels(meta.seats).join(", "))))),
   );
 }
@@ -195,7 +195,7 @@ async function refreshTables() {
     actions.append(h("a", { class: "button", href: `/t/${table.id}` }, t("lobby.watch")));
     list.append(
       h("li", { class: "table-row", "data-table": table.id },
-        h("strong", {}, table.title), " ",
+        h("strong", {}, gameTitle(table.game, table.title)), " ",
         h("span", { class: "muted" }, who), " ",
         table.free_seats.length ? h("span", { class: "tag" }, t("lobby.free", { n: table.free_seats.length })) : "",
         actions),
@@ -229,7 +229,7 @@ async function refreshMyGames() {
          h("a", { class: "button", href: `/api/tables/${meta.id}/record`, download: `cardtable-${meta.id}.json` }, t("lobby.download"))]
       : [h("a", { class: "button primary", href: `/t/${meta.id}` }, t("lobby.resume"))];
     return h("li", { class: "table-row", "data-table": meta.id },
-      h("strong", {}, meta.title), " ",
+      h("strong", {}, gameTitle(meta.game, meta.title)), " ",
       h("span", { class: "muted" }, who), " ",
       h("span", { class: "tag" }, finished ? t("lobby.finished") : t("lobby.playing")),
       h("span", { class: "muted when" }, when),
@@ -251,7 +251,7 @@ function surePlace(r) {
  * interval; and per game the player's rating on the bot ladder (POST /api/rating). */
 async function renderRecord() {
   const { games: played } = loadRecord();
-  const title = (id) => games.find((g) => g.id === id)?.title ?? id;
+  const title = (id) => gameTitle(id, games.find((g) => g.id === id)?.title ?? id);
   renderPeopleRatings($("people-ratings"), title);
   const level = (name) => (name === "mixed" ? t("record.mixed") : t(`bot.${name}`).toLocaleLowerCase());
   const percent = (x) => Math.round(x * 100);
@@ -367,7 +367,7 @@ async function main() {
   renderPadLinks();
   const select = $("game");
   // the catalogue's order: the featured game first, and the default
-  for (const game of games) select.append(new Option(game.title, game.id));
+  for (const game of games) select.append(new Option(gameTitle(game.id, game.title), game.id));
   const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("cardtable.game");
   select.value = wanted && games.some((g) => g.id === wanted) ? wanted : games[0].id;
   select.addEventListener("change", renderGame);

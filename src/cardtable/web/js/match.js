@@ -2,7 +2,7 @@
 // rated or casual; the page queues a ticket, polls it, and goes to the table once matched.
 // After a wait it offers a bot: the place in the queue is kept until the bot is taken.
 import { api, h } from "./api.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, gameTitle as localTitle, t } from "./i18n.js";
 import { playerKey } from "./player.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,13 +15,13 @@ let poller = null;
 let counts = {};
 
 function gameTitle(id) {
-  return games.find((g) => g.id === id)?.title ?? id;
+  return localTitle(id, games.find((g) => g.id === id)?.title ?? id);
 }
 
 function renderChoices() {
   const select = $("match-game");
   const chosen = select.value || localStorage.getItem("cardtable.match.game") || games[0]?.id;
-  select.replaceChildren(...games.map((g) => new Option(g.title, g.id, false, g.id === chosen)));
+  select.replaceChildren(...games.map((g) => new Option(gameTitle(g.id), g.id, false, g.id === chosen)));
   renderPresets();
   renderPaces();
   renderCounts();

@@ -1,6 +1,6 @@
 // The replay viewer: step through a finished game and check its fair shuffle in the browser.
 import { api, cards, h } from "./api.js";
-import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
+import { errorText, gameTitle, lang, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
 import { Review } from "./replay/review.js";
 const $ = (id) => document.getElementById(id);
@@ -73,7 +73,7 @@ function render() {
   showVerdict(data.verdict);
   const view = data.views[step];
   const game = games.find((g) => g.id === data.record.game);
-  $("title").textContent = `${t("replay.title")} · ${game?.title ?? data.record.game}`;
+  $("title").textContent = `${t("replay.title")} · ${gameTitle(data.record.game, game?.title ?? data.record.game)}`;
   $("step").textContent = t("replay.step", { n: step, of: data.views.length - 1 });
   showRounds();
   $("slider").max = String(data.views.length - 1);

@@ -1,6 +1,6 @@
 // A live table: one WebSocket, the server's view of this seat, a renderer per game family.
 import { api, cards, h } from "./api.js";
-import { errorText, lang, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
+import { errorText, gameTitle, lang, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { loadClient } from "./render/index.js";
 import { turnAlert } from "./table/alerts.js";
 import { armSound, play, setSound, soundFrames, soundOn } from "./table/sound.js";
@@ -373,11 +373,11 @@ function renderTitle() {
   let progress = "";
   if (view.stage) progress = t("table.stage", { n: view.stage });
   else if (view.round && view.rounds) progress = t("table.round", { n: view.round, of: view.rounds });
-  $("title").textContent = `${table.title} · ${progress}`;
+  $("title").textContent = `${gameTitle(table.game, table.title)} · ${progress}`;
   const mine = isMine();
   const waitingForMe = table.round_break && table.round_break.waiting.includes(frame.seat);
   turnAlert({
-    mine, title: table.title, yourTurn: t("table.your_turn"),
+    mine, title: gameTitle(table.game, table.title), yourTurn: t("table.your_turn"),
     roundOver: waitingForMe ? t(view.stage ? "table.stage_over" : "table.round_over", { n: table.round_break.round }) : null,
   });
 }

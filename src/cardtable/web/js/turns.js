@@ -5,7 +5,7 @@
 // The player key goes with the seats: the server remembers them for it and answers the
 // player's seats taken on their other devices too, with their keys, kept here to open them.
 import { api, h } from "./api.js";
-import { t } from "./i18n.js";
+import { gameTitle, t } from "./i18n.js";
 import { playerKey } from "./player.js";
 import { mySeats } from "./record.js";
 import { clockText } from "./table/day-clock.js";
@@ -22,7 +22,7 @@ function render() {
   $("turns-panel").hidden = !mine.length;
   document.title = mine.length ? `(${mine.length}) ${BASE_TITLE}` : BASE_TITLE;
   $("turns").replaceChildren(...mine.map((turn) => h("li", { class: "table-row", "data-table": turn.table },
-    h("strong", {}, turn.title), " ",
+    h("strong", {}, gameTitle(turn.game, turn.title)), " ",
     turn.deadline ? h("span", { class: "muted" }, t("turns.left", { time: clockText(Math.max(0, Math.floor(turn.deadline - Date.now() / 1000)), t) })) : "",
     h("span", { class: "actions" }, h("a", { class: "button primary", href: `/t/${turn.table}` }, t("turns.play"))))));
 }

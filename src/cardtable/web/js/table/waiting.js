@@ -2,7 +2,7 @@
 // button and a QR code for a phone at the same table, and "start with bots" for the
 // creator; the game starts on the server when every human seat is taken.
 import { api, h } from "../api.js";
-import { errorText, lang, seatLabels } from "../i18n.js";
+import { errorText, gameTitle, lang, seatLabels } from "../i18n.js";
 import { describeOptions } from "../options-form.js";
 
 /** Human seats nobody has taken yet (from the frame and the presence updates since). */
@@ -47,7 +47,7 @@ function aboutTheGame(table, game, t, lang) {
     h("p", { class: "muted game-summary" }, t(summaryKey) === summaryKey ? game?.summary ?? "" : t(summaryKey)),
     h("h3", {}, t("join.rules")),
     rulesInWords(table, game, t),
-    h("p", {}, h("a", { href: `/rules/${table.game}?lang=${lang}`, target: "_blank", rel: "noopener" }, t("join.full_rules", { game: table.title }))),
+    h("p", {}, h("a", { href: `/rules/${table.game}?lang=${lang}`, target: "_blank", rel: "noopener" }, t("join.full_rules", { game: gameTitle(table.game, table.title) }))),
   ];
 }
 
@@ -77,7 +77,7 @@ export function renderWaiting(panel, { frame, credentials, t, seatName, toast, g
       h("span", { class: "muted" }, open.includes(n) ? t("wait.not_yet") : t("wait.sat")))));
   const watching = frame.seat === null || frame.seat === undefined;
   const parts = [
-    h("h3", {}, watching ? table.title : t("wait.title")),
+    h("h3", {}, watching ? gameTitle(table.game, table.title) : t("wait.title")),
     watching ? h("p", { class: "watching", id: "wait-watching" }, t("table.spectating")) : "",
     h("p", { class: "muted" }, t("wait.starts")), seats,
   ];
@@ -127,8 +127,8 @@ export function askName(panel, { table, game, credentials, t, lang }) {
     const input = h("input", { id: "sit-name", maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("cardtable.name") || "" });
     const error = h("p", { class: "error", role: "alert" });
     const form = h("form", { class: "sit-down" },
-      h("p", { class: "join-host", id: "join-host" }, t("join.invited_by", { host: names[table.host ?? 0], game: table.title })),
-      h("h2", {}, table.title),
+      h("p", { class: "join-host", id: "join-host" }, t("join.invited_by", { host: names[table.host ?? 0], game: gameTitle(table.game, table.title) })),
+      h("h2", {}, gameTitle(table.game, table.title)),
       aboutTheGame(table, game, t, lang),
       h("p", { class: "join-seats" }, t("join.seats", { names: seated.join(", ") })),
       h("label", {}, h("span", {}, t("lobby.name")), " ", input),
