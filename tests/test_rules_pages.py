@@ -235,3 +235,22 @@ def test_the_translated_ohanami_page_speaks_to_players_not_to_the_code(lang: str
     text = page_path("ohanami", lang).read_text("utf-8")
     assert not re.findall(r"`[^`]+`", text), re.findall(r"`[^`]+`", text)
     assert ".py" not in text and "discard" not in text
+
+
+#: what the engine and the bots are called in code, never on a page a player reads (the
+#: page's own notation, `k` letters or a card's letters, stays)
+ENGINE_WORDS = re.compile(r"state\.timer|time-up|`(easy|medium|hard|random|greedy|ismcts)`")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED_DOCS)
+def test_the_translated_7_slow_page_names_bots_and_time_as_players_do(lang: str) -> None:
+    """The 7 słów page in Polish and Russian says how time runs out and which bot knows
+    which words in the words the table uses ("Średni", "Сложный"), with no engine token
+    and no option's label put where a bot's name belongs ("Średnio: 110 punktów")."""
+    page = page_path("siedem-slow", lang).read_text("utf-8")
+    # the generated option tables name options and values by their keys, as the rules form
+    text = re.sub(r"<!-- generated:\w+ -->.*?<!-- end -->", "", page, flags=re.S)
+    assert not ENGINE_WORDS.search(text), ENGINE_WORDS.findall(text)
+    assert not re.search(r"(Średnio|Ciężko|Средне|Трудно): \d+", text)
+    medium = {"pl": "Średni", "ru": "Средний"}[lang]
+    assert medium in text
