@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from cardtable.server import chat
 from cardtable.server.app import create_app
 from cardtable.server.chat import BURST, HISTORY, MAX_TEXT, clean, phrases
+from cardtable.server.hub import TableRequest
 
 from .server_helpers import FAST, seat_keys
 
@@ -24,11 +25,19 @@ def client(tmp_path: Any) -> Iterator[TestClient]:
         yield served
 
 
+def without_epoch(line: dict[str, Any]) -> dict[str, Any]:
+    """A chat line without its table copy's epoch (checked to be there)."""
+    line = dict(line)
+    if line.get("type") == "chat":
+        assert isinstance(line.pop("epoch"), str)
+    return line
+
+
 def next_of(socket: Any, kind: str) -> dict[str, Any]:
     while True:
         frame = socket.receive_json()
         if frame["type"] == kind:
-            return dict(frame)
+            return without_epoch(frame)
 
 
 def sockets(
@@ -126,7 +135,7 @@ def test_a_page_coming_late_reads_the_last_things_said(
     def lines(body: dict[str, Any]) -> list[dict[str, Any]]:
         answer = client.post(f"/api/tables/{table}/chat/lines", json=body)
         assert answer.status_code == 200, answer.text
-        return list(answer.json()["lines"])
+        return [without_epoch(line) for line in answer.json()["lines"]]
 
     assert lines({}) == []
     with ExitStack() as stack:
@@ -147,3 +156,33 @@ def test_a_page_coming_late_reads_the_last_things_said(
             pass
     kept = lines({"seat": 0, "key": keys[0]})
     assert len(kept) == HISTORY and [kept[0]["n"], kept[-1]["n"]] == [3, HISTORY + 2]
+
+
+def test_a_rematch_of_a_quick_match_is_still_between_strangers(client: TestClient) -> None:
+    """Free text needs people who invited each other: a rematch of a quick match (and its
+    rematch) still says phrases only."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    quick, _keys = quick_table(client)
+    first = hub.tables[quick]
+    request = TableRequest(game="koi-koi", seats=("human", "human"), public=False)
+    again, _ = client.portal.call(lambda: hub.create(request, rematch_of=first))  # type: ignore[union-attr]
+    once_more, _ = client.portal.call(lambda: hub.create(request, rematch_of=again))  # type: ignore[union-attr]
+    for table in (first, again, once_more):
+        assert chat.chat_of(table).free_text is False
+    invited, _ = client.portal.call(lambda: hub.create(request))  # type: ignore[union-attr]
+    assert chat.chat_of(invited).free_text is True
+
+
+def test_a_rebuilt_table_numbers_its_chat_in_a_new_epoch(client: TestClient) -> None:
+    """After a restart (or a move to another process) a table's chat numbers from 1 again:
+    its epoch changes, so a page that reconnects by itself starts afresh instead of taking
+    the new lines for ones it has seen."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    created = client.post(
+        "/api/tables", json={"game": "koi-koi", "seats": ["human", "human"], "public": False}
+    ).json()
+    table = hub.tables[created["id"]]
+    first = chat.chat_of(table).keep({"seat": 0, "phrase": "common.thanks"})
+    rebuilt = chat.TableChat(table)  # what a fresh process makes of the same table
+    again = rebuilt.keep({"seat": 0, "phrase": "common.thanks"})
+    assert first["n"] == again["n"] == 1 and first["epoch"] != again["epoch"]

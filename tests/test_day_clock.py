@@ -5,6 +5,7 @@ with its count in the page's title."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,6 +61,15 @@ def test_a_day_table_is_kept_live_when_nobody_watches(client: TestClient) -> Non
     gone = client.portal.call(hub.evict_abandoned, later)  # type: ignore[union-attr]
     assert minutes in gone and days not in gone
     assert days in hub.tables and hub.store.table(days).status == "playing"
+    # once such a game is over it leaves memory like any other (it is only read from now on)
+    over = hub.tables[days].game.new_state(seed=1)
+    rng = random.Random(1)
+    while not over.is_over:
+        seat = min(over.to_move)
+        over.apply(seat, rng.choice(over.legal_actions(seat)))
+    hub.tables[days].state = over
+    gone = client.portal.call(hub.evict_abandoned, later + DAY)  # type: ignore[union-attr]
+    assert days in gone and days not in hub.tables
 
 
 def mover(url: str, table_id: str, keys: dict[int, str]) -> int:

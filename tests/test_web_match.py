@@ -205,3 +205,32 @@ def test_a_reloaded_page_reads_the_chat_in_its_own_language(
     olga.reload()
     expect(olga.locator("#chat-log li")).to_have_text(["Olga: Спасибо!"])  # Ala still muted
     assert not olga.errors and not ala.errors  # type: ignore[attr-defined]
+
+
+IMPORT = """async ([file]) => {
+  const { importRecord } = await import('/static/js/record.js');
+  return importRecord(JSON.stringify(file));
+}"""
+
+
+def test_a_record_shared_by_a_friend_keeps_this_browsers_player_key(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """A record file carries its player key (its ratings come along): a browser with no
+    record of its own takes it, one with its own games keeps its own key."""
+    url, _app = server
+    game = {"table": "t1", "game": "koi-koi", "seats": ["you", "easy"], "scores": [6, 0],
+            "outcome": "win", "date": "2026-11-29"}  # fmt: skip
+    friends = {"format": "cardtable-record", "version": 1, "player": "b" * 32, "games": [game]}
+    mine = new_page(browser)
+    mine.goto(url)
+    mine.evaluate("localStorage.setItem('cardtable.player', 'a'.repeat(32))")
+    own = {**game, "table": "t0"}
+    mine.evaluate("([g]) => localStorage.setItem('cardtable.record', JSON.stringify("
+                  "{format: 'cardtable-record', version: 1, games: [g]}))", [own])  # fmt: skip
+    assert mine.evaluate(IMPORT, [friends]) == 1
+    assert mine.evaluate("localStorage.getItem('cardtable.player')") == "a" * 32
+    fresh = new_page(browser)  # a new browser restoring its own backup
+    fresh.goto(url)
+    assert fresh.evaluate(IMPORT, [friends]) == 1
+    assert fresh.evaluate("localStorage.getItem('cardtable.player')") == "b" * 32

@@ -26,6 +26,7 @@ messages from 1 (a page merges what it heard with what it read, each once).
 from __future__ import annotations
 
 import functools
+import secrets
 import unicodedata
 import weakref
 from collections import deque
@@ -74,22 +75,47 @@ class TableChat:
 
     def __init__(self, table: LiveTable) -> None:
         self.buckets = [TokenBucket(1 / EVERY_SECONDS, BURST) for _ in table.seats]
-        quick = kept.quick_table(table.hub.store, table.id)
         #: people who know each other: a private table made by invitation, with people only
-        self.free_text = not table.row.public and quick is None and table.lesson is None
+        #: (a rematch of a quick match is still between strangers)
+        self.free_text = (
+            not table.row.public and table.lesson is None and not from_quick_match(table)
+        )
+        #: this copy of the table's chat: numbers start again when the table is rebuilt (a
+        #: restart, another process), and a page that hears a new epoch starts afresh
+        self.epoch = secrets.token_hex(4)
         self.said = 0  # how many things were said here
         self.history: deque[JSON] = deque(maxlen=HISTORY)
 
     def keep(self, frame: JSON) -> JSON:
         """``frame`` numbered, and kept for pages that come later."""
         self.said += 1
-        numbered = {"type": "chat", "n": self.said, **frame}
+        numbered = {"type": "chat", "n": self.said, "epoch": self.epoch, **frame}
         self.history.append(numbered)
         return numbered
 
     def lines(self, seated: bool) -> list[JSON]:
         """The kept lines a reader may read: free text only a seat."""
         return [line for line in self.history if seated or "text" not in line]
+
+
+#: how far back a chain of rematches is followed (each a finished game of the same people)
+REMATCH_DEPTH = 100
+
+
+def from_quick_match(table: LiveTable) -> bool:
+    """Whether ``table`` is a quick match, or a rematch (of a rematch…) of one."""
+    store = table.hub.store
+    table_id: str | None = table.id
+    parent = table.row.rematch_of
+    for _ in range(REMATCH_DEPTH):
+        if table_id is None:
+            return False
+        if kept.quick_table(store, table_id) is not None:
+            return True
+        table_id = parent
+        row = store.table(parent) if parent is not None else None
+        parent = row.rematch_of if row is not None else None
+    return False
 
 
 _chats: weakref.WeakKeyDictionary[LiveTable, TableChat] = weakref.WeakKeyDictionary()

@@ -162,7 +162,9 @@ class Hub:
             for t in self.tables.values()
             if not t.frames.listeners
             and now - max(t.last_change, t.last_seen) >= limit
-            and not is_day_clock(t.row.move_seconds)  # played across days: kept live
+            # a game played across days stays live until it ends (its friend may come
+            # tomorrow); a finished one leaves like any other
+            and not (is_day_clock(t.row.move_seconds) and not t.finished)
         ]
         for table in gone:
             if not table.finished:

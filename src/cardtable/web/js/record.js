@@ -107,7 +107,10 @@ export function importRecord(text) {
   const record = loadRecord();
   const known = new Set(record.games.map((g) => g.table));
   const fresh = data.games.filter((g) => !known.has(g.table) && known.add(g.table));
-  adoptPlayerKey(data.player); // the file's player key: its ratings come along
+  // the file's player key (its ratings and games across days come along) only into a
+  // browser with no record of its own: a record shared by a friend never takes this
+  // browser's own key away, nor hands it the friend's seats
+  if (!record.games.length) adoptPlayerKey(data.player);
   record.games.push(...fresh);
   record.games.sort((a, b) => String(a.date).localeCompare(String(b.date)));
   save(record);

@@ -13,13 +13,26 @@ let asked = false;
 let panel = null;
 let context = null; // the latest {frame, t, seatName, send, credentials}
 let newestShown = 0; // the number of the newest line drawn
+const epochs = []; // the server's copies of this table's chat, in the order heard
 
-/** Add ``found`` lines not seen yet, in the order they were said. */
+/** Add ``found`` lines not seen yet, in the order they were said. A table rebuilt by the
+ * server (a restart, another process) numbers its lines from 1 again in a new epoch: those
+ * come after everything heard before, and the new copy's saved lines are asked for. */
 function merge(found) {
-  const seen = new Set(lines.map((line) => line.n));
-  const fresh = found.filter((line) => !seen.has(line.n))
-    .map(({ n, seat, phrase, text }) => ({ n, seat, phrase, text }));
-  lines = [...lines, ...fresh].sort((a, b) => a.n - b.n).slice(-MAX_LINES);
+  for (const line of found) {
+    if (line.epoch && !epochs.includes(line.epoch)) {
+      if (epochs.length) {
+        asked = false; // the new copy's lines, with the next frame
+        newestShown = 0;
+      }
+      epochs.push(line.epoch);
+    }
+  }
+  const order = (line) => epochs.indexOf(line.epoch);
+  const seen = new Set(lines.map((line) => `${line.epoch}:${line.n}`));
+  const fresh = found.filter((line) => !seen.has(`${line.epoch}:${line.n}`))
+    .map(({ n, epoch, seat, phrase, text }) => ({ n, epoch, seat, phrase, text }));
+  lines = [...lines, ...fresh].sort((a, b) => order(a) - order(b) || a.n - b.n).slice(-MAX_LINES);
 }
 
 function muteKey() {
