@@ -168,3 +168,22 @@ def test_a_cancelled_write_is_not_waited_for() -> None:
 
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(play())
+
+
+def test_a_kept_connection_closed_underneath_costs_no_move(tmp_path: Path) -> None:
+    """The moves' connection is kept between turns; when the database closes it meanwhile
+    (a restart, an idle timeout), the next turn's moves are written on a fresh one, as the
+    pool's check before each checkout would have done, and nobody is told of a failure."""
+    store = store_with_tables(tmp_path / "g.db", ["a"])
+
+    async def write(number: int) -> float:
+        return await store.append_move("a", number, 0, {"type": "x", "n": number})
+
+    asyncio.run(write(0))
+    kept = store.move_writer.connection
+    assert kept is not None
+    kept.dbapi_connection.close()  # gone under the server's feet
+    assert asyncio.run(write(1)) > 0
+    assert [m.action["n"] for m in store.moves("a")] == [0, 1]
+    assert store.health.ok
+    store.close()

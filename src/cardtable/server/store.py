@@ -47,7 +47,13 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import (
+    DBAPIError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    StatementError,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from cardtable.core.errors import CardtableError
@@ -226,6 +232,21 @@ class MoveWriter:
             encoded = {**row, "action": orjson.dumps(row["action"]).decode()}
             order = self.order
             params.append(encoded if order is None else tuple(encoded[c] for c in order))
+        kept = self.connection is not None
+        try:
+            self._write(params)
+        except self.driver_error as error:
+            if not kept or isinstance(error, self.taken_row):
+                raise self._said(params, error) from error
+            # the kept connection may have been closed meanwhile (a database restarted, an
+            # idle timeout): nothing was committed, so once more on a fresh one, as the
+            # pool's check before each checkout would have done
+            try:
+                self._write(params)
+            except self.driver_error as again:
+                raise self._said(params, again) from again
+
+    def _write(self, params: list[Any]) -> None:
         if self.connection is None:
             self.connection = self.engine.raw_connection()
         connection = self.connection
@@ -241,9 +262,13 @@ class MoveWriter:
                 connection.rollback()
             if not isinstance(error, self.taken_row):
                 self.drop()  # a taken number is the row's fault, not the connection's
-            raise DBAPIError.instance(
-                self.sql, params, error, self.driver_error, dialect=self.engine.dialect
-            ) from error
+            raise
+
+    def _said(self, params: list[Any], error: Exception) -> StatementError:
+        """The driver's error as SQLAlchemy's (IntegrityError for a taken number)."""
+        return DBAPIError.instance(
+            self.sql, params, error, self.driver_error, dialect=self.engine.dialect
+        )
 
     def drop(self) -> None:
         """Let the kept connection go (the pool discards it)."""
