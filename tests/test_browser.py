@@ -454,7 +454,7 @@ def test_hana_awase_88_settlement_from_tapped_cards(
         "data-scores", ",".join(str(s) for s in expected.scores)
     )
     names = [f"Player {k + 1}" for k in range(3)]
-    wanted = [f"{names[a]} pays {names[b]} {n}" for a, b, n in settlement(expected.scores)]
+    wanted = [f"{names[a]} pays {names[b]}: {n}" for a, b, n in settlement(expected.scores)]
     said = page.locator("#pad-settlement li:not(#pad-balance)").all_inner_texts()
     assert said == wanted
     if sum(expected.scores):  # four cards were not entered: the page says why it does not add up

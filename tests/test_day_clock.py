@@ -180,7 +180,7 @@ def test_your_turn_follows_the_player_key_to_another_device(
         page.evaluate(f"localStorage.setItem('cardtable.player', '{player}')")
         page.reload()
         turn = page.locator(f"#turns-panel li[data-table='{table_id}']")
-        expect(turn).to_contain_text("Koi-koi")
+        expect(turn).to_contain_text("Кои-кои")  # the game's name as Russian writes it
         assert page.title().startswith("(1) ")
         shot(page, "your-turn-other-device-ru")
         turn.locator("a").click()

@@ -56,7 +56,7 @@ def test_a_link_carries_the_seat_and_record_to_another_browser(
     expect(second.locator("#continue-status")).to_contain_text("столами (1)")
     expect(second.locator("#continue-status")).to_contain_text("журнала (1)")  # not the forged
     row = second.locator(f"#continue-tables [data-table='{table_id}']")
-    expect(row).to_contain_text("Koi-koi")
+    expect(row).to_contain_text("Кои-кои")  # the game's name as Russian writes it
     assert second.evaluate(f"localStorage.getItem('cardtable.seat.{table_id}')") is None
     assert second.evaluate("document.documentElement.scrollWidth") <= 390
     shot(second, "continue-offer-ru-390")
