@@ -17,6 +17,7 @@ dealer, so seat ``(dealer + 1) % N`` plays second ("p1" in the rules, on the dea
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from enum import StrEnum
 from functools import partial
@@ -553,10 +554,10 @@ class FishingState(KeepsRounds):
         raise AssertionError("this game has no decisions between turns")
 
     # -- rounds and the match -------------------------------------------------------
+    @abstractmethod
     def scoring(self) -> RoundScoring:
         """The game's pure scoring function of a finished round's facts: each game's state
         says its own (the score pad scores the rounds of a real table with it too)."""
-        raise NotImplementedError(f"{type(self).__name__} names no round scoring")
 
     def score_round(self) -> RoundResult:
         """The finished round's result: :meth:`scoring` of :meth:`round_facts`, its
