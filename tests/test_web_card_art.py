@@ -133,15 +133,26 @@ def test_the_deck_page_draws_each_kind_with_its_marker(
 
 
 def fanned(page: Page) -> list[dict[str, Any]]:
-    """Each captured stack of two or more: its cards' boxes and its own."""
-    return page.evaluate(
-        """() => [...document.querySelectorAll('.stack-cards')]
-            .filter(s => s.children.length > 1).map(s => ({
-            kind: s.parentElement.dataset.kind,
-            box: s.getBoundingClientRect().toJSON(),
-            cards: [...s.children].map(c => c.getBoundingClientRect().toJSON()),
-        }))"""
-    )
+    """Each captured stack of two or more: its cards' boxes and its own, once the layout is
+    at rest (no card in flight, and two looks a beat apart agree: a stack refans itself when
+    its width changes, a frame after the change)."""
+    page.wait_for_function("!document.getAnimations().some(a => a.playState === 'running')")
+    looks: list[list[dict[str, Any]]] = []
+    for _ in range(40):
+        looks.append(
+            page.evaluate(
+                """() => [...document.querySelectorAll('.stack-cards')]
+                    .filter(s => s.children.length > 1).map(s => ({
+                    kind: s.parentElement.dataset.kind,
+                    box: s.getBoundingClientRect().toJSON(),
+                    cards: [...s.children].map(c => c.getBoundingClientRect().toJSON()),
+                }))"""
+            )
+        )
+        if len(looks) > 1 and looks[-1] == looks[-2]:
+            break
+        page.wait_for_timeout(150)
+    return looks[-1]
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])
@@ -153,7 +164,6 @@ def test_a_captured_pile_shows_each_card_at_least_half(
     page = new_page(browser, **viewport)
     round_break(page, url, "bakappana", *CARD_VALUE_TABLES["bakappana"])
     page.click("#result-fold")  # the final board: every pile full
-    page.wait_for_timeout(300)
     stacks = fanned(page)
     assert max(len(stack["cards"]) for stack in stacks) >= 6, stacks  # 24 plains in 3 piles
     for stack in stacks:

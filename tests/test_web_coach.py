@@ -292,9 +292,16 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def in_viewport(page: Page, selector: str) -> bool:
-    box = page.locator(selector).bounding_box()  # relative to the viewport
+    """Whether the element is wholly in sight. The panel is drawn anew on each frame (the
+    bot's reply may land meanwhile), so a box lost to a redraw is asked for again."""
+    box = None
+    for _ in range(20):
+        box = page.locator(selector).bounding_box()  # relative to the viewport
+        if box is not None:
+            break
+        page.wait_for_timeout(100)
     size = page.viewport_size
-    assert box is not None and size is not None
+    assert box is not None and size is not None, f"{selector} is not shown"
     return box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["height"] > 0
 
 
