@@ -100,3 +100,30 @@ def test_a_refusal_is_a_message_not_a_traceback(server: ServerProcess, tmp_path:
     out, _ = terminal.communicate(timeout=60)
     assert terminal.returncode == 2
     assert "no-such-preset" in out and "Traceback" not in out
+
+
+def test_a_person_met_while_the_bot_is_asked_for_wins_the_seat(server: ServerProcess) -> None:
+    """The race: the person types b, but somebody joins the queue first and the pair is
+    seated; the bot's seat is refused (no_seat) and the terminal prints the person's
+    table instead of a traceback."""
+    started, joined = time.monotonic(), []
+
+    def take_bot() -> bool:
+        time.sleep(0.2)
+        if time.monotonic() - started < BOT_OFFER_SECONDS + 0.3:
+            return False
+        if not joined:  # somebody else asks now, and meets the terminal at once
+            body = {"game": "koi-koi", "name": "Iza", "preset": "koikoi_japan"}
+            status, answer = http("POST", f"{server.url}/api/match", body)
+            assert status == 202, answer
+            joined.append(answer["ticket"])
+        return True
+
+    request = {"game": "koi-koi", "name": "Ola", "preset": "koikoi_japan"}
+    address = quick_match(Server(server.url), request, "en", take_bot=take_bot)
+    assert joined, "the bot was never asked for"
+    table = re.search(r"/t/(\w+)\?seat=(\d)&key=[\w-]+$", address)
+    assert table, address
+    status, view = http("GET", f"{server.url}/api/tables/{table[1]}")
+    assert status == 200
+    assert [seat["kind"] for seat in view["seats"]] == ["human", "human"], view

@@ -283,3 +283,38 @@ def test_nearest_rating_first_the_window_widening_with_the_wait(tmp_path: Path) 
     partner = kept.pair(store, far, now, queue, kept.window_after(0))
     assert partner is not None and partner.id == "patient"  # near (240) waited no time
     store.close()
+
+
+def test_a_seat_key_is_kept_only_while_the_page_goes_and_a_stuck_pair_waits_again(
+    served: tuple[TestClient, Path],
+) -> None:
+    """A matched ticket hands out its seat's key for KEY_SECONDS, then says ``expired``
+    and the database holds no key; a pair whose table was never seated (its process died
+    between pairing and seating) goes back to the queue after PAIRING_SECONDS."""
+    client, db = served
+    first, second = ticket(client, ALA), ticket(client, OLGA)
+    assert look(client, first)["status"] == "matched"
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    later = time.time() + kept.KEY_SECONDS + 1
+    kept.tidy_tickets(store, later, 0.0)
+    assert look(client, first) == look(client, second) == {"status": "expired"}
+    with sqlite3.connect(db) as conn:
+        keys = conn.execute("SELECT seat_key FROM match_tickets").fetchall()
+    assert keys == [("",), ("",)]  # a stolen database names no live seat key
+
+    third, fourth = ticket(client, "c3" * 16, rated=False), ticket(client, "d4" * 16)
+    row = kept.ticket(store, third)
+    assert row is not None
+    kept.add_ticket(store, replace_row(row, id="dead", player="e5"))
+    assert kept.pair(store, row, time.time(), kept.Queue(30.0), 100.0) is not None
+    assert look(client, third)["status"] == "waiting"  # "pairing" is shown as waiting
+    kept.tidy_tickets(store, time.time() + kept.PAIRING_SECONDS + 1, 0.0)
+    assert kept.ticket(store, third).status == "waiting"  # type: ignore[union-attr]
+    assert kept.ticket(store, "dead").status == "waiting"  # type: ignore[union-attr]
+    assert look(client, fourth)["status"] == "waiting"  # a rated ticket: another queue
+
+
+def replace_row(row: kept.TicketRow, **changes: Any) -> kept.TicketRow:
+    """A new ticket row like ``row`` but for ``changes``."""
+    columns = {c.name: getattr(row, c.name) for c in kept.TicketRow.__table__.columns}
+    return kept.TicketRow(**{**columns, **changes})

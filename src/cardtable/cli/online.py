@@ -38,7 +38,12 @@ JSON = dict[str, Any]
 
 
 class ServerError(CardtableError):
-    """The server refused, or could not be reached."""
+    """The server refused (``code``: the refusal's own code, such as ``no_seat``), or
+    could not be reached (``code`` empty)."""
+
+    def __init__(self, message: str, code: str = "") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def key_file() -> Path:
@@ -73,20 +78,23 @@ class Server:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return json.loads(response.read() or b"null")
         except urllib.error.HTTPError as error:
-            raise ServerError(_refusal(error)) from None
+            raise ServerError(*_refusal(error)) from None
         except (OSError, ValueError) as error:
             raise ServerError(f"{self.url}: {error}") from None
 
 
-def _refusal(error: urllib.error.HTTPError) -> str:
+def _refusal(error: urllib.error.HTTPError) -> tuple[str, str]:
+    """What the server said, and its refusal's code ("" where it gave none)."""
     try:
         said = json.loads(error.read() or b"null")
     except ValueError:
         said = None
     detail = said.get("detail") if isinstance(said, dict) else None
+    code = ""
     if isinstance(detail, dict):  # a refusal: {"code": ..., "message": ...}
+        code = str(detail.get("code") or "")
         detail = detail.get("message")
-    return str(detail or f"HTTP {error.code}")
+    return str(detail or f"HTTP {error.code}"), code
 
 
 def wants_bot() -> bool:
@@ -123,7 +131,12 @@ def quick_match(
                 console.print(message(key, lang, count=now[0]), markup=False)
                 said = now
             if take_bot() and now[1]:
-                seated = server.ask("POST", f"/api/match/{ticket}/bot")
+                try:
+                    seated = server.ask("POST", f"/api/match/{ticket}/bot")
+                except ServerError as error:
+                    if error.code != "no_seat":
+                        raise
+                    continue  # a person took the other seat first: the next look says where
                 return server.url.rstrip("/") + str(seated["url"])
     except KeyboardInterrupt:
         server.ask("DELETE", f"/api/match/{ticket}")  # out of the queue, not left to lapse

@@ -6,7 +6,10 @@ PostgreSQL run the same code and the tables are made with the others.
 
 A ticket goes ``waiting`` → ``pairing`` (two tickets taken in one transaction: nobody else
 can take either) → ``matched``; or → ``bot`` (its person took the bot offered), ``left``
-(DELETE, or another ticket of the same player took its place).
+(DELETE, or another ticket of the same player took its place). A matched ticket holds its
+seat's key only until the page has surely gone to the table (:data:`KEY_SECONDS`), then
+``expired``: a stolen database names no live seat key. A pair whose table was never seated
+(its process died in between) waits again after :data:`PAIRING_SECONDS`.
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ from cardtable.server.glicko import Glicko
 from cardtable.server.store import Base, Store, _again_if_raced, reads, writes
 
 R = TypeVar("R", bound=Base)
+
+#: how long a matched ticket keeps the seat's key for the page (or the terminal) polling it
+KEY_SECONDS = 600.0
+#: a pair not seated by then was left by a process that died: both wait again
+PAIRING_SECONDS = 60.0
 
 
 class TicketRow(Base):
@@ -41,6 +49,7 @@ class TicketRow(Base):
     address: Mapped[str] = mapped_column(String(64))
     rating: Mapped[float] = mapped_column(Float)  # for "nearest rating first"
     created_at: Mapped[float] = mapped_column(Float)
+    #: the last look while waiting; once matched, when the pair was seated
     polled_at: Mapped[float] = mapped_column(Float)
     status: Mapped[str] = mapped_column(String(16), index=True, default="waiting")
     table_id: Mapped[str] = mapped_column(String(32), default="")
@@ -212,14 +221,14 @@ window_after = _window
 
 
 @writes
-def seat_pair(store: Store, seats: list[tuple[str, int, str]], table_id: str) -> None:
+def seat_pair(store: Store, seats: list[tuple[str, int, str]], table_id: str, now: float) -> None:
     """The paired tickets get their seats: (ticket, seat, seat key) each."""
     with store.session() as session:
         for ticket_id, seat, key in seats:
             session.execute(
                 update(TicketRow)
                 .where(TicketRow.id == ticket_id)
-                .values(status="matched", table_id=table_id, seat=seat, seat_key=key)
+                .values(status="matched", table_id=table_id, seat=seat, seat_key=key, polled_at=now)
             )
 
 
@@ -249,9 +258,21 @@ def waiting_counts(store: Store, now: float, queue: Queue) -> Counter[str]:
 
 
 @writes
-def forget_tickets(store: Store, before: float) -> None:
+def tidy_tickets(store: Store, now: float, forget_before: float) -> None:
+    """Forget tickets unseen since ``forget_before``; drop the seat keys of tickets matched
+    :data:`KEY_SECONDS` ago (``expired``); put pairs stuck in ``pairing`` back to waiting."""
     with store.session() as session:
-        session.execute(delete(TicketRow).where(TicketRow.polled_at < before))
+        session.execute(delete(TicketRow).where(TicketRow.polled_at < forget_before))
+        session.execute(
+            update(TicketRow)
+            .where(TicketRow.status == "matched", TicketRow.polled_at < now - KEY_SECONDS)
+            .values(status="expired", seat_key="")
+        )
+        session.execute(
+            update(TicketRow)
+            .where(TicketRow.status == "pairing", TicketRow.polled_at < now - PAIRING_SECONDS)
+            .values(status="waiting")
+        )
 
 
 @writes

@@ -130,7 +130,11 @@ class Matchmaker:
             await asyncio.to_thread(kept.unpair, self.store, [row.id, partner.id])
             raise
         seats = [(ticket.id, n, keys[n] or "") for n, ticket in enumerate(pair)]
-        await asyncio.to_thread(kept.seat_pair, self.store, seats, table.id)
+        try:
+            await asyncio.to_thread(kept.seat_pair, self.store, seats, table.id, time.time())
+        except Exception:  # the store failed: both wait again (the empty table lapses)
+            await asyncio.to_thread(kept.unpair, self.store, [row.id, partner.id])
+            raise
         log.info("quick match: %s for %s", table.id, row.game)
 
     async def _table_for(self, pair: list[TicketRow]) -> tuple[LiveTable, list[str | None]]:
@@ -206,7 +210,7 @@ class Matchmaker:
     async def counts(self) -> JSON:
         now = time.time()
         counts = await asyncio.to_thread(kept.waiting_counts, self.store, now, self.queue)
-        await asyncio.to_thread(kept.forget_tickets, self.store, now - FORGET_SECONDS)
+        await asyncio.to_thread(kept.tidy_tickets, self.store, now, now - FORGET_SECONDS)
         return {"waiting": dict(sorted(counts.items()))}
 
     async def _ticket(self, ticket_id: str) -> TicketRow:
