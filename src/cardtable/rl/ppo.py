@@ -55,10 +55,21 @@ from cardtable.rl.opponents import BatchBots
 from cardtable.rl.vector import CardtableVectorEnv
 
 
-def baseline_options(game_id: str) -> dict[str, Any]:
+def baseline_options(game_id: str, rounds: int = 0) -> dict[str, Any]:
     """The rules the baseline trains and is measured on: the game's ``rl_options`` (its
-    spec's GameInfo; two players and one round, where the game allows them)."""
-    return dict(spec_of(game_id).info.rl_options)
+    spec's GameInfo; two players and one round, where the game allows them), with
+    ``rounds`` rounds a match where it is given (``--rounds 6``: six-round matches)."""
+    options = dict(spec_of(game_id).info.rl_options)
+    if rounds:
+        options["rounds"] = rounds
+    return options
+
+
+def unit(config: Config, plural: bool = False) -> str:
+    """What a game of the run is called in its figures: a round, or a match."""
+    if config.rounds > 1:
+        return "matches" if plural else "match"
+    return "rounds" if plural else "round"
 
 
 #: the name the trained policy plays under in the arena
@@ -69,13 +80,14 @@ BOT_NAME = "ppo"
 class Config:
     game: str  # a game id (its spec's rl_options are the rules played)
     opponent: str = "greedy"
+    rounds: int = 0  # rounds a match (0: the game's rl_options, one round where it allows)
     seed: int = 1
     minutes: float = 25.0  # 0: no time limit (then --updates bounds the run)
     updates: int = 0  # 0: until the time is up
     num_envs: int = 128  # half the rows learn from each seat
     num_steps: int = 32  # learner moves a row per update
     lr: float = 3e-4
-    gamma: float = 1.0  # a round is a few moves: no discount
+    gamma: float = 1.0  # a match is a few dozen moves: no discount
     gae_lambda: float = 0.95
     update_epochs: int = 4
     minibatches: int = 4
@@ -211,7 +223,8 @@ def _layer(layer: nn.Linear, std: float = float(np.sqrt(2))) -> nn.Linear:
 
 @dataclass
 class Point:
-    """A point of the learning curve: the share of rounds ahead of the opponent."""
+    """A point of the learning curve: the share of games (rounds, or matches) ahead of the
+    opponent."""
 
     update: int
     seconds: float
@@ -251,7 +264,8 @@ class PolicyBot:
 
 def evaluate(network: nn.Module, config: Config, deals: int) -> HeadToHead:
     """The policy against the opponent on ``deals`` mirrored deals (2 x deals rounds)."""
-    game = cardtable.load(config.game, **baseline_options(config.game))
+    options = baseline_options(config.game, config.rounds)
+    game = cardtable.load(config.game, **options)
     bot = PolicyBot(network, encoder_for(game), config.device)
     jobs = schedule(
         config.game,
@@ -259,7 +273,7 @@ def evaluate(network: nn.Module, config: Config, deals: int) -> HeadToHead:
         games=deals,
         seed=config.eval_seed,
         mode="gauntlet",
-        options=baseline_options(config.game),
+        options=options,
     )
     network.eval()
     with registered_for_now(BOT_NAME, "the PPO baseline being evaluated", lambda _g, _s: bot):
@@ -276,7 +290,7 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     device = torch.device(config.device)
-    options = baseline_options(config.game)
+    options = baseline_options(config.game, config.rounds)
     half = config.num_envs // 2
     envs = [
         CardtableVectorEnv(
@@ -402,7 +416,8 @@ def _teacher_moves(envs: list[CardtableVectorEnv], teacher: BatchBots) -> Any:
 
 
 def _reward(env: CardtableVectorEnv, step: tuple[Any, ...], scale: float) -> Any:
-    """The margin's part, and +1/-1 where a round ended ahead/behind (the learner's)."""
+    """The margin's part, and +1/-1 where a game (a round, or a match) ended ahead/behind
+    (the learner's)."""
     _, margin, terminated, _, infos = step
     paid = margin.astype(np.float32) * scale
     for row in np.flatnonzero(terminated):
@@ -456,7 +471,7 @@ def _describe(point: Point, config: Config) -> str:
     return (
         f"update {point.update:>5} ({point.seconds / 60:5.1f} min, {point.moves:,} moves): "
         f"ahead of {config.opponent} in {point.share:.1%} ({point.low:.1%} – {point.high:.1%}), "
-        f"{point.margin:+.1f} a round"
+        f"{point.margin:+.1f} a {unit(config)}"
     )
 
 
@@ -495,8 +510,10 @@ def _plot(curve: list[Point], config: Config, path: Path) -> None:
     axis.axhline(0.5, color="grey", linewidth=0.8)
     axis.axhline(0.55, color="red", linewidth=0.8, linestyle="--")
     axis.set_xlabel("training minutes")
-    axis.set_ylabel(f"rounds ahead of {config.opponent}")
-    axis.set_title(f"PPO baseline, {config.game} ({2 * config.eval_deals} mirrored rounds a point)")
+    axis.set_ylabel(f"{unit(config, plural=True)} ahead of {config.opponent}")
+    games = f"{2 * config.eval_deals} mirrored {unit(config, plural=True)}"
+    rounds = f", {config.rounds}-round matches" if config.rounds > 1 else ""
+    axis.set_title(f"PPO baseline, {config.game}{rounds} ({games} a point)")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
 
@@ -504,7 +521,8 @@ def _plot(curve: list[Point], config: Config, path: Path) -> None:
 def load(path: Path, device: str = "cpu") -> tuple[nn.Module, Config]:
     saved = torch.load(path, map_location=device, weights_only=True)
     config = Config(**{**saved["config"], "device": device})
-    encoder = encoder_for(cardtable.load(config.game, **baseline_options(config.game)))
+    options = baseline_options(config.game, config.rounds)
+    encoder = encoder_for(cardtable.load(config.game, **options))
     network = make_network(encoder, config)
     network.load_state_dict({key: value.float() for key, value in saved["state"].items()})
     return network.to(device), config
@@ -531,14 +549,16 @@ def main(argv: list[str] | None = None) -> None:
         pair = evaluate(network, config, config.final_deals)
         share, interval, margin = pair.figures()
         print(
-            f"{config.game}: ahead of {config.opponent} in {share} of {pair.games} mirrored rounds "
+            f"{config.game}: ahead of {config.opponent} in {share} of {pair.games} mirrored "
+            f"{unit(config, plural=True)} "
             f"(95 % {interval}), margin {margin}, {time.monotonic() - begun:.0f} s"
         )
         return
     trained = train(config)
     final = _point(trained, config, config.final_deals) if config.final_deals else None
     if final is not None:
-        print("final: " + _describe(final, config) + f" over {2 * config.final_deals} rounds")
+        games = f"{2 * config.final_deals} {unit(config, plural=True)}"
+        print("final: " + _describe(final, config) + f" over {games}")
     save(trained, config, final, args.out)
 
 
