@@ -8,6 +8,7 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,33 @@ def test_a_day_table_is_kept_live_when_nobody_watches(client: TestClient) -> Non
     hub.tables[days].state = over
     gone = client.portal.call(hub.evict_abandoned, later + DAY)  # type: ignore[union-attr]
     assert days in gone and days not in hub.tables
+
+
+def test_your_turn_replays_no_table_for_a_wrong_key_and_is_limited(tmp_path: Path) -> None:
+    """A table left memory comes back for "Your turn" only when the key opens its seat (a
+    made-up key costs a store read, not a replay), and an address asks so many times a
+    minute, then 429."""
+    settings = replace(FAST, turns_burst=3, turns_per_minute=0.01)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'turns.db'}", settings)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        made = client.post("/api/tables", json={"game": "koi-koi", "seats": ["human", "human"],
+                                                "move_seconds": 60}).json()  # fmt: skip
+        table_id, key = made["id"], seat_keys(made)[0]
+        later = time.time() + DAY
+        assert table_id in client.portal.call(hub.evict_abandoned, later)  # type: ignore[union-attr]
+        hub.store.set_fields(table_id, status="playing")  # as a restart finds it
+
+        def turns(seat_key: str) -> Any:
+            body = {"seats": [{"table": table_id, "seat": 0, "key": seat_key}]}
+            return client.post("/api/turns", json=body)
+
+        assert turns("not-the-key").json() == {"turns": []}
+        assert table_id not in hub.tables  # not replayed for a made-up key
+        answer = turns(key).json()["turns"]
+        assert [turn["table"] for turn in answer] == [table_id] and table_id in hub.tables
+        assert turns(key).status_code == 200
+        refused = turns(key)  # the fourth within the minute
+        assert refused.status_code == 429, refused.text
 
 
 def mover(url: str, table_id: str, keys: dict[int, str]) -> int:

@@ -34,6 +34,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.server import match_store as kept
 from cardtable.server.match_store import PlayerSeatRow
 from cardtable.server.player_keys import player_hash, unwrap_seat_key, wrap_seat_key
+from cardtable.server.roster import Roster
 from cardtable.server.tables import LiveTable
 
 if TYPE_CHECKING:
@@ -71,18 +72,25 @@ class Seats(BaseModel):
 
 
 async def table_to_read(
-    hub: Hub, table_id: str, statuses: tuple[str, ...] = ("playing",)
+    hub: Hub,
+    table_id: str,
+    statuses: tuple[str, ...] = ("playing",),
+    opens: tuple[int, str] | None = None,
 ) -> LiveTable | None:
     """The table, to read its state (whose turn, who won): one this process holds; else,
-    if its stored status is one of ``statuses``, rebuilt from the store. Alone, this
-    process takes it live (a table left and come back to); in a cluster a copy is only
-    read and dropped, so that a request answered here (a lobby's "Your turn", a player's
-    ratings) never pulls a table away from the process that holds it."""
+    if its stored status is one of ``statuses`` (and, given ``opens`` = (seat, key), that
+    key opens that seat: nobody makes the server replay a table with a made-up key),
+    rebuilt from the store. Alone, this process takes it live (a table left and come back
+    to); in a cluster a copy is only read and dropped, so that a request answered here (a
+    lobby's "Your turn", a player's ratings) never pulls a table away from the process
+    that holds it."""
     table = hub.tables.get(table_id)
     if table is not None:
         return table
     row = await asyncio.to_thread(hub.store.table, table_id)
     if row is None or row.status not in statuses:  # finished, or left long ago: no turn
+        return None
+    if opens is not None and not Roster.from_rows(row.seats).key_matches(*opens):
         return None
     if hub.cluster is None:
         return await hub.table(table_id)
@@ -93,7 +101,7 @@ async def turn_of(hub: Hub, held: HeldSeat) -> dict[str, Any] | None:
     """Whether ``held`` is to move and until when; None for a seat its key does not open,
     at a finished or unknown table."""
     try:
-        table = await table_to_read(hub, held.table)
+        table = await table_to_read(hub, held.table, opens=(held.seat, held.key))
     except CardtableError:
         return None
     if table is None or table.finished or not table.roster.key_matches(held.seat, held.key):

@@ -129,6 +129,7 @@ class ClientLimits:
         self.renames = AddressBuckets(settings.renames_per_minute, settings.renames_burst)
         self.transfers = AddressBuckets(settings.transfers_per_minute, settings.transfers_burst)
         self.verifies = AddressBuckets(settings.verifies_per_minute, settings.verifies_burst)
+        self.turns = AddressBuckets(settings.turns_per_minute, settings.turns_burst)
         self.claims = AddressBuckets(settings.claims_per_minute, settings.claims_burst)
 
     def before_parsing(self) -> list[RequestLimit]:
@@ -145,6 +146,7 @@ class ClientLimits:
             RequestLimit("POST", table + "/name", self.renames, "too many renames"),
             RequestLimit("POST", r"/api/rating", self.ratings, "too many ratings asked"),
             RequestLimit("POST", r"/api/verify", self.verifies, "too many records checked"),
+            RequestLimit("POST", r"/api/turns", self.turns, "too many turn lists asked"),
             RequestLimit("POST", r"/api/transfers", self.transfers, "too many transfer links"),
             RequestLimit("GET", r"/api/qr", self.qr_codes, "too many QR codes"),
         ]

@@ -35,6 +35,10 @@ class Settings:
     # records checked (POST /api/verify: a whole replay each, in the compute pool's idle slots)
     verifies_burst: int = 10
     verifies_per_minute: float = 10.0
+    # "Your turn" lists asked (POST /api/turns: up to 200 seats each; a lobby asks twice a
+    # minute and when its tab comes to the front)
+    turns_burst: int = 20
+    turns_per_minute: float = 20.0
     # per client address: token buckets (a burst, then so many a minute) and open sockets
     tables_burst: int = 10
     tables_per_minute: float = 10.0
@@ -127,6 +131,8 @@ class Settings:
             renames_per_minute=1e9,
             verifies_burst=huge,
             verifies_per_minute=1e9,
+            turns_burst=huge,
+            turns_per_minute=1e9,
             claims_burst=huge,
             claims_per_minute=1e9,
             transfers_burst=huge,
@@ -146,7 +152,8 @@ POSITIVE = frozenset(
         "hint_workers", "lobby_size", "evict_after_seconds", "sweep_seconds",
         "storage_retry_seconds", "think_scale", "unstarted_tables", "bot_seconds",
         "transfers_burst", "transfer_seconds", "max_transfer_bytes",
-        "verifies_burst", "claims_burst", "transfer_store_bytes", "transfer_address_bytes",
+        "verifies_burst", "turns_burst", "claims_burst", "transfer_store_bytes",
+        "transfer_address_bytes",
         "match_drop_seconds", "match_move_seconds",
     }
 )  # fmt: skip
