@@ -186,6 +186,26 @@ def test_a_captured_pile_shows_each_card_at_least_half(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_piles_refan_as_a_phone_turns_without_a_layout_loop(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """A phone turned to landscape and back, again and again: the stacks refan to each
+    width (their cards inside their boxes) and the page reports no error (a stack's fan
+    set inside the resize callback was a ResizeObserver loop)."""
+    url, _app = server
+    page = new_page(browser, **PHONE)
+    round_break(page, url, "bakappana", *CARD_VALUE_TABLES["bakappana"])
+    page.click("#result-fold")
+    landscape = {"width": PHONE["height"], "height": PHONE["width"]}
+    for viewport in [landscape, PHONE] * 4:
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(120)
+    for stack in fanned(page):
+        left, right = stack["box"]["x"] - 0.5, stack["box"]["right"] + 0.5
+        assert all(left <= c["x"] and c["x"] + c["width"] <= right for c in stack["cards"]), stack
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 #: the height in px of each number on Ohanami's and 7 słów's cards, drawn as wide as the
 #: tables draw them on a phone (another player's garden row: 22 px; a letter: 46 px)
 NUMBER_SIZES = """async () => {

@@ -82,15 +82,27 @@ function fanStack(stack) {
   const most = share === 1 ? count : FAN_ROWS;
   let rows = 1;
   while (rows < most && step(rows) < card * share) rows++;
-  stack.style.setProperty("--fan-columns", String(perRow(rows)));
+  setStyle(stack, "--fan-columns", String(perRow(rows)));
   // a gap between cards that all fit side by side, never a wider one
-  stack.style.setProperty("--fan-step", `${Math.max(1, Math.min(card + 2, step(rows))).toFixed(1)}px`);
+  setStyle(stack, "--fan-step", `${Math.max(1, Math.min(card + 2, step(rows))).toFixed(1)}px`);
 }
 
-// the stacks of the board on screen: laid out again whenever their width changes
+/** Set a custom property only when it changes: an unchanged layout is not laid out again
+ * (nor observed again: no ResizeObserver loop). */
+function setStyle(element, name, value) {
+  if (element.style.getPropertyValue(name) !== value) element.style.setProperty(name, value);
+}
+
+// the stacks of the board on screen: laid out again whenever their width changes, in the
+// next frame (a change made inside the observer's callback would be observed in the same
+// frame, which the browser reports as a loop)
+const resized = new Set();
 const fanning = typeof ResizeObserver === "undefined"
   ? null
-  : new ResizeObserver((entries) => entries.forEach((entry) => fanStack(entry.target)));
+  : new ResizeObserver((entries) => {
+    if (!resized.size) requestAnimationFrame(() => { resized.forEach(fanStack); resized.clear(); });
+    entries.forEach((entry) => resized.add(entry.target));
+  });
 
 /** Fan the board's stacks now (the shell's card motion measures where cards end up right
  * after render), and again whenever a stack's width changes. */
