@@ -200,6 +200,37 @@ def test_an_abandoned_rated_game_is_lost_after_the_clock_and_grace(tmp_path: Pat
         assert lost["ratings"]["koi-koi"]["rating"] < 1500 < won["ratings"]["koi-koi"]["rating"]
 
 
+def test_a_rated_game_left_first_by_one_is_theirs_lost_when_the_table_leaves_memory(
+    tmp_path: Path,
+) -> None:
+    """Olga leaves, Ala plays on past the move clock and the grace, then leaves too, and
+    nobody asks for a rating before the table leaves memory: it is still Olga's loss (it
+    used to be stored as abandoned and counted as a draw)."""
+    quick = replace(SETTINGS, match_move_seconds=1, abandon_grace_seconds=1.0)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'left.db'}", quick)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        tickets = {ALA: ticket(client, ALA), OLGA: ticket(client, OLGA)}
+        seen = {who: look(client, tickets[who]) for who in (ALA, OLGA)}
+
+        def socket(who: str) -> Any:
+            at = seen[who]
+            return client.websocket_connect(
+                f"/ws/tables/{at['table']}?seat={at['seat']}&key={at['key']}"
+            )
+
+        with socket(ALA) as ala:
+            ala.receive_json()
+            with socket(OLGA) as olga:
+                olga.receive_json()
+            time.sleep(quick.match_move_seconds + quick.abandon_grace_seconds + 0.3)
+        later = time.time() + quick.evict_after_seconds + 1
+        gone = client.portal.call(hub.evict_abandoned, later)  # type: ignore[union-attr]
+        assert seen[ALA]["table"] in gone
+        lost = client.post("/api/players/ratings", json={"player": OLGA}).json()
+        won = client.post("/api/players/ratings", json={"player": ALA}).json()
+    assert lost["ratings"]["koi-koi"]["rating"] < 1500 < won["ratings"]["koi-koi"]["rating"]
+
+
 def test_a_game_across_days_meets_only_its_pace(served: tuple[TestClient, Path]) -> None:
     client, _ = served
     live = ticket(client, "c3" * 16)

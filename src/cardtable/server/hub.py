@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +101,9 @@ class Hub:
         self.store = store
         self.settings = settings or Settings()
         self.tables: dict[str, LiveTable] = {}
+        #: called with each unfinished table about to leave memory as abandoned, while it
+        #: still knows who left when (a rated quick match counts its result then)
+        self.before_abandon: list[Callable[[LiveTable], Awaitable[None]]] = []
         self.workers = Workers(self.settings)
         self.reviews = Reviews(self)
         #: tables each address is making right now (counted against its unstarted limit, so
@@ -168,6 +171,11 @@ class Hub:
         ]
         for table in gone:
             if not table.finished:
+                for hook in self.before_abandon:
+                    try:
+                        await hook(table)
+                    except Exception:  # one hook failing must not keep the table forever
+                        log.exception("before abandoning table %s", table.id)
                 try:
                     self.store.set_fields(table.id, status="abandoned")
                 except StorageUnavailable:

@@ -84,6 +84,7 @@ class Matchmaker:
         self.store = hub.store
         self.queue = Queue(hub.settings.match_drop_seconds)
         kept.make_tables(self.store)
+        hub.before_abandon.append(self.settle_leaving)
 
     # -- the queue ---------------------------------------------------------------------------
     async def enqueue(self, body: MatchRequest, address: str, player: str | None) -> str:
@@ -228,28 +229,46 @@ class Matchmaker:
             if scores is not None:
                 await asyncio.to_thread(kept.settle, self.store, row, scores)
 
-    async def _result(self, row: QuickTableRow) -> list[float] | None:
-        """Per seat 1 a win, 0.5 a shared win, 0 a loss; None while the game goes on."""
+    async def settle_leaving(self, table: LiveTable) -> None:
+        """A rated quick-match table leaves memory unfinished: count it now, while it knows
+        who left first (once stored as abandoned, it would only be a draw)."""
+        row = await asyncio.to_thread(kept.quick_table, self.store, table.id)
+        if row is None or not row.rated or row.settled:
+            return
+        scores = await self._result(row, leaving=table)
+        if scores is not None:
+            await asyncio.to_thread(kept.settle, self.store, row, scores)
+
+    async def _result(
+        self, row: QuickTableRow, leaving: LiveTable | None = None
+    ) -> list[float] | None:
+        """Per seat 1 a win, 0.5 a draw or a shared win, 0 a loss; None while the game goes
+        on. ``leaving``: the table is leaving memory, nobody at it; whoever left a whole
+        patience (the move clock and the grace) before the last one lost, else a draw."""
         stored = await asyncio.to_thread(self.store.table, row.table_id)
         if stored is None:
             return None
         seats = range(len(row.players))
+        draw = [0.5 for _ in seats]
         if stored.status == "finished":
             table = await table_to_read(self.hub, row.table_id, ("finished",))
             if table is None:
                 return None
             winners = set(table.state.result().winners)
             return [(1.0 / len(winners) if n in winners else 0.0) for n in seats]
-        held = self.hub.tables.get(row.table_id)
+        held = leaving or self.hub.tables.get(row.table_id)
         patience = stored.move_seconds + self.hub.settings.abandon_grace_seconds
-        if held is not None:
-            gone = {n for n in seats if held.roster.empty_for(n) >= patience}
-        elif stored.status == "abandoned":  # nobody came back for a long while: a draw
-            gone = set(seats)
+        if held is None:  # abandoned before this process could tell who left: a draw
+            return draw if stored.status == "abandoned" else None
+        away = [held.roster.empty_for(n) for n in seats]
+        if leaving is not None:
+            gone = {n for n in seats if away[n] - min(away) >= patience}
+            if not gone:
+                return draw  # everyone left within a patience of each other
         else:
-            return None
-        if not gone or (len(gone) == len(row.players) and held is not None):
-            return None  # everyone away from a live table: it may yet go on
+            gone = {n for n in seats if away[n] >= patience}
+            if not gone or len(gone) == len(row.players):
+                return None  # everyone away from a live table: it may yet go on
         return [0.0 if n in gone else 1.0 for n in seats]
 
     async def player_ratings(self, player: str) -> JSON:
