@@ -12,14 +12,33 @@ export function soundOn() {
   return localStorage.getItem(SOUND_KEY) === "on";
 }
 
+/** Turn sound on or off; the switch is a tap, so turning it on wakes the audio there. */
 export function setSound(on) {
   localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+  if (on) wake();
 }
 
-/** Listen for the first gesture: only after one may a sound start. */
+/** Listen for gestures: only after one may a sound start, and the audio is made (or
+ * woken) inside one, with sound on: iOS Safari lets an AudioContext play only when it was
+ * made or resumed within a tap (a resume from a socket's frame stays silent there). */
 export function armSound() {
-  const armed = () => { gestured = true; };
-  for (const type of ["pointerdown", "keydown"]) window.addEventListener(type, armed, { capture: true, once: true });
+  const armed = () => {
+    gestured = true;
+    if (soundOn()) wake();
+  };
+  for (const type of ["pointerdown", "touchend", "click", "keydown"]) {
+    window.addEventListener(type, armed, { capture: true, passive: true });
+  }
+}
+
+/** Make or resume the audio: within a gesture only (see armSound). */
+function wake() {
+  try {
+    const ctx = context();
+    if (ctx.state !== "running") ctx.resume();
+  } catch {
+    // no audio device: the table says everything in words and motion anyway
+  }
 }
 
 function context() {
