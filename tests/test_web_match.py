@@ -5,8 +5,10 @@ offered a bot and takes it."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -234,3 +236,32 @@ def test_a_record_shared_by_a_friend_keeps_this_browsers_player_key(
     fresh.goto(url)
     assert fresh.evaluate(IMPORT, [friends]) == 1
     assert fresh.evaluate("localStorage.getItem('cardtable.player')") == "b" * 32
+
+
+#: a page whose own timers run no sooner than every 8 s, as Chrome runs a tab's timers
+#: after five minutes in the background (intensive throttling: once a minute)
+THROTTLED = """
+const pageTimeout = window.setTimeout.bind(window);
+window.setTimeout = (callback, ms, ...args) =>
+  pageTimeout(callback, Math.max(ms || 0, 8000), ...args);
+"""
+
+
+def test_a_tab_left_in_the_background_stays_in_the_queue(tmp_path: Path, browser: Browser) -> None:
+    """The queue forgets a ticket nobody polled for ``match_drop_seconds`` (here 1.5 s);
+    a page whose timers are throttled still polls on time (its timer runs in a worker), so
+    it stays counted, and a person who comes meets it."""
+    settings = replace(SETTINGS, match_drop_seconds=1.5, match_bot_offer_seconds=60.0)
+    with server_thread(f"sqlite:///{tmp_path / 'hidden.db'}", settings) as (url, _app):
+        page = new_page(browser)
+        page.add_init_script(THROTTLED)
+        press_play_now(page, url)
+        expect(page.locator("#match-waiting")).to_be_visible()
+        for _ in range(4):
+            page.wait_for_timeout(1000)
+            status, counts = http("GET", f"{url}/api/match")
+            assert counts["waiting"].get("koi-koi") == 1, counts
+        iza = {"game": "koi-koi", "name": "Iza", "rated": True, "player": "c3" * 16}
+        status, answer = http("POST", f"{url}/api/match", iza)
+        assert status == 202, answer
+        page.wait_for_url(re.compile(r"/t/\w+"), timeout=5000)

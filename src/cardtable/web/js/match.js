@@ -4,9 +4,12 @@
 import { api, h } from "./api.js";
 import { errorText, gameTitle as localTitle, t } from "./i18n.js";
 import { playerKey } from "./player.js";
+import { cancel, later } from "./worker-timer.js";
 
 const $ = (id) => document.getElementById(id);
-const POLL_MS = 400; // a match found by the other person's request is seen this soon
+// a match found by the other person's request is seen this soon, also from a hidden tab
+// (worker-timer.js: a tab left waiting in the background stays in the queue)
+const POLL_MS = 400;
 const COUNTS_MS = 5000;
 
 let games = [];
@@ -103,14 +106,14 @@ function waitedText(seconds) {
 }
 
 async function poll() {
-  clearTimeout(poller);
+  cancel(poller);
   if (!ticket) return;
   let seen;
   try {
     seen = await api(`/api/match/${ticket.id}`);
   } catch (error) {
     if (error.status === 404) return stopWaiting();
-    poller = setTimeout(poll, POLL_MS * 3); // a dropped line: try again
+    poller = later(poll, POLL_MS * 3); // a dropped line: try again
     return;
   }
   if (seen.status === "matched") {
@@ -122,7 +125,7 @@ async function poll() {
   $("match-status").textContent = t("match.looking", { game: gameTitle(ticket.game), time: waitedText(seen.waited) });
   $("match-waiting-count").textContent = t("match.in_queue", { n: seen.waiting });
   $("bot-offer").hidden = !seen.bot_offer;
-  poller = setTimeout(poll, POLL_MS);
+  poller = later(poll, POLL_MS);
 }
 
 async function leave() {
@@ -136,7 +139,7 @@ async function playBot() {
   if (!ticket) return;
   try {
     const made = await api(`/api/match/${ticket.id}/bot`, { method: "POST", body: {} });
-    clearTimeout(poller);
+    cancel(poller);
     sessionStorage.removeItem("cardtable.match.ticket");
     goTo(made.url, made.table);
   } catch (error) {
@@ -146,7 +149,7 @@ async function playBot() {
 }
 
 function stopWaiting() {
-  clearTimeout(poller);
+  cancel(poller);
   ticket = null;
   sessionStorage.removeItem("cardtable.match.ticket");
   showWaiting(false);
