@@ -91,7 +91,7 @@ def test_your_turn_replays_no_table_for_a_wrong_key_and_is_limited(tmp_path: Pat
             body = {"seats": [{"table": table_id, "seat": 0, "key": seat_key}]}
             return client.post("/api/turns", json=body)
 
-        assert turns("not-the-key").json() == {"turns": []}
+        assert turns("not-the-key").json() == {"turns": [], "ended": []}
         assert table_id not in hub.tables  # not replayed for a made-up key
         answer = turns(key).json()["turns"]
         assert [turn["table"] for turn in answer] == [table_id] and table_id in hub.tables
@@ -132,7 +132,7 @@ def test_a_day_game_survives_a_restart_and_shows_in_your_turn(
         left = turns[to_move]["deadline"] - time.time()
         assert DAY - 120 < left <= DAY  # the clock counts from the deal, through the restart
         wrong = http("POST", f"{served.url}/api/turns", {"seats": [{**seats[0], "key": "x"}]})
-        assert wrong[1] == {"turns": []}  # a wrong key learns nothing
+        assert wrong[1] == {"turns": [], "ended": []}  # a wrong key learns nothing
 
         page = new_page(browser, locale="pl-PL", width=390, height=844)
         page.goto(served.url)
@@ -149,6 +149,40 @@ def test_a_day_game_survives_a_restart_and_shows_in_your_turn(
         expect(page.locator("#clock")).to_contain_text("23 godz.")
     finally:
         served.stop()
+
+
+def test_ended_tables_make_room_for_the_open_ones(tmp_path: Path, browser: Browser) -> None:
+    """A browser that has sat at more tables than one request may ask about (100): the
+    server says which are over (finished, abandoned, unknown), the page asks about them no
+    more, and the open table beyond the first hundred shows in "Your turn"."""
+    with server_thread(f"sqlite:///{tmp_path / 'many.db'}", FAST) as (url, _app):
+        table_id, keys = day_table(url)
+        to_move = mover(url, table_id, keys)
+        stale = [{"table": f"gone{n:04d}", "seat": 0, "key": "k"} for n in range(3)]
+        status, answer = http("POST", f"{url}/api/turns", {"seats": stale})
+        assert status == 200 and answer["ended"] == [seat["table"] for seat in stale]
+        page = new_page(browser, locale="en-GB")
+        page.goto(url)
+        seat = json.dumps({"seat": to_move, "key": keys[to_move]})
+        page.evaluate(
+            """([tableId, seat]) => {
+                localStorage.setItem(`cardtable.seat.${tableId}`, seat);  // the oldest
+                for (let n = 0; n < 150; n++) {
+                  const old = JSON.stringify({seat: 0, key: "k"});
+                  localStorage.setItem(`cardtable.seat.old${n}`, old);
+                }
+            }""",
+            [table_id, seat],
+        )
+        turn = page.locator(f"#turns-panel li[data-table='{table_id}']")
+        for _ in range(4):  # each look lets go of up to a hundred ended tables
+            page.reload()
+            page.wait_for_timeout(500)
+            if turn.count():
+                break
+        expect(turn).to_be_visible()
+        ended = page.evaluate("JSON.parse(localStorage.getItem('cardtable.turns.ended'))")
+        assert ended and all(name.startswith("old") for name in ended)  # never the open one
 
 
 def test_a_turn_that_comes_rings_the_bell(tmp_path: Path, browser: Browser) -> None:
@@ -194,12 +228,11 @@ def test_your_turn_follows_the_player_key_to_another_device(
         ]
         assert other["turns"][0]["key"] == keys[to_move]
         _, foreign = http("POST", f"{url}/api/turns", {"seats": [], "player": stranger})
-        assert foreign == {"turns": []}  # another player's key learns nothing
+        assert foreign == {"turns": [], "ended": []}  # another player's key learns nothing
         forged = {**mine, "seat": 1 - to_move}  # a key that does not open the seat
         http("POST", f"{url}/api/turns", {"seats": [forged], "player": stranger})
-        assert http("POST", f"{url}/api/turns", {"seats": [], "player": stranger})[1] == {
-            "turns": []
-        }  # nothing remembered for it
+        nothing = {"turns": [], "ended": []}  # nothing remembered for it
+        assert http("POST", f"{url}/api/turns", {"seats": [], "player": stranger})[1] == nothing
         for kept_file in tmp_path.glob("follow.db*"):  # the database and its journal
             assert keys[to_move].encode() not in kept_file.read_bytes()
 

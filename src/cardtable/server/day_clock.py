@@ -146,6 +146,12 @@ async def players_turns(hub: Hub, key: str, asked: list[HeldSeat], found: list[A
     return more
 
 
+async def over_for_good(hub: Hub, table_id: str) -> bool:
+    """Whether the table is over: finished (held here or stored), abandoned, or unknown."""
+    live = hub.tables.get(table_id)
+    return live.finished if live is not None else await ended_or_gone(hub, table_id)
+
+
 async def ended_or_gone(hub: Hub, table_id: str) -> bool:
     row = await asyncio.to_thread(hub.store.table, table_id)
     return row is None or row.status in ("finished", "abandoned")
@@ -158,10 +164,17 @@ def router(hub: Hub) -> APIRouter:
     async def turns(body: Seats) -> dict[str, Any]:
         """Where each of these seats is to move now (the tables this process holds or can
         rebuild; a wrong key, a finished table or an unknown one says nothing), and, with
-        the player key, where the player's other seats are."""
-        found = [turn for held in body.seats if (turn := await turn_of(hub, held)) is not None]
+        the player key, where the player's other seats are. ``ended``: the tables asked
+        about that are over, abandoned or unknown (the page asks about them no more)."""
+        found, ended = [], []
+        for held in body.seats:
+            turn = await turn_of(hub, held)
+            if turn is not None:
+                found.append(turn)
+            elif await over_for_good(hub, held.table):
+                ended.append(held.table)
         if body.player:
             found += await players_turns(hub, body.player, body.seats, found)
-        return {"turns": found}
+        return {"turns": found, "ended": ended}
 
     return api

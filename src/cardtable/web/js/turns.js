@@ -13,6 +13,9 @@ import { armSound, play } from "./table/sound.js";
 
 const $ = (id) => document.getElementById(id);
 const EVERY_MS = 30000;
+const MAX_SEATS = 100; // the most one request may ask about (server/day_clock.py)
+const ENDED_KEY = "cardtable.turns.ended";
+const ENDED_KEPT = 2000;
 const BASE_TITLE = document.title;
 let turns = [];
 let seen = null; // the tables where it was your turn at the last look (null: not looked yet)
@@ -33,13 +36,34 @@ function keepSeat({ table, seat, key }) {
   if (key && !localStorage.getItem(stored)) localStorage.setItem(stored, JSON.stringify({ seat, key }));
 }
 
-async function refresh() {
-  const seats = mySeats().slice(-100).map(({ id, seat, key }) => ({ table: id, seat, key }));
+/** The tables the server said are over (finished, abandoned, unknown): not asked about
+ * again, so the seats asked about (at most MAX_SEATS a request) are the open ones. */
+function endedTables() {
   try {
-    turns = (await api("/api/turns", { method: "POST", body: { seats, player: playerKey() } })).turns;
+    return new Set(JSON.parse(localStorage.getItem(ENDED_KEY) || "[]"));
+  } catch {
+    return new Set(); // a damaged entry: ask about every seat again
+  }
+}
+
+function rememberEnded(ended, tables) {
+  if (!tables?.length) return;
+  tables.forEach((table) => ended.add(table));
+  localStorage.setItem(ENDED_KEY, JSON.stringify([...ended].slice(-ENDED_KEPT)));
+}
+
+async function refresh() {
+  const ended = endedTables();
+  const seats = mySeats().filter(({ id }) => !ended.has(id)).slice(-MAX_SEATS)
+    .map(({ id, seat, key }) => ({ table: id, seat, key }));
+  let answer;
+  try {
+    answer = await api("/api/turns", { method: "POST", body: { seats, player: playerKey() } });
   } catch {
     return;
   }
+  turns = answer.turns;
+  rememberEnded(ended, answer.ended);
   turns.forEach(keepSeat);
   const now = new Set(turns.filter((turn) => turn.your_turn).map((turn) => turn.table));
   if (seen && [...now].some((table) => !seen.has(table))) play("turn"); // a turn came meanwhile
