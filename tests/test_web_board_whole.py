@@ -127,3 +127,28 @@ def test_on_a_phone_the_coach_covers_no_one_it_says_to_watch(
     for seat in (".seats .seat-box", ".hanafuda > .mine .seat-box"):
         assert not covered(page, seat, "#lesson", "#round-result"), seat
     shot(page, f"lesson-over-{lang}-390")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_spectators_board_has_no_empty_band_under_the_piles(
+    server: tuple[str, Any], browser: Browser, size: str
+) -> None:
+    """A spectator has no hand at the board's foot: the field comes right under the seats'
+    piles (the board used to fill the screen, the field floating in an empty band)."""
+    url, _app = server
+    host = new_page(browser, locale="en-GB", **LAPTOP)
+    table_id = create_table(host, url, "koi-koi", ["human", "bot:random"], {})
+    page = new_page(browser, locale="en-GB", **SIZES[size])
+    page.goto(f"{url}/t/{table_id}")
+    page.wait_for_selector("#board[data-version] .hanafuda.watching")
+    gap = page.evaluate(
+        """() => {
+            const seats = document.querySelector('.hanafuda .seats').getBoundingClientRect();
+            const cards = [...document.querySelectorAll('.middle .card')]
+                .map((c) => c.getBoundingClientRect().top);
+            return Math.min(...cards) - seats.bottom;
+        }"""
+    )
+    assert 0 <= gap <= 60, gap
+    shot(page, f"spectator-board-{size}")
+    assert not page.errors  # type: ignore[attr-defined]
