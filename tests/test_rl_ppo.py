@@ -57,3 +57,23 @@ def test_saved_weights_play_the_same_in_the_arena(tmp_path: Path) -> None:
     network, loaded = ppo.load(tmp_path / "ppo.pt")
     after = ppo.evaluate(network, loaded, deals=3)
     assert (after.share, after.margin()) == (before.share, before.margin())
+
+
+def test_a_run_starts_from_saved_weights_of_the_same_network(tmp_path: Path) -> None:
+    """--init: a run starts where the saved one ended (on matches, from a one-round
+    policy, say); a network of another shape is refused."""
+    config = small(updates=2, game="koi-koi", network="month-whole")
+    trained = ppo.train(config, say=lambda _: None)
+    ppo.save(trained, config, None, tmp_path)
+    on_matches = small(game="koi-koi", network="month-whole", rounds=6)
+    fresh = ppo.make_network(ppo.encoder_for(ppo.cardtable.load("koi-koi")), on_matches)
+    ppo.start_from(fresh, tmp_path / "ppo.pt", on_matches)
+    started = [tensor.clone() for tensor in fresh.state_dict().values()]
+    assert all(  # half precision on disk
+        torch.allclose(a, b, atol=1e-2) for a, b in zip(weights(trained), started, strict=True)
+    )
+    tuned = ppo.train(small(game="koi-koi", network="month-whole", rounds=6, updates=1,
+                            init=str(tmp_path / "ppo.pt")), say=lambda _: None)  # fmt: skip
+    assert tuned.updates == 1
+    with pytest.raises(ValueError, match="network"):
+        ppo.train(small(game="koi-koi", network="mlp", init=str(tmp_path / "ppo.pt")))

@@ -101,6 +101,7 @@ class Config:
     kickstart: float = 1.0
     kickstart_share: float = 0.3
     teacher: str = ""  # whose moves the kickstart imitates ("": the opponent's)
+    init: str = ""  # weights (a ppo.pt) to start from instead of fresh ones: fine-tuning
     margin_weight: float = 0.5
     threads: int = 1
     device: str = "cpu"
@@ -214,6 +215,17 @@ def make_network(encoder: BaseEncoder, config: Config) -> nn.Module:
     return Network(encoder.observation_size, encoder.action_size, config.hidden)
 
 
+def start_from(network: nn.Module, path: Path, config: Config) -> None:
+    """Load the weights of an earlier run into ``network`` (fine-tuning: a one-round policy
+    trained on matches, say); its network must be the one this run builds."""
+    saved = torch.load(path, map_location="cpu", weights_only=True)
+    shape = {key: saved["config"][key] for key in ("network", "hidden", "month_width")}
+    wanted = {key: getattr(config, key) for key in shape}
+    if shape != wanted:
+        raise ValueError(f"{path} holds a {shape} network; this run builds {wanted}")
+    network.load_state_dict({key: value.float() for key, value in saved["state"].items()})
+
+
 def _layer(layer: nn.Linear, std: float = float(np.sqrt(2))) -> nn.Linear:
     nn.init.orthogonal_(layer.weight, std)
     if layer.bias is not None:
@@ -301,6 +313,8 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
     teacher = BatchBots(config.teacher or config.opponent, config.game, seed=config.seed)
     encoder = envs[0].games.encoder
     network = make_network(encoder, config).to(device)
+    if config.init:
+        start_from(network, Path(config.init), config)
     optimiser = torch.optim.Adam(network.parameters(), lr=config.lr, eps=1e-5)
     trained = Trained(network)
     # the margin's part of the reward, over a typical round's margin in this game
