@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from cardtable.rl import ppo  # noqa: E402 - only where torch is installed
+from cardtable.rl import imitation, ppo  # noqa: E402 - only where torch is installed
 
 
 def small(**changes: object) -> ppo.Config:
@@ -77,3 +78,27 @@ def test_a_run_starts_from_saved_weights_of_the_same_network(tmp_path: Path) -> 
     assert tuned.updates == 1
     with pytest.raises(ValueError, match="network"):
         ppo.train(small(game="koi-koi", network="mlp", init=str(tmp_path / "ppo.pt")))
+
+
+def test_a_network_learns_a_bots_moves_and_ppo_starts_from_them(tmp_path: Path) -> None:
+    """rl/imitation.py: the teacher's moves in the learner's seat (every one legal), a
+    network fitted to them plays the teacher's move far more often on held-out positions
+    than before, and --imitate starts a PPO run from them."""
+    moves = imitation.collect(
+        "koi-koi", teacher="greedy", minutes=0.03, rows=8, say=lambda _: None, rounds=3
+    )
+    assert len(moves) > 500
+    assert moves.masks[np.arange(len(moves)), moves.actions].all()  # the teacher's moves are legal
+    path = tmp_path / "moves.npz"
+    moves.save(path, {"teacher": "greedy"})
+    again = imitation.Moves.load(path)
+    assert np.array_equal(again.actions, moves.actions)
+    config = small(game="koi-koi", network="month-whole", rounds=3)
+    network = ppo.make_network(ppo.encoder_for(ppo.cardtable.load("koi-koi")), config)
+    shares: list[str] = []
+    best = imitation.imitate(network, again, epochs=3, say=shares.append)
+    before = float(shares[0].split(" in ")[1].split("%")[0]) / 100
+    assert best > max(0.6, before + 0.2), shares
+    tuned = ppo.train(small(game="koi-koi", network="month-whole", rounds=3, updates=1,
+                            imitate=str(path), imitate_epochs=1), say=lambda _: None)  # fmt: skip
+    assert tuned.updates == 1 and tuned.imitation is not None and tuned.illegal == 0

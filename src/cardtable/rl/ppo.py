@@ -51,6 +51,7 @@ from cardtable.core.actions import Action
 from cardtable.core.game import spec_of
 from cardtable.core.state import State
 from cardtable.rl.encoding import BaseEncoder, encoder_for, observe
+from cardtable.rl.imitation import Moves, imitate
 from cardtable.rl.opponents import BatchBots
 from cardtable.rl.vector import CardtableVectorEnv
 
@@ -102,6 +103,10 @@ class Config:
     kickstart_share: float = 0.3
     teacher: str = ""  # whose moves the kickstart imitates ("": the opponent's)
     init: str = ""  # weights (a ppo.pt) to start from instead of fresh ones: fine-tuning
+    # a search's moves (rl/imitation.py's .npz): the network first learns to play them, and
+    # the kickstart pulls towards them instead of towards the teacher bot's
+    imitate: str = ""
+    imitate_epochs: int = 20
     margin_weight: float = 0.5
     threads: int = 1
     device: str = "cpu"
@@ -256,6 +261,7 @@ class Trained:
     seconds: float = 0.0
     illegal: int = 0  # learner actions outside the mask (the masks make it 0)
     kickstart_seconds: float = 0.0
+    imitation: float | None = None  # held-out share of the search's moves played, imitated
 
 
 class PolicyBot:
@@ -315,8 +321,14 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
     network = make_network(encoder, config).to(device)
     if config.init:
         start_from(network, Path(config.init), config)
-    optimiser = torch.optim.Adam(network.parameters(), lr=config.lr, eps=1e-5)
     trained = Trained(network)
+    begun = time.monotonic()  # the imitation's time counts in the run's minutes
+    moves = Moves.load(Path(config.imitate)) if config.imitate else None
+    if moves is not None:
+        trained.imitation = imitate(
+            network, moves, epochs=config.imitate_epochs, seed=config.seed, say=say
+        )
+    optimiser = torch.optim.Adam(network.parameters(), lr=config.lr, eps=1e-5)
     # the margin's part of the reward, over a typical round's margin in this game
     scale = config.margin_weight / spec_of(config.game).info.round_margin
 
@@ -331,7 +343,6 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
     next_obs = torch.from_numpy(np.concatenate([o["observation"] for o in starts]))
     next_mask = torch.from_numpy(np.concatenate([o["action_mask"] for o in starts]) == 1)
     next_done = torch.zeros(rows)
-    begun = time.monotonic()
 
     def progress() -> float:
         done = [trained.updates / config.updates] if config.updates else []
@@ -349,7 +360,7 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
             trained.kickstart_seconds = time.monotonic() - begun
         for step in range(steps):
             observations[step], masks[step], dones[step] = next_obs, next_mask, next_done
-            if kick > 0:
+            if kick > 0 and moves is None:
                 teacher_actions[step] = torch.from_numpy(_teacher_moves(envs, teacher))
             with torch.no_grad():
                 logits, value = network(next_obs.to(device), next_mask.to(device))
@@ -392,20 +403,7 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
             "return": returns.reshape(-1),
             "teacher": teacher_actions.reshape(-1),
         }
-        size = steps * rows
-        batch = size // config.minibatches
-        for _ in range(config.update_epochs):
-            order = torch.randperm(size)
-            for first in range(0, size, batch):
-                picked = order[first : first + batch]
-                _optimise(
-                    network,
-                    optimiser,
-                    config,
-                    {k: v[picked] for k, v in flat.items()},
-                    kick,
-                    device,
-                )
+        _epochs(network, optimiser, config, flat, kick, device, moves)
         trained.updates += 1
         trained.seconds = time.monotonic() - begun
         if config.eval_every and trained.updates % config.eval_every == 0:
@@ -448,7 +446,11 @@ def _optimise(
     batch: dict[str, torch.Tensor],
     kick: float,
     device: torch.device,
+    searched: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None = None,
 ) -> None:
+    """One minibatch's step: PPO's loss, plus ``kick`` times the cross-entropy towards the
+    teacher bot's moves (``batch["teacher"]``) or a search's stored moves (``searched``:
+    observations, masks, actions)."""
     batch = {key: value.to(device) for key, value in batch.items()}
     logits, value = network(batch["obs"], batch["mask"])
     log_policy = torch.log_softmax(logits, dim=-1)
@@ -467,10 +469,47 @@ def _optimise(
     if kick > 0 and bool(known.any()):
         imitation = nn.functional.cross_entropy(logits[known], batch["teacher"][known])
         loss = loss + kick * imitation
+    if kick > 0 and searched is not None:
+        observed, allowed, played = (part.to(device) for part in searched)
+        stored_logits, _ = network(observed, allowed)
+        loss = loss + kick * nn.functional.cross_entropy(stored_logits, played)
     optimiser.zero_grad()
     loss.backward()
     nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
     optimiser.step()
+
+
+def _epochs(
+    network: nn.Module,
+    optimiser: torch.optim.Optimizer,
+    config: Config,
+    flat: dict[str, torch.Tensor],
+    kick: float,
+    device: torch.device,
+    moves: Moves | None,
+) -> None:
+    """The update's epochs over the rollout, in shuffled minibatches (with as many of the
+    search's stored moves beside each while the kickstart lasts)."""
+    size = len(flat["action"])
+    batch = size // config.minibatches
+    for _ in range(config.update_epochs):
+        order = torch.randperm(size)
+        for first in range(0, size, batch):
+            picked = order[first : first + batch]
+            searched = None
+            if kick > 0 and moves is not None:
+                searched = _searched(moves, torch.randint(len(moves), (len(picked),)))
+            minibatch = {k: v[picked] for k, v in flat.items()}
+            _optimise(network, optimiser, config, minibatch, kick, device, searched)
+
+
+def _searched(moves: Moves, rows: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    picked = rows.numpy()
+    return (
+        torch.from_numpy(moves.observations[picked]),
+        torch.from_numpy(moves.masks[picked]),
+        torch.from_numpy(moves.actions[picked]),
+    )
 
 
 def _point(trained: Trained, config: Config, deals: int) -> Point:
@@ -504,6 +543,7 @@ def save(trained: Trained, config: Config, final: Point | None, out: Path) -> No
         "moves": trained.moves,
         "seconds": round(trained.seconds, 1),
         "kickstart_seconds": round(trained.kickstart_seconds, 1),
+        "imitation": trained.imitation,
         "final": None if final is None else asdict(final),
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
