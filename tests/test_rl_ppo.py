@@ -93,12 +93,15 @@ def test_a_network_learns_a_bots_moves_and_ppo_starts_from_them(tmp_path: Path) 
     moves.save(path, {"teacher": "greedy"})
     again = imitation.Moves.load(path)
     assert np.array_equal(again.actions, moves.actions)
+    both = imitation.Moves.load_all([path, path])  # collections run side by side
+    assert np.array_equal(both.actions, np.concatenate([moves.actions, moves.actions]))
     config = small(game="koi-koi", network="month-whole", rounds=3)
     network = ppo.make_network(ppo.encoder_for(ppo.cardtable.load("koi-koi")), config)
     shares: list[str] = []
     best = imitation.imitate(network, again, epochs=3, say=shares.append)
     before = float(shares[0].split(" in ")[1].split("%")[0]) / 100
     assert best > max(0.6, before + 0.2), shares
+    files = f"{path},{path}"
     tuned = ppo.train(small(game="koi-koi", network="month-whole", rounds=3, updates=1,
-                            imitate=str(path), imitate_epochs=1), say=lambda _: None)  # fmt: skip
+                            imitate=files, imitate_epochs=1), say=lambda _: None)  # fmt: skip
     assert tuned.updates == 1 and tuned.imitation is not None and tuned.illegal == 0

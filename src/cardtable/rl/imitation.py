@@ -60,6 +60,16 @@ class Moves:
         with np.load(path) as saved:
             return cls(saved["observations"], saved["masks"], saved["actions"])
 
+    @classmethod
+    def load_all(cls, paths: list[Path]) -> Moves:
+        """The moves of several files (collections run side by side), one after another."""
+        parts = [cls.load(path) for path in paths]
+        return cls(
+            np.concatenate([part.observations for part in parts]),
+            np.concatenate([part.masks for part in parts]),
+            np.concatenate([part.actions for part in parts]),
+        )
+
 
 def collect(
     game: str,

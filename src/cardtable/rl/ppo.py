@@ -103,8 +103,8 @@ class Config:
     kickstart_share: float = 0.3
     teacher: str = ""  # whose moves the kickstart imitates ("": the opponent's)
     init: str = ""  # weights (a ppo.pt) to start from instead of fresh ones: fine-tuning
-    # a search's moves (rl/imitation.py's .npz): the network first learns to play them, and
-    # the kickstart pulls towards them instead of towards the teacher bot's
+    # a search's moves (rl/imitation.py's .npz files, comma separated): the network first
+    # learns to play them, and the kickstart pulls towards them, not the teacher bot's
     imitate: str = ""
     imitate_epochs: int = 20
     margin_weight: float = 0.5
@@ -323,7 +323,8 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
         start_from(network, Path(config.init), config)
     trained = Trained(network)
     begun = time.monotonic()  # the imitation's time counts in the run's minutes
-    moves = Moves.load(Path(config.imitate)) if config.imitate else None
+    files = [Path(name) for name in config.imitate.split(",") if name]
+    moves = Moves.load_all(files) if files else None
     if moves is not None:
         trained.imitation = imitate(
             network, moves, epochs=config.imitate_epochs, seed=config.seed, say=say
