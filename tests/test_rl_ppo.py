@@ -105,3 +105,20 @@ def test_a_network_learns_a_bots_moves_and_ppo_starts_from_them(tmp_path: Path) 
     tuned = ppo.train(small(game="koi-koi", network="month-whole", rounds=3, updates=1,
                             imitate=files, imitate_epochs=1), say=lambda _: None)  # fmt: skip
     assert tuned.updates == 1 and tuned.imitation is not None and tuned.illegal == 0
+    alone = ppo.train(small(game="koi-koi", network="month-whole", rounds=3, updates=0,
+                            imitate=files, imitate_epochs=1), say=lambda _: None)  # fmt: skip
+    assert alone.updates == 0 and alone.imitation is not None  # the imitation alone
+    with pytest.raises(ValueError, match="bound the run"):
+        ppo.train(small(updates=0))
+
+
+def test_a_policy_is_measured_on_other_matches_than_it_learnt_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--evaluate with --rounds: a one-round policy plays 3-round matches."""
+    config = small(updates=1, game="koi-koi", network="month-whole")
+    ppo.save(ppo.train(config, say=lambda _: None), config, None, tmp_path)
+    weights_file = str(tmp_path / "ppo.pt")
+    ppo.main(["--game", "koi-koi", "--evaluate", weights_file, "--rounds", "3",
+              "--final-deals", "2"])  # fmt: skip
+    assert "of 4 mirrored matches" in capsys.readouterr().out
