@@ -330,6 +330,7 @@ def train(config: Config, say: Callable[[str], None] = print) -> Trained:  # noq
         trained.imitation = imitate(
             network, moves, epochs=config.imitate_epochs, seed=config.seed, say=say
         )
+        trained.seconds = time.monotonic() - begun
     optimiser = torch.optim.Adam(network.parameters(), lr=config.lr, eps=1e-5)
     # the margin's part of the reward, over a typical round's margin in this game
     scale = config.margin_weight / spec_of(config.game).info.round_margin
