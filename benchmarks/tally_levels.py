@@ -17,7 +17,12 @@ from cardtable.arena import GameOutcome, head_to_head, read_outcomes
 
 REFERENCE = Path(__file__).parent / "reference" / "levels"
 #: the stronger bot of a pairing is named first
-STRENGTH_ORDER = ["expert", "hard", "medium", "greedy", "easy", "random"]
+STRENGTH_ORDER = ["expert", "hard", "strategist", "medium", "greedy", "easy", "random"]
+
+
+def strength(bot: str) -> int:
+    """A bot's place in :data:`STRENGTH_ORDER` (a bot not in it comes last)."""
+    return STRENGTH_ORDER.index(bot) if bot in STRENGTH_ORDER else len(STRENGTH_ORDER)
 
 
 def journals(folders: list[Path]) -> list[Path]:
@@ -45,7 +50,7 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for name, outcomes in sorted(runs.items()):
         pairs = head_to_head(outcomes, STRENGTH_ORDER)
-        pairs.sort(key=lambda p: (STRENGTH_ORDER.index(p.first), STRENGTH_ORDER.index(p.second)))
+        pairs.sort(key=lambda p: (strength(p.first), strength(p.second)))
         for pair in pairs:
             share, interval, margin = pair.figures()
             print(
