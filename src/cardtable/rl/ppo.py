@@ -5,10 +5,13 @@
     python -m cardtable.rl.ppo --game bakappana --minutes 25 --out ppo-bakappana
     python -m cardtable.rl.ppo --game koi-koi --minutes 25 --out ppo-koi-koi
     python -m cardtable.rl.ppo --game bakappana --evaluate ppo-bakappana/ppo.pt
+    python -m cardtable.rl.ppo --game koi-koi --rounds 6 --imitate moves.npz --minutes 35
 
-The learner plays both seats of two-player one-round games (half the rows of the batch
-from each seat) against ``--opponent`` (``greedy``; any built-in bot, chosen in the batch
-by :class:`~cardtable.rl.opponents.BatchBots`). The policy is a masked categorical over
+The learner plays both seats of two-player games (half the rows of the batch from each
+seat; one round, or ``--rounds`` rounds a match) against ``--opponent`` (``greedy``; any
+built-in bot, chosen in the batch by :class:`~cardtable.rl.opponents.BatchBots`).
+``--imitate`` first fits the network to a search's moves (:mod:`cardtable.rl.imitation`),
+``--init`` starts from earlier weights. The policy is a masked categorical over
 the action numbers and the value a second head, both on an MLP over the observation
 vector; advantages by GAE, the clipped surrogate, an entropy bonus, the learning rate
 annealed to zero. What makes it learn on two cores:
