@@ -4,6 +4,8 @@ illegal moves of several seats at once are all penalised; nothing public rebuild
 
 from __future__ import annotations
 
+import json
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -215,6 +217,22 @@ def test_the_rl_guide_says_what_the_vector_envs_do_and_what_a_pool_needs() -> No
     # where the worker pool is introduced, the spawn start method's need is said
     pool = guide.index("opponent_jobs=2")
     assert 'if __name__ == "__main__":' in guide[pool : pool + 600]
+
+
+def test_every_run_the_rl_guide_cites_ships_its_weights_and_figures() -> None:
+    """Each policy the guide's tables cite (``--evaluate …/ppo.pt``, a curve's picture, an
+    imitation file) is in the repository, its summary with the figure the table gives."""
+    root = Path(cardtable.__file__).resolve().parents[2]
+    guide = (Path(cardtable.__file__).parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    cited = set(re.findall(r"benchmarks/reference/rl/[\w./-]+\.(?:pt|png|npz)", guide))
+    assert len(cited) >= 10, cited
+    for path in cited:
+        assert (root / path).is_file(), path
+    for weights in (p for p in cited if p.endswith("ppo.pt")):
+        summary = json.loads((root / weights).with_name("summary.json").read_text())
+        if summary["final"] is not None:
+            share = f"{100 * summary['final']['share']:.1f} %"
+            assert share in guide, (weights, share)
 
 
 # -- what it must show: the API suites with both conventions for illegal actions ----------
