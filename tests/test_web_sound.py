@@ -82,7 +82,9 @@ def test_sound_is_off_until_asked_kept_per_browser_and_waits_for_a_gesture(
     url, _app = server
     page = new_page(browser, locale=LOCALES[lang], width=1366, height=800)
     page.add_init_script(WATCH_AUDIO)
-    table_id = create_table(page, url, "koi-koi", ["human", "bot:random"], {"rounds": "6"})
+    # a stake no random round can spend: the game lasts the three rounds played here
+    rules = {"rounds": "6", "zero_sum_start": "500"}
+    table_id = create_table(page, url, "koi-koi", ["human", "bot:random"], rules)
     switch = page.locator("#sound")
     expect(switch).to_have_attribute("aria-pressed", "false")  # off until asked
     expect(switch).to_have_attribute("title", message("table.sound_off", lang))

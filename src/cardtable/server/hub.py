@@ -104,6 +104,8 @@ class Hub:
         #: called with each unfinished table about to leave memory as abandoned, while it
         #: still knows who left when (a rated quick match counts its result then)
         self.before_abandon: list[Callable[[LiveTable], Awaitable[None]]] = []
+        #: tidied at each sweep beside the tables (the quick-match queue's old tickets)
+        self.also_swept: list[Callable[[], Awaitable[None]]] = []
         self.workers = Workers(self.settings)
         self.reviews = Reviews(self)
         #: tables each address is making right now (counted against its unstarted limit, so
@@ -190,13 +192,16 @@ class Hub:
         return [t.id for t in gone if t.id not in self.tables]
 
     async def sweep(self) -> None:
-        """Evict abandoned tables now and then, for as long as the server runs."""
+        """Evict abandoned tables now and then, and tidy what else asked to be
+        (:attr:`also_swept`), for as long as the server runs."""
         while True:
             await asyncio.sleep(self.settings.sweep_seconds)
-            try:
-                await self.evict_abandoned()
-            except Exception:  # the sweeper must outlive any one bad table
-                log.exception("sweeping tables failed")
+            tidies: list[Callable[[], Awaitable[Any]]] = [self.evict_abandoned, *self.also_swept]
+            for tidy in tidies:
+                try:
+                    await tidy()
+                except Exception:  # the sweeper must outlive any one bad table
+                    log.exception("sweeping failed: %s", getattr(tidy, "__name__", tidy))
 
     async def create(
         self,

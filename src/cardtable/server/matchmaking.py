@@ -85,6 +85,7 @@ class Matchmaker:
         self.queue = Queue(hub.settings.match_drop_seconds)
         kept.make_tables(self.store)
         hub.before_abandon.append(self.settle_leaving)
+        hub.also_swept.append(self.tidy)
 
     # -- the queue ---------------------------------------------------------------------------
     async def enqueue(self, body: MatchRequest, address: str, player: str | None) -> str:
@@ -211,8 +212,13 @@ class Matchmaker:
     async def counts(self) -> JSON:
         now = time.time()
         counts = await asyncio.to_thread(kept.waiting_counts, self.store, now, self.queue)
-        await asyncio.to_thread(kept.tidy_tickets, self.store, now, now - FORGET_SECONDS)
         return {"waiting": dict(sorted(counts.items()))}
+
+    async def tidy(self) -> None:
+        """At each sweep (not at each lobby's poll): old tickets forgotten, matched ones'
+        seat keys dropped, stuck pairs back in the queue."""
+        now = time.time()
+        await asyncio.to_thread(kept.tidy_tickets, self.store, now, now - FORGET_SECONDS)
 
     async def _ticket(self, ticket_id: str) -> TicketRow:
         row = await asyncio.to_thread(kept.ticket, self.store, ticket_id[:40])
