@@ -13,7 +13,9 @@ so a table lives in one process at a time. The processes share, through the stor
   handed on) every :data:`PUBLISH_SECONDS`; any process lists everyone's, a process that
   stopped writing (it died) drops out after :data:`LISTED_SECONDS`;
 - **per-address limits** that must not multiply with the processes (tables made, wrong
-  seat keys): token buckets kept in the store (:class:`SharedBuckets`).
+  seat keys): token buckets kept in the store (:class:`SharedBuckets`); and the tables an
+  address made where nobody has moved yet, a row each until a person moves, the table
+  ends or is abandoned (:meth:`Cluster.unstarted_by`).
 
 A process made with a ``node`` name is in a cluster; without one nothing here runs.
 """
@@ -81,6 +83,33 @@ class Cluster:
     def buckets(self, kind: str, per_minute: float, burst: float) -> AddressBuckets:
         return SharedBuckets(self.hub.store, kind, per_minute, burst)
 
+    def unstarted_since(self) -> float:
+        """A table made before this that nobody has moved at has been abandoned (or its
+        process died before it could say so): no longer counted against its maker."""
+        return time.time() - self.hub.settings.evict_after_seconds
+
+    def unstarted_by(self, creator: str) -> int | None:
+        """Tables ``creator`` made through any process where nobody has moved yet (None
+        while the store is down: the caller counts this process's own)."""
+        try:
+            return self.hub.store.unstarted_count(creator, self.unstarted_since())
+        except StorageUnavailable:
+            return None
+
+    def made_by(self, table_id: str, creator: str) -> None:
+        try:
+            self.hub.store.add_unstarted(table_id, creator)
+        except StorageUnavailable:
+            log.warning("table %s: could not count it against its maker", table_id)
+
+    def uncount(self, table_id: str) -> None:
+        """A person moved at ``table_id`` (or it ended, or left memory): its maker may make
+        another."""
+        try:
+            self.hub.store.drop_unstarted(table_id)
+        except StorageUnavailable:  # the row ages out
+            log.warning("table %s: could not uncount it from its maker", table_id)
+
     def took(self, table_id: str) -> None:
         """This process holds ``table_id`` from now on: any other lets its copy go."""
         try:
@@ -103,6 +132,7 @@ class Cluster:
                 if time.time() - forgotten > FORGET_SECONDS:
                     forgotten = time.time()
                     await asyncio.to_thread(self.hub.store.forget_buckets, forgotten - 3600)
+                    await asyncio.to_thread(self.hub.store.forget_unstarted, self.unstarted_since())
             except StorageUnavailable:
                 pass  # the store says so on /api/health; the next turn tries again
             except Exception:  # the watcher must outlive any one bad table

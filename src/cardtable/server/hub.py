@@ -149,12 +149,21 @@ class Hub:
         self.workers.close()
 
     def unstarted_by(self, creator: str) -> int:
-        """Tables ``creator`` made where no person has moved yet: a deal looked at and left."""
-        return self.being_made[creator] + sum(
-            1
-            for t in self.tables.values()
-            if t.creator == creator and not t.human_moved and not t.finished
-        )
+        """Tables ``creator`` made where no person has moved yet: a deal looked at and left
+        (in a cluster, those made through any process)."""
+        shared = self.cluster.unstarted_by(creator) if self.cluster is not None else None
+        if shared is None:
+            shared = sum(
+                1
+                for t in self.tables.values()
+                if t.creator == creator and not t.human_moved and not t.finished
+            )
+        return self.being_made[creator] + shared
+
+    def person_moved(self, table: LiveTable) -> None:
+        """The first move of a person at ``table``: it no longer counts against its maker."""
+        if self.cluster is not None:
+            self.cluster.uncount(table.id)
 
     async def evict_abandoned(self, now: float | None = None) -> list[str]:
         """Tables nobody watched and nobody moved at for ``evict_after_seconds`` leave memory
@@ -187,6 +196,8 @@ class Hub:
                     "table %s abandoned after %d moves (a person moved: %s)",
                     table.id, table.version, table.human_moved,
                 )  # fmt: skip
+                if self.cluster is not None and not table.human_moved:
+                    self.cluster.uncount(table.id)  # left: no longer its maker's to count
             await table.stop()
             self.tables.pop(table.id, None)
         return [t.id for t in gone if t.id not in self.tables]
@@ -224,6 +235,8 @@ class Hub:
         try:
             table, keys = await self._create(request, rematch_of)
             table.creator = creator
+            if self.cluster is not None:
+                self.cluster.made_by(table.id, creator)
         finally:
             self.being_made[creator] -= 1
             if self.being_made[creator] <= 0:

@@ -158,6 +158,17 @@ class BucketRow(Base):
     stamp: Mapped[float] = mapped_column(Float, index=True)
 
 
+class UnstartedRow(Base):
+    """A table made by an address where no person has moved yet, while a cluster's
+    processes share the count (the process that made it, and the one holding it, differ)."""
+
+    __tablename__ = "unstarted"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    creator: Mapped[str] = mapped_column(String(64), index=True)
+    made_at: Mapped[float] = mapped_column(Float)
+
+
 class TransferRow(Base):
     """A "continue on another device" link waiting to be taken (server/transfers.py), by
     the SHA-256 of its token."""
@@ -630,6 +641,29 @@ class Store:
 
         return _again_if_raced(spent)
 
+    @writes
+    def add_unstarted(self, table_id: str, creator: str) -> None:
+        with self.session() as session:
+            session.add(UnstartedRow(table_id=table_id, creator=creator, made_at=time.time()))
+
+    @writes
+    def drop_unstarted(self, table_id: str) -> None:
+        """A person moved at ``table_id``, or it ended or was abandoned."""
+        with self.session() as session:
+            session.execute(delete(UnstartedRow).where(UnstartedRow.table_id == table_id))
+
+    @reads
+    def unstarted_count(self, creator: str, since: float) -> int:
+        """Tables ``creator`` made after ``since`` where no person has moved yet (rows a
+        process that died never dropped age out with ``since``)."""
+        with self.session() as session:
+            counted = session.scalar(
+                select(func.count())
+                .select_from(UnstartedRow)
+                .where(UnstartedRow.creator == creator, UnstartedRow.made_at > since)
+            )
+            return int(counted or 0)
+
     @reads
     def transfers_waiting(self) -> list[tuple[str, str, int, float]]:
         """Every waiting link, oldest first: (key, address, size, expiry), not its bytes."""
@@ -669,6 +703,12 @@ class Store:
         """Buckets unused since ``before`` are full again: their rows can go."""
         with self.session() as session:
             session.execute(delete(BucketRow).where(BucketRow.stamp < before))
+
+    @writes
+    def forget_unstarted(self, before: float) -> None:
+        """Rows no longer counted (made before ``before``) can go."""
+        with self.session() as session:
+            session.execute(delete(UnstartedRow).where(UnstartedRow.made_at < before))
 
     def close(self) -> None:
         try:

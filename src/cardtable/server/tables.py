@@ -55,6 +55,7 @@ class TableHub(Compute, Protocol):
     def store(self) -> Store: ...
     def signer(self) -> Signer: ...
     def moved_elsewhere(self, table: LiveTable) -> None: ...
+    def person_moved(self, table: LiveTable) -> None: ...
 
 
 async def durable(written: asyncio.Future[float]) -> tuple[float, bool]:
@@ -311,7 +312,9 @@ class LiveTable:
                 # pending (or done), never a moment with neither
                 self.coach.judge_later(seat, coached, action, self.version)
             self._note_choices(seat, movers, new_round)
-            self.human_moved = self.human_moved or (seat >= 0 and not self.roster.is_bot(seat))
+            if not self.human_moved and seat >= 0 and not self.roster.is_bot(seat):
+                self.human_moved = True
+                self.hub.person_moved(self)
             if self.finished:
                 self.row.status, self.row.finished_at = "finished", self.last_change
                 self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
