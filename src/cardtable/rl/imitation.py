@@ -31,7 +31,7 @@ import torch
 from torch import nn
 
 from cardtable.rl.opponents import BatchBots
-from cardtable.rl.vector import CardtableVectorEnv
+from cardtable.rl.vector import CardtableVectorEnv, baseline_options
 
 
 @dataclass
@@ -174,7 +174,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True, help="the .npz to write")
     args = parser.parse_args(argv)
-    from cardtable.rl.ppo import baseline_options  # noqa: PLC0415 - torch's layer
 
     options = baseline_options(args.game, args.rounds)
     moves = collect(

@@ -56,17 +56,7 @@ from cardtable.core.state import State
 from cardtable.rl.encoding import BaseEncoder, encoder_for, observe
 from cardtable.rl.imitation import Moves, imitate
 from cardtable.rl.opponents import BatchBots
-from cardtable.rl.vector import CardtableVectorEnv
-
-
-def baseline_options(game_id: str, rounds: int = 0) -> dict[str, Any]:
-    """The rules the baseline trains and is measured on: the game's ``rl_options`` (its
-    spec's GameInfo; two players and one round, where the game allows them), with
-    ``rounds`` rounds a match where it is given (``--rounds 6``: six-round matches)."""
-    options = dict(spec_of(game_id).info.rl_options)
-    if rounds:
-        options["rounds"] = rounds
-    return options
+from cardtable.rl.vector import CardtableVectorEnv, baseline_options
 
 
 def unit(config: Config, plural: bool = False) -> str:
@@ -231,7 +221,12 @@ def start_from(network: nn.Module, path: Path, config: Config) -> None:
     wanted = {key: getattr(config, key) for key in shape}
     if shape != wanted:
         raise ValueError(f"{path} holds a {shape} network; this run builds {wanted}")
-    network.load_state_dict({key: value.float() for key, value in saved["state"].items()})
+    network.load_state_dict(full_precision(saved))
+
+
+def full_precision(saved: dict[str, Any]) -> dict[str, torch.Tensor]:
+    """A saved run's weights as the network holds them (they are kept in half precision)."""
+    return {key: value.float() for key, value in saved["state"].items()}
 
 
 def _layer(layer: nn.Linear, std: float = float(np.sqrt(2))) -> nn.Linear:
@@ -586,7 +581,7 @@ def load(path: Path, device: str = "cpu") -> tuple[nn.Module, Config]:
     options = baseline_options(config.game, config.rounds)
     encoder = encoder_for(cardtable.load(config.game, **options))
     network = make_network(encoder, config)
-    network.load_state_dict({key: value.float() for key, value in saved["state"].items()})
+    network.load_state_dict(full_precision(saved))
     return network.to(device), config
 
 

@@ -41,11 +41,23 @@ from gymnasium.vector.utils import batch_space
 import cardtable
 from cardtable.core.encoding import Mask, Vector
 from cardtable.core.errors import IllegalAction
+from cardtable.core.game import spec_of
 from cardtable.core.state import State
 from cardtable.rl.aec import observation_space
 from cardtable.rl.encoding import clipped, encoder_for
 from cardtable.rl.opponents import Actions, BatchBots
 from cardtable.rl.rewards import Rewards
+
+
+def baseline_options(game_id: str, rounds: int = 0) -> dict[str, Any]:
+    """The rules the baseline trains and is measured on: the game's ``rl_options`` (its
+    spec's GameInfo; two players and one round, where the game allows them), with
+    ``rounds`` rounds a match where it is given (``--rounds 6``: six-round matches)."""
+    options = dict(spec_of(game_id).info.rl_options)
+    if rounds:
+        options["rounds"] = rounds
+    return options
+
 
 Seats = npt.NDArray[np.int64]
 #: (observations, masks, seats) of the rows to move -> an action number per row
