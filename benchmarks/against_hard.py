@@ -1,9 +1,13 @@
-"""What the top level could gain over ``hard`` in koi-koi: variants of the search against
-``hard`` on mirrored single-round deals (the arena's schedule and process pool).
+"""What the top level could gain in koi-koi: variants of the search against ``hard`` (or
+the level ``--against`` names: ``expert`` for a level above it) on mirrored single-round
+deals (the arena's schedule and process pool; each game journalled as it ends).
 
 Variants (each ISMCTS at the hard level's budget, greedy playouts unless said):
 
 - ``expert``: the shipped level (hands dealt by the hand reader);
+- ``strategist-playouts``: the hand reader, playouts by the strategist instead of greedy
+  (about 0.8 s a move); ``strategist-playouts-1k`` the same with 1 000 iterations a move
+  (about expert's time);
 - ``learned``: the hand reader, each leaf judged by the learned evaluator alone (no
   playout: the shipped network, ``make train``);
 - ``learned-mix``: the hand reader, a leaf judged half by its playout, half by the network;
@@ -14,6 +18,7 @@ Variants (each ISMCTS at the hard level's budget, greedy playouts unless said):
 The oracles read hidden cards on purpose: they bound what any honest bot can gain.
 
     .venv/bin/python benchmarks/against_hard.py --variants sees-hands,learned --deals 200 --jobs 2
+    .venv/bin/python benchmarks/against_hard.py --variants strategist-playouts --against expert
 """
 
 from __future__ import annotations
@@ -22,12 +27,12 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from cardtable.agents.base import EXPERT_SECONDS, Agent, register_agent
 from cardtable.agents.ismcts import search_level
 from cardtable.agents.learned import LearnedLeaf
-from cardtable.arena.tournament import head_to_head, run, schedule
+from cardtable.arena.tournament import GameOutcome, head_to_head, run, schedule
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from cardtable.games.hanafuda.bots import read_hands, trained_network
@@ -61,13 +66,26 @@ def learned(share: float) -> Any:
         assert network is not None, "no trained network: make train"
         leaf = LearnedLeaf(network, HanafudaEncoder())
         return search_level(
-            game_id, seed, belief=read_hands, seconds=EXPERT_SECONDS, leaf=leaf, leaf_share=share
-        )
+            game_id, seed, belief=read_hands, live_seconds=EXPERT_SECONDS, leaf=leaf,
+            leaf_share=share,
+        )  # fmt: skip
+
+    return make
+
+
+def playouts(rollout: str, iterations: int | None = None) -> Any:
+    def make(game_id: str, seed: int | None) -> Agent:
+        return search_level(
+            game_id, seed, rollout=rollout, belief=read_hands, iterations=iterations,
+            live_seconds=EXPERT_SECONDS,
+        )  # fmt: skip
 
     return make
 
 
 VARIANTS = {
+    "strategist-playouts": playouts("strategist"),
+    "strategist-playouts-1k": playouts("strategist", 1000),
     "learned": learned(1.0),
     "learned-mix": learned(0.5),
     "sees-hands": oracle(False),
@@ -81,26 +99,31 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200, help="deals, each from both seats")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--against", default="hard", help="the level each variant meets")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/against_hard"))
     args = parser.parse_args()
     for name, make in VARIANTS.items():
         register_agent(name, f"benchmark variant {name}", make)  # the pool's forks see them
     args.out.mkdir(parents=True, exist_ok=True)
     figures: dict[str, Any] = {"game": GAME, "deals": args.deals}
+    opponent = args.against
     for variant in args.variants.split(","):
-        jobs = schedule(GAME, [variant, "hard"], games=args.deals, seed=args.seed,
+        jobs = schedule(GAME, [variant, opponent], games=args.deals, seed=args.seed,
                         options={"rounds": 1})  # fmt: skip
         started = time.perf_counter()
-        outcomes = run(jobs, workers=args.jobs)
-        with (args.out / f"{variant}-hard.jsonl").open("w") as journal:
-            for outcome in outcomes:
+        with (args.out / f"{variant}-{opponent}.jsonl").open("w") as journal:
+
+            def kept(outcome: GameOutcome, journal: IO[str] = journal) -> None:
                 journal.write(json.dumps(outcome.to_json()) + "\n")
-        (pairing,) = head_to_head(outcomes, [variant, "hard"])
+                journal.flush()  # a long run can be read while it plays
+
+            outcomes = run(jobs, workers=args.jobs, on_done=kept)
+        (pairing,) = head_to_head(outcomes, [variant, opponent])
         share, interval, margin = pairing.figures()
         seconds = time.perf_counter() - started
-        print(f"{variant:>12} – hard: {share} ({interval}), margin {margin}, {seconds:.0f} s")
+        print(f"{variant:>12} – {opponent}: {share} ({interval}), margin {margin}, {seconds:.0f} s")
         figures[variant] = {"share": share, "interval": interval, "margin": margin}
-    save_figures("against_hard", figures)
+    save_figures(f"against_{opponent}", figures)
 
 
 if __name__ == "__main__":
