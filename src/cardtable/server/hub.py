@@ -150,20 +150,26 @@ class Hub:
 
     def unstarted_by(self, creator: str) -> int:
         """Tables ``creator`` made where no person has moved yet: a deal looked at and left
-        (in a cluster, those made through any process)."""
+        (in a cluster, those made through any process, those being made included)."""
         shared = self.cluster.unstarted_by(creator) if self.cluster is not None else None
-        if shared is None:
-            shared = sum(
-                1
-                for t in self.tables.values()
-                if t.creator == creator and not t.human_moved and not t.finished
-            )
-        return self.being_made[creator] + shared
+        if shared is not None:
+            return shared
+        return self.being_made[creator] + sum(
+            1
+            for t in self.tables.values()
+            if t.creator == creator and not t.human_moved and not t.finished
+        )
 
-    def person_moved(self, table: LiveTable) -> None:
-        """The first move of a person at ``table``: it no longer counts against its maker."""
-        if self.cluster is not None:
-            self.cluster.uncount(table.id)
+    def started(self, table: LiveTable) -> None:
+        """A person moved at ``table`` for the first time, or it ended before one did: it no
+        longer counts against its maker (in a cluster, the store is told in the background:
+        the move that did it is not held up)."""
+        cluster = self.cluster
+        if cluster is None:
+            return
+        task = asyncio.get_running_loop().create_task(asyncio.to_thread(cluster.uncount, table.id))
+        self._letting_go.add(task)
+        task.add_done_callback(self._letting_go.discard)
 
     async def evict_abandoned(self, now: float | None = None) -> list[str]:
         """Tables nobody watched and nobody moved at for ``evict_after_seconds`` leave memory
@@ -225,26 +231,44 @@ class Hub:
         ``creator`` (a client address) may hold only so many tables nobody has moved at."""
         if creator is None:
             return await self._create(request, rematch_of)
-        if self.unstarted_by(creator) >= self.settings.unstarted_tables:
+        table_id = new_table_id()
+        # in a cluster the table is counted before the count is read: two processes asked
+        # at once cannot both let the address past its limit
+        counted = self.cluster is not None and self.cluster.made_by(table_id, creator)
+        try:
+            self.refuse_over_unstarted(creator, counted)
+        except TableError:
+            self._uncount(table_id, counted)
+            raise
+        self.being_made[creator] += 1
+        try:
+            table, keys = await self._create(request, rematch_of, table_id)
+        except BaseException:
+            self._uncount(table_id, counted)
+            raise
+        finally:
+            self.being_made[creator] -= 1
+            if self.being_made[creator] <= 0:
+                del self.being_made[creator]
+        table.creator = creator
+        return table, keys
+
+    def refuse_over_unstarted(self, creator: str, counted_one: bool = False) -> None:
+        """Refuse ``creator`` another table while it has as many as it may where nobody has
+        moved (``counted_one``: the one asked for is counted already)."""
+        if self.unstarted_by(creator) - counted_one >= self.settings.unstarted_tables:
             raise TableError(
                 f"you have {self.settings.unstarted_tables} tables where nobody has moved yet: "
                 "play or leave one before making another",
                 "unstarted_tables",
             )
-        self.being_made[creator] += 1
-        try:
-            table, keys = await self._create(request, rematch_of)
-            table.creator = creator
-            if self.cluster is not None:
-                self.cluster.made_by(table.id, creator)
-        finally:
-            self.being_made[creator] -= 1
-            if self.being_made[creator] <= 0:
-                del self.being_made[creator]
-        return table, keys
+
+    def _uncount(self, table_id: str, counted: bool) -> None:
+        if counted and self.cluster is not None:
+            self.cluster.uncount(table_id)
 
     async def _create(
-        self, request: TableRequest, rematch_of: LiveTable | None
+        self, request: TableRequest, rematch_of: LiveTable | None, table_id: str | None = None
     ) -> tuple[LiveTable, list[str | None]]:
         game = build_game(request)
         seats = seat_infos(request, game.id)
@@ -263,7 +287,7 @@ class Hub:
         if request.preset == LESSON_PRESET:  # the lesson's deal is known: so is its seed
             sealed = Commitment(seed=lesson_of(game.id).seed, salt=sealed.salt)
         row = TableRow(
-            id=new_table_id(),
+            id=table_id or new_table_id(),
             game=game.id,
             preset=request.preset,
             options=game.options.model_dump(mode="json"),

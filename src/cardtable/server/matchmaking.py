@@ -197,6 +197,8 @@ class Matchmaker:
         row = await self._ticket(ticket_id)
         if time.time() - row.created_at < self.hub.settings.match_bot_offer_seconds:
             raise TableError("the bot is offered after a wait: keep waiting a little", "too_early")
+        # before the ticket is taken: refused by the table limit, the person stays queued
+        self.hub.refuse_over_unstarted(address)
         if not await asyncio.to_thread(kept.take, self.store, row.id, "bot"):
             raise TableError("this ticket is no longer waiting (matched?)", "no_seat")
         levels = bot_levels(row.game)

@@ -52,6 +52,7 @@ from sqlalchemy.exc import (
     IntegrityError,
     InterfaceError,
     OperationalError,
+    ProgrammingError,
     StatementError,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -209,7 +210,12 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
         engine = create_engine(url, pool_pre_ping=True)
-    Base.metadata.create_all(engine)
+    try:
+        Base.metadata.create_all(engine)
+    except (ProgrammingError, IntegrityError):
+        # the processes of a cluster started together after an upgrade each made the new
+        # tables: the one that lost finds them made now
+        Base.metadata.create_all(engine)
     return engine
 
 
@@ -706,9 +712,15 @@ class Store:
 
     @writes
     def forget_unstarted(self, before: float) -> None:
-        """Rows no longer counted (made before ``before``) can go."""
+        """Rows no longer counted (made before ``before``) can go, and those of tables that
+        ended or were abandoned (their process died before it said so)."""
+        over = select(TableRow.id).where(TableRow.status != "playing")
         with self.session() as session:
-            session.execute(delete(UnstartedRow).where(UnstartedRow.made_at < before))
+            session.execute(
+                delete(UnstartedRow).where(
+                    (UnstartedRow.made_at < before) | UnstartedRow.table_id.in_(over)
+                )
+            )
 
     def close(self) -> None:
         try:

@@ -55,7 +55,7 @@ class TableHub(Compute, Protocol):
     def store(self) -> Store: ...
     def signer(self) -> Signer: ...
     def moved_elsewhere(self, table: LiveTable) -> None: ...
-    def person_moved(self, table: LiveTable) -> None: ...
+    def started(self, table: LiveTable) -> None: ...
 
 
 async def durable(written: asyncio.Future[float]) -> tuple[float, bool]:
@@ -312,9 +312,12 @@ class LiveTable:
                 # pending (or done), never a moment with neither
                 self.coach.judge_later(seat, coached, action, self.version)
             self._note_choices(seat, movers, new_round)
-            if not self.human_moved and seat >= 0 and not self.roster.is_bot(seat):
+            started = not self.human_moved
+            if started and seat >= 0 and not self.roster.is_bot(seat):
                 self.human_moved = True
-                self.hub.person_moved(self)
+                self.hub.started(self)
+            elif started and self.finished:  # over before any person moved
+                self.hub.started(self)
             if self.finished:
                 self.row.status, self.row.finished_at = "finished", self.last_change
                 self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
