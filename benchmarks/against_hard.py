@@ -8,6 +8,9 @@ Variants (each ISMCTS at the hard level's budget, greedy playouts unless said):
 - ``strategist-playouts``: the hand reader, playouts by the strategist instead of greedy
   (about 0.8 s a move); ``strategist-playouts-1k`` the same with 1 000 iterations a move
   (about expert's time);
+- ``for-points``: ``expert`` judging each playout by its margin as if four rounds were left
+  (a single round is otherwise played to win it, not for its points);
+- ``explore-0.35``, ``explore-1.4``: ``expert`` with half and twice its UCB exploration;
 - ``learned``: the hand reader, each leaf judged by the learned evaluator alone (no
   playout: the shipped network, ``make train``);
 - ``learned-mix``: the hand reader, a leaf judged half by its playout, half by the network;
@@ -73,11 +76,13 @@ def learned(share: float) -> Any:
     return make
 
 
-def playouts(rollout: str, iterations: int | None = None) -> Any:
+def playouts(
+    rollout: str, iterations: int | None = None, horizon: int = 0, exploration: float = 0.7
+) -> Any:
     def make(game_id: str, seed: int | None) -> Agent:
         return search_level(
             game_id, seed, rollout=rollout, belief=read_hands, iterations=iterations,
-            live_seconds=EXPERT_SECONDS,
+            live_seconds=EXPERT_SECONDS, horizon=horizon, exploration=exploration,
         )  # fmt: skip
 
     return make
@@ -86,6 +91,9 @@ def playouts(rollout: str, iterations: int | None = None) -> Any:
 VARIANTS = {
     "strategist-playouts": playouts("strategist"),
     "strategist-playouts-1k": playouts("strategist", 1000),
+    "for-points": playouts("greedy", horizon=4),
+    "explore-0.35": playouts("greedy", exploration=0.35),
+    "explore-1.4": playouts("greedy", exploration=1.4),
     "learned": learned(1.0),
     "learned-mix": learned(0.5),
     "sees-hands": oracle(False),

@@ -224,3 +224,32 @@ def test_match_rewards_judge_each_seat_against_its_best_opponent(
             expected = 0.5 * win + 0.25 * math.tanh(margin) + 0.25
         assert reward == pytest.approx(expected)
         assert 0.0 <= reward <= 1.0
+
+
+def test_a_horizon_plays_the_last_round_for_its_points() -> None:
+    """A single round is the game's last: judged by who won it, unless the search is told
+    to play it as if rounds were left (``horizon``: its margin alone counts); a match's
+    early rounds keep the rounds they really have left."""
+    single = cardtable.load("koi-koi", rounds=1).new_state(seed=4)
+    match = cardtable.load("koi-koi", rounds=12).new_state(seed=4)
+    assert ISMCTSAgent(iterations=1).rounds_left(single) == 0
+    assert ISMCTSAgent(iterations=1, horizon=4).rounds_left(single) == 4
+    assert ISMCTSAgent(iterations=1).rounds_left(match) == 11
+    assert ISMCTSAgent(iterations=1, horizon=4).rounds_left(match) == 11
+
+
+def test_exploration_spreads_the_search_over_the_moves() -> None:
+    """UCB's exploration weight: with none, the search keeps to the move that looks best
+    after one try each; with a large one, the tries spread almost evenly."""
+    state = cardtable.load("koi-koi", rounds=1).new_state(seed=9)
+    seat = min(state.to_move)
+    legal = state.legal_actions(seat)
+    assert len(legal) > 2
+
+    def most_tried_share(exploration: float) -> float:
+        bot = ISMCTSAgent(iterations=600, seed=3, exploration=exploration)
+        visits = [child.visits for child in bot.search(state, seat, legal).children.values()]
+        return max(visits) / sum(visits)
+
+    narrow, wide = most_tried_share(0.0), most_tried_share(50.0)
+    assert narrow > 0.5 > 2 / len(legal) > wide

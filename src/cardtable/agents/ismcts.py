@@ -88,9 +88,9 @@ class Node:
     reward: float = 0.0
     children: dict[Action, Node] = field(default_factory=dict)
 
-    def ucb(self) -> float:
+    def ucb(self, exploration: float = EXPLORATION) -> float:
         mean = self.reward / self.visits
-        return mean + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
+        return mean + exploration * math.sqrt(math.log(self.available) / self.visits)
 
 
 def match_rewards(totals: tuple[int, ...], scale: float, rounds_left: int) -> list[float]:
@@ -130,8 +130,14 @@ class ISMCTSAgent:
         leaf: LeafValue | None = None,
         leaf_share: float = 1.0,
         live_seconds: float | None = None,
+        horizon: int = 0,
+        exploration: float = EXPLORATION,
     ) -> None:
         self.iterations = iterations
+        self.exploration = exploration  # UCB's weight on trying the less tried
+        #: judge a playout as if at least this many rounds were left after it: its
+        #: margin in points, not who won (0: the last round of a game is played to win)
+        self.horizon = horizon
         #: a leaf's reward is this share of the leaf value's, the rest the playout's
         self.leaf = leaf
         self.leaf_share = leaf_share
@@ -162,8 +168,7 @@ class ISMCTSAgent:
         self.fast_playouts = self.rollout is None and isinstance(state, FastPlayout)
         # Search to the end of this round, or of the game when rounds build on each other.
         until = None if state.rounds_carry_over else state.rounds_finished
-        planned = state.rounds_planned
-        rounds_left = 0 if planned is None or until is None else max(planned - until - 1, 0)
+        rounds_left = self.rounds_left(state)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         dealer = None if self.belief is None else self.belief(state, seat)
         for iteration in range(self.iterations):
@@ -178,6 +183,13 @@ class ISMCTSAgent:
                 sample.end_at_round()
             self._iterate(root, sample, seat, until, rounds_left, legal)
         return root
+
+    def rounds_left(self, state: State) -> int:
+        """How many rounds a playout of this round is judged to leave to play after it (0:
+        the last, played to win; :attr:`horizon` at least)."""
+        planned, until = state.rounds_planned, state.rounds_finished
+        left = 0 if planned is None or state.rounds_carry_over else max(planned - until - 1, 0)
+        return max(left, self.horizon)
 
     def _iterate(
         self,
@@ -212,7 +224,7 @@ class ISMCTSAgent:
                 state.advance(mover, action)
                 path.append(child)
                 break
-            child = _most_promising(available)
+            child = _most_promising(available, self.exploration)
             assert child.action is not None
             state.advance(mover, child.action)
             path.append(child)
@@ -259,13 +271,13 @@ class ISMCTSAgent:
                 state.advance(mover, action)
 
 
-def _most_promising(children: list[Node]) -> Node:
+def _most_promising(children: list[Node], exploration: float) -> Node:
     """The child of highest UCB, the first of equals (``max(children, key=Node.ucb)`` as a
     loop: compiled, it runs without a Python call per child)."""
     best = children[0]
-    best_value = best.ucb()
+    best_value = best.ucb(exploration)
     for child in children[1:]:
-        value = child.ucb()
+        value = child.ucb(exploration)
         if value > best_value:
             best, best_value = child, value
     return best
@@ -311,12 +323,15 @@ def search_level(
     leaf: LeafValue | None = None,
     leaf_share: float = 1.0,
     iterations: int | None = None,
+    horizon: int = 0,
+    exploration: float = EXPLORATION,
 ) -> ISMCTSAgent:
     """A level's search: the game's budget in iterations (``iterations`` when given; at a
     live table at most ``live_seconds`` a move), playouts by its ``rollout`` bot, hidden
     cards dealt by ``belief`` (uniformly without one), leaves judged ``leaf_share`` by
-    ``leaf``. No clock runs until a live table puts it on: envs, the arena and replays
-    get the same moves from the same seed."""
+    ``leaf``, playouts judged by their margin alone when ``horizon`` says to play for
+    points (see :class:`ISMCTSAgent`). No clock runs until a live table puts it on:
+    envs, the arena and replays get the same moves from the same seed."""
     return ISMCTSAgent(
         iterations=iterations or spec_of(game_id).info.search_iterations,
         live_seconds=live_seconds,
@@ -325,6 +340,8 @@ def search_level(
         belief=belief,
         leaf=leaf,
         leaf_share=leaf_share,
+        horizon=horizon,
+        exploration=exploration,
     )
 
 
