@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from cardtable.agents.base import EXPERT_SECONDS, Agent, register_agent
-from cardtable.agents.ismcts import search_level
+from cardtable.agents.ismcts import EXPLORATION, search_level
 from cardtable.agents.learned import LearnedLeaf
 from cardtable.arena.tournament import GameOutcome, head_to_head, run, schedule
 from cardtable.core.rng import Rng
@@ -77,7 +77,7 @@ def learned(share: float) -> Any:
 
 
 def playouts(
-    rollout: str, iterations: int | None = None, horizon: int = 0, exploration: float = 0.7
+    rollout: str, iterations: int | None = None, horizon: int = 0, exploration: float = EXPLORATION
 ) -> Any:
     def make(game_id: str, seed: int | None) -> Agent:
         return search_level(

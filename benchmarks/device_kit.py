@@ -157,6 +157,20 @@ def check_kit() -> None:
     subprocess.run([str(PYTHON_312), "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", *DEVICE_HAS], check=True)
+    # a copy of the tree, as the device tool sends it: the script copies the compiled
+    # engine into its src/, which must not be this checkout's
+    tree = Path(tempfile.mkdtemp(prefix="device-kit-tree-"))
+    tracked = (
+        subprocess.run(["git", "ls-files", "-z"], capture_output=True, check=True, cwd=ROOT)
+        .stdout.decode()
+        .split("\0")
+    )
+    for name in filter(None, tracked):
+        target = tree / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / name).is_file():
+            shutil.copy2(ROOT / name, target)
+    shutil.copytree(KIT, tree / KIT.name)
     env = {
         **os.environ,
         "PYTHON": str(python),
@@ -166,7 +180,11 @@ def check_kit() -> None:
         "CLIENT_PROCESSES": "1",
         "OUT": tempfile.mkdtemp(prefix="device-kit-check-"),
     }
-    subprocess.run(["bash", str(ROOT / "benchmarks" / "device_web.sh")], check=True, env=env)
+    try:
+        subprocess.run(["bash", "benchmarks/device_web.sh"], check=True, env=env, cwd=tree)
+    finally:
+        for scratch in (tree, venv, Path(env["OUT"])):
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def main() -> None:

@@ -22,16 +22,19 @@ PROCESSES=${DEVICE_PROCESSES:-1 2 4 8}
 CLIENTS=${CLIENT_PROCESSES:-6}
 KIT=${KIT:-.devkit}
 UNPACKED=${UNPACKED:-$(mktemp -d /tmp/devkit.XXXXXX)}
+trap 'rm -rf "$UNPACKED"' EXIT
+RESULTS=${CARDTABLE_BENCH_RESULTS:-benchmarks/results}
 mkdir -p "$OUT"
 : > "$OUT/summary.txt"
 
 if [ -d "$KIT" ]; then
+    KIT=$(cd "$KIT" && pwd)
     started=$(date +%s)
     "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
         --target "$UNPACKED/site" "$KIT"/wheels/*.whl
     export PYTHONPATH="$UNPACKED/site:$PWD/src:$PWD"
     # nginx comes unpacked (device_kit.py ran dpkg -x here); runuser and useradd are in sbin
-    export PATH="$PWD/$KIT/nginx/usr/sbin:$PATH:/usr/sbin:/sbin"
+    export PATH="$KIT/nginx/usr/sbin:$PATH:/usr/sbin:/sbin"
     missing=$(ldd "$KIT/nginx/usr/sbin/nginx" | grep "not found" || true)
     [ -z "$missing" ] || echo "nginx lacks libraries here: $missing"
     "$PYTHON" -m zipfile -e "$KIT"/postgres/*.whl "$UNPACKED/postgres"
@@ -61,7 +64,7 @@ for seats in $SEATS; do
             --cluster "$processes" --client-processes "$CLIENTS" 2>"$OUT/$name.err" \
             | tee "$OUT/$name.txt"; then
             head -2 "$OUT/$name.txt" | tr '\n' ' ' | sed "s/^/$name: /" >> "$OUT/summary.txt"
-            cp benchmarks/results/web_load.json "$OUT/$name.json"
+            cp "$RESULTS/web_load.json" "$OUT/$name.json" || true
         else
             tail -5 "$OUT/$name.err"
             echo -n "$name: failed (see $name.err)" >> "$OUT/summary.txt"

@@ -136,7 +136,8 @@ class ISMCTSAgent:
         self.iterations = iterations
         self.exploration = exploration  # UCB's weight on trying the less tried
         #: judge a playout as if at least this many rounds were left after it: its
-        #: margin in points, not who won (0: the last round of a game is played to win)
+        #: margin in points, not who won (0: the game's last round, or a playout to the
+        #: end of the game, is played to win)
         self.horizon = horizon
         #: a leaf's reward is this share of the leaf value's, the rest the playout's
         self.leaf = leaf

@@ -160,16 +160,12 @@ class Hub:
             if t.creator == creator and not t.human_moved and not t.finished
         )
 
-    def started(self, table: LiveTable) -> None:
+    async def started(self, table: LiveTable) -> None:
         """A person moved at ``table`` for the first time, or it ended before one did: it no
-        longer counts against its maker (in a cluster, the store is told in the background:
-        the move that did it is not held up)."""
-        cluster = self.cluster
-        if cluster is None:
-            return
-        task = asyncio.get_running_loop().create_task(asyncio.to_thread(cluster.uncount, table.id))
-        self._letting_go.add(task)
-        task.add_done_callback(self._letting_go.discard)
+        longer counts against its maker (in a cluster the store is told, off the event
+        loop; the table calls this once its move is sent, so no other table waits)."""
+        if self.cluster is not None:
+            await asyncio.to_thread(self.cluster.uncount, table.id)
 
     async def evict_abandoned(self, now: float | None = None) -> list[str]:
         """Tables nobody watched and nobody moved at for ``evict_after_seconds`` leave memory

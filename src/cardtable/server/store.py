@@ -41,6 +41,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
     func,
     insert,
     select,
@@ -714,13 +715,9 @@ class Store:
     def forget_unstarted(self, before: float) -> None:
         """Rows no longer counted (made before ``before``) can go, and those of tables that
         ended or were abandoned (their process died before it said so)."""
-        over = select(TableRow.id).where(TableRow.status != "playing")
+        over = exists().where(TableRow.id == UnstartedRow.table_id, TableRow.status != "playing")
         with self.session() as session:
-            session.execute(
-                delete(UnstartedRow).where(
-                    (UnstartedRow.made_at < before) | UnstartedRow.table_id.in_(over)
-                )
-            )
+            session.execute(delete(UnstartedRow).where((UnstartedRow.made_at < before) | over))
 
     def close(self) -> None:
         try:

@@ -55,7 +55,7 @@ class TableHub(Compute, Protocol):
     def store(self) -> Store: ...
     def signer(self) -> Signer: ...
     def moved_elsewhere(self, table: LiveTable) -> None: ...
-    def started(self, table: LiveTable) -> None: ...
+    async def started(self, table: LiveTable) -> None: ...
 
 
 async def durable(written: asyncio.Future[float]) -> tuple[float, bool]:
@@ -312,18 +312,19 @@ class LiveTable:
                 # pending (or done), never a moment with neither
                 self.coach.judge_later(seat, coached, action, self.version)
             self._note_choices(seat, movers, new_round)
-            started = not self.human_moved
-            if started and seat >= 0 and not self.roster.is_bot(seat):
-                self.human_moved = True
-                self.hub.started(self)
-            elif started and self.finished:  # over before any person moved
-                self.hub.started(self)
+            # the first move of a person, or the end of a game no person moved in
+            started = not self.human_moved and (
+                (seat >= 0 and not self.roster.is_bot(seat)) or self.finished
+            )
+            self.human_moved = self.human_moved or (seat >= 0 and not self.roster.is_bot(seat))
             if self.finished:
                 self.row.status, self.row.finished_at = "finished", self.last_change
                 self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
         if cancelled:  # the table is being stopped: the move stands, in the log and here
             raise asyncio.CancelledError
         await self._changed()
+        if started:  # after the frames: its maker may make another table now
+            await self.hub.started(self)
 
     def _refuse_unless_playing(self) -> None:
         if self.roster.waiting_for():
