@@ -312,11 +312,10 @@ class LiveTable:
                 # pending (or done), never a moment with neither
                 self.coach.judge_later(seat, coached, action, self.version)
             self._note_choices(seat, movers, new_round)
+            by_person = seat >= 0 and not self.roster.is_bot(seat)
             # the first move of a person, or the end of a game no person moved in
-            started = not self.human_moved and (
-                (seat >= 0 and not self.roster.is_bot(seat)) or self.finished
-            )
-            self.human_moved = self.human_moved or (seat >= 0 and not self.roster.is_bot(seat))
+            started = not self.human_moved and (by_person or self.finished)
+            self.human_moved = self.human_moved or by_person
             if self.finished:
                 self.row.status, self.row.finished_at = "finished", self.last_change
                 self.hub.store.set_fields(self.id, status="finished", finished_at=self.last_change)
