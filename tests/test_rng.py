@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from cardtable.core.rng import Rng, draw_below, seed_to_u64
+from cardtable.core.rng import FACTORIALS, Rng, draw_below, seed_to_u64, shuffle_in_one_draw
 
 
 def test_splitmix64_reference_vector() -> None:
@@ -68,6 +68,28 @@ def test_shuffle_is_a_permutation_and_matches_below() -> None:
         j = rng.below(i + 1)
         expected[i], expected[j] = expected[j], expected[i]
     assert items == expected
+
+
+def readable_shuffle(x: list[int], rng: Rng | random.Random) -> None:
+    """shuffle_in_one_draw as its docstring says it: the digits of one number below n!."""
+    if len(x) < 2:
+        return
+    number = draw_below(rng, FACTORIALS[len(x)])
+    for i in range(len(x) - 1, 0, -1):
+        number, j = divmod(number, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+@pytest.mark.parametrize("make", [Rng, random.Random], ids=["Rng", "random.Random"])
+def test_the_one_draw_shuffle_takes_the_digits_of_its_number(make: type) -> None:
+    """The search's shuffle divides its number in machine-word limbs: the same order as
+    the plain digits, for every length it takes (one limb, several, the longest)."""
+    for n in [*range(40), 64, 100, 128]:
+        for seed in range(12):
+            fast, readable = list(range(n)), list(range(n))
+            shuffle_in_one_draw(fast, make(seed))
+            readable_shuffle(readable, make(seed))
+            assert fast == readable, (n, seed)
 
 
 def test_permutation_is_uniform_enough_and_reproducible() -> None:

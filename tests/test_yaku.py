@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -232,6 +234,8 @@ def test_the_evaluator_agrees_with_the_rules_read_slowly(
             shown = table.evaluated(pile, on_table, calls)
             assert {y.key: y.points for y in shown} == expected
             shown.clear()
+            # the engine's remembered total (no call, no voiding card on the table)
+            assert table.total(pile) == sum(readable_yaku(table, pile, 0, 0).values())
 
 
 @settings(max_examples=count(2000), deadline=None)
@@ -265,8 +269,23 @@ def test_a_pickled_table_scores_the_same_and_leaves_its_memos_behind() -> None:
     totals = [table.total(pile, cards("09-1"), 1) for pile in piles]
     assert table.progress(piles[1], 0) and table._progress
     assert table.evaluated(piles[0]) and table._evaluated
+    assert table.total(piles[0]) and table._totals
     copy = pickle.loads(pickle.dumps(table))
     assert copy == table and not copy._progress and copy.void_cards == table.void_cards
-    assert not copy._evaluated
+    assert not copy._evaluated and not copy._totals
     assert [copy.total(pile, cards("09-1"), 1) for pile in piles] == totals
     assert len(pickle.dumps(table)) == len(pickle.dumps(copy))
+
+
+def test_remembered_totals_stay_bounded_and_right() -> None:
+    """The engine remembers each pile's total: at most 2**15 of them, then it starts again,
+    and a total asked after that is still the pile's."""
+    table = koikoi_table(load("koi-koi").options)  # type: ignore[arg-type]
+    rng = random.Random(4)
+    piles = [sum(1 << c for c in rng.sample(range(48), rng.randint(2, 20))) for _ in range(40_000)]
+    expected = {pile: sum(y.points for y in table.evaluate(pile)) for pile in piles[:200]}
+    for pile in piles:
+        table.total(pile)
+        assert len(table._totals) <= 1 << 15
+    assert all(table.total(pile) == points for pile, points in expected.items())
+    assert all(table.total(pile) == points for pile, points in expected.items())

@@ -74,9 +74,12 @@ def draw_below(rng: RandomSource, n: int) -> int:
 
 #: FACTORIALS[n] = n!: the number of orders of n cards
 FACTORIALS: Final = tuple(math.factorial(n) for n in range(129))
+#: shuffle_in_one_draw() divides its number in limbs of this many bits
+_LIMB_BITS: Final = 54
+_LIMB_MASK: Final = (1 << _LIMB_BITS) - 1
 
 
-def shuffle_in_one_draw(x: MutableSequence[T], rng: RandomSource) -> None:
+def shuffle_in_one_draw(x: list[T], rng: RandomSource) -> None:
     """Shuffle ``x`` in place from one uniform draw below ``len(x)!``.
 
     Fisher-Yates again, but its swap indices are the mixed-radix digits of a single
@@ -92,8 +95,25 @@ def shuffle_in_one_draw(x: MutableSequence[T], rng: RandomSource) -> None:
     if len(x) < 2:
         return
     number = draw_below(rng, FACTORIALS[len(x)])
+    # The number's digits by long division in machine words, on its limbs (most significant
+    # first): divmod on a number of a hundred bits makes new numbers at every step. A
+    # remainder is below its radix (at most 128), so remainder and limb fit a word.
+    limbs = vec[i64](capacity=number.bit_length() // _LIMB_BITS + 1)
+    shift = (number.bit_length() // _LIMB_BITS) * _LIMB_BITS
+    while shift >= 0:
+        limbs = append(limbs, i64((number >> shift) & _LIMB_MASK))
+        shift -= _LIMB_BITS
+    top = 0  # the limbs above it are zero now
     for i in range(len(x) - 1, 0, -1):
-        number, j = divmod(number, i + 1)
+        radix: i64 = i + 1
+        rest: i64 = 0
+        for k in range(top, len(limbs)):
+            current = (rest << _LIMB_BITS) | limbs[k]
+            limbs[k] = current // radix
+            rest = current % radix
+        while top < len(limbs) - 1 and limbs[top] == 0:
+            top += 1
+        j = int(rest)
         x[i], x[j] = x[j], x[i]
 
 

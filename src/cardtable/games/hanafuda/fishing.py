@@ -717,7 +717,7 @@ class FishingState(KeepsRounds):
 
     def known_in_hands(self) -> list[int]:
         """Cards everyone knows are in each hand (shown for teyaku, kept from the stock)."""
-        return [hand & shown for hand, shown in zip(self.hands, self.revealed, strict=True)]
+        return [self.hands[seat] & self.revealed[seat] for seat in range(self.n)]
 
     def determinize(self, seat: int, rng: RandomSource) -> FishingState:
         """Resample the other hands, the unseen stock and every future deal."""

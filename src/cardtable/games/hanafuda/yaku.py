@@ -261,6 +261,10 @@ class YakuTable:
     _evaluated: dict[tuple[int, int, int], tuple[Yaku, ...]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+    #: totals already worked out, by pile, where no table card voids a row and no koi-koi
+    #: was called (nearly every total): a turn asks for the pile's total before and after
+    #: it, and the one before is the one after the seat's turn before
+    _totals: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         # Table cards that can void a yaku (the weather rule); other table cards never matter.
@@ -362,7 +366,14 @@ class YakuTable:
         """The points of :meth:`evaluate` without building the yaku (the engine's hot path)."""
         if count_cards(captured) < 2:
             return 0
-        return _sum_of(*self._scoring(captured, table, koikoi_calls))
+        if koikoi_calls or table & self.void_cards:
+            return _sum_of(*self._scoring(captured, table, koikoi_calls))
+        known = self._totals.get(captured)
+        if known is None:
+            if len(self._totals) >= 1 << 15:
+                self._totals.clear()
+            known = self._totals[captured] = _sum_of(*self._scoring(captured, 0, 0))
+        return known
 
     def row_points(self, captured: int, table: int = 0, cup_as: str = "") -> dict[str, int]:
         """Every row that scores on its own, by key, with its points: before one yaku
