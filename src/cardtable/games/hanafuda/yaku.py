@@ -21,6 +21,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from cardtable.core.frozen import Frozen
 from cardtable.core.game import spec_of
 from cardtable.core.options import GameOptions, build_options
@@ -36,6 +39,11 @@ from cardtable.games.hanafuda.deck import (
     tagged,
 )
 from cardtable.locales import Localized, catalogue, message
+
+#: slots of a table's remembered totals (a power of two: a pile's bits pick its slot)
+_TOTAL_SLOTS: Final = 1 << 12
+#: the pile's part of a remembered total; the points are above it (under 2**15)
+_PILE_BITS: Final[i64] = (1 << 48) - 1
 
 RAIN_MAN: Final = cards("11-1")
 SAKE_CUP: Final = cards("09-1")
@@ -261,10 +269,17 @@ class YakuTable:
     _evaluated: dict[tuple[int, int, int], tuple[Yaku, ...]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
-    #: totals already worked out, by pile, where no table card voids a row and no koi-koi
-    #: was called (nearly every total): a turn asks for the pile's total before and after
-    #: it, and the one before is the one after the seat's turn before
-    _totals: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    #: totals already worked out where no table card voids a row and no koi-koi was
+    #: called (nearly every total), each as ``pile | points << 48`` in the slot its pile's
+    #: bits pick (-1: none): a turn asks for the pile's total before and after it, and the
+    #: one before is the one after the seat's turn before. One word a slot, so a thread
+    #: reads a pile with its own points; a few slots, so they stay in the processor's cache
+    _totals: vec[i64] = field(
+        default_factory=lambda: vec[i64]([-1] * _TOTAL_SLOTS),
+        compare=False,
+        hash=False,
+        repr=False,
+    )
 
     def __post_init__(self) -> None:
         # Table cards that can void a yaku (the weather rule); other table cards never matter.
@@ -368,12 +383,15 @@ class YakuTable:
             return 0
         if koikoi_calls or table & self.void_cards:
             return _sum_of(*self._scoring(captured, table, koikoi_calls))
-        known = self._totals.get(captured)
-        if known is None:
-            if len(self._totals) >= 1 << 15:
-                self._totals.clear()
-            known = self._totals[captured] = _sum_of(*self._scoring(captured, 0, 0))
-        return known
+        pile: i64 = captured
+        slot = (pile ^ (pile >> 12) ^ (pile >> 24) ^ (pile >> 36)) & (_TOTAL_SLOTS - 1)
+        known = self._totals[slot]
+        if known >= 0 and known & _PILE_BITS == pile:
+            return int(known >> 48)
+        points = _sum_of(*self._scoring(captured, 0, 0))
+        if points < 1 << 15:
+            self._totals[slot] = pile | i64(points) << 48
+        return points
 
     def row_points(self, captured: int, table: int = 0, cup_as: str = "") -> dict[str, int]:
         """Every row that scores on its own, by key, with its points: before one yaku
