@@ -40,6 +40,9 @@ from cardtable.games.hanafuda.deck import (
 )
 from cardtable.locales import Localized, catalogue, message
 
+#: the numbers of a row in YakuTable._compiled: requires, counts, doubles, need, points,
+#: extra, void_if_table
+ROW_WORDS: Final = 7
 #: slots of a table's remembered totals (a power of two: a pile's bits pick its slot)
 _TOTAL_SLOTS: Final = 1 << 12
 #: the pile's part of a remembered total; the points are above it (under 2**15)
@@ -247,10 +250,9 @@ class YakuTable:
     #: table cards that can void a yaku (the weather rule)
     void_cards: int = field(default=0, compare=False, repr=False)
     #: the rows, by how the sake cup is scored ("": as both; "animal" / "plain" under
-    #: ``cup_one_of``), as flat tuples for :meth:`_rows_alone`' inlined rule
-    _compiled: dict[str, tuple[tuple[int, int, int, int, int, int, int], ...]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    #: ``cup_one_of``), for :meth:`_rows_alone`' inlined rule: each row's ROW_WORDS numbers
+    #: one after the other in machine words (compiled, read without unboxing a number)
+    _compiled: dict[str, vec[i64]] = field(default_factory=dict, compare=False, repr=False)
     #: per row (by index), the rows it replaces, as a bit mask of indices
     _replaces: tuple[int, ...] = field(default=(), compare=False, repr=False)
     #: per row, the index of its group among the table's groups (-1: none)
@@ -288,10 +290,13 @@ class YakuTable:
             mask |= row.void_if_table
         object.__setattr__(self, "void_cards", mask)
         for cup_as in ("", "animal", "plain"):
-            self._compiled[cup_as] = tuple(
-                (r.requires, r.counts, r.doubles, r.need, r.points, r.extra, r.void_if_table)
+            self._compiled[cup_as] = vec[i64](
+                number
                 for r in (row.without_cup(cup_as) if cup_as else row for row in self.rows)
-            )
+                for number in (
+                    r.requires, r.counts, r.doubles, r.need, r.points, r.extra, r.void_if_table
+                )
+            )  # fmt: skip
         index = {row.key: i for i, row in enumerate(self.rows)}
         groups = list(dict.fromkeys(row.group for row in self.rows if row.group))
         replaces = tuple(
@@ -415,15 +420,21 @@ class YakuTable:
         total scans all of them; test_yaku checks that the two agree)."""
         scoring = 0
         points = [0] * len(self.rows)
-        for i, row in enumerate(self._compiled[cup_as]):
-            requires, counts, doubles, need, base, extra, void = row
-            if captured & requires == requires and not table & void:
-                count = count_cards(captured & counts)
-                if doubles:
-                    count += count_cards(captured & doubles)
-                if count >= need:
-                    scoring |= 1 << i
-                    points[i] = base + extra * (count - need)
+        rows = self._compiled[cup_as]
+        pile: i64 = captured
+        on_table: i64 = table
+        for i in range(len(self.rows)):
+            at = i * ROW_WORDS
+            requires = rows[at]
+            if pile & requires != requires or on_table & rows[at + 6]:  # void_if_table
+                continue
+            count = count_cards(pile & rows[at + 1])  # counts
+            if rows[at + 2]:  # doubles
+                count += count_cards(pile & rows[at + 2])
+            need = rows[at + 3]
+            if count >= need:
+                scoring |= 1 << i
+                points[i] = int(rows[at + 4] + rows[at + 5] * (count - need))  # points, extra
         return scoring, points
 
     def _combine(
