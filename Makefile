@@ -20,7 +20,7 @@ help:
 	@echo "make bench-attack  the attack suite at soak counts (hidden cards, fuzz, kill -9 runs)"
 	@echo "make bench-compiled  the Python source and the compiled engine side by side, as ratios"
 	@echo "make bench-compare BEFORE=REV  engine, ISMCTS and RL speed of REV and now, both compiled, in turns, as ratios (SOURCE=1: REV's Python source)"
-	@echo "make device-kit  gather into .devkit/ what benchmarks/device_web.sh needs on a lent 16-core machine, and try it here"
+	@echo "make device-kit  gather into .devkit/ what benchmarks/device_web.sh and device_bots.sh need on a lent 16-core machine, and try them here"
 	@echo "make levels  the bot levels against each other, every game (about four hours)"
 	@echo "make ladder  calibrate the bot ladder of 'Your record' (src/cardtable/arena/ladder.json, ~10 min)"
 	@echo "make train  self-play and train koi-koi's learned evaluator into the package (~15 min on 2 cores)"
@@ -97,6 +97,7 @@ bench: $(STAMP) system-deps compiled
 	$(PY) benchmarks/ismcts_scaling.py
 	$(PY) benchmarks/inference.py --positions 1000
 	$(PY) benchmarks/bench_web.py --seats 200 1000 --duration 45
+	$(PY) benchmarks/web_floor.py --seats 1000 --duration 30
 	$(PY) benchmarks/bench_server_limits.py --spectators 0 250 1000 --moves 30 --hint-seats 12 --flood-seconds 10
 	$(PY) benchmarks/bench_compute.py --moves 40 --replies 40 --tables 0 20 100
 	$(PY) benchmarks/attack_soak.py
@@ -113,7 +114,8 @@ bench-compare: $(STAMP) compiled
 	@test -n "$(BEFORE)" || { echo "say which commit to compare with: make bench-compare BEFORE=REV"; exit 2; }
 	$(PY) benchmarks/compare_revisions.py --before $(BEFORE) $(if $(SOURCE),--source)
 
-# what benchmarks/device_web.sh needs on a lent machine with no registry, tried here first
+# what benchmarks/device_web.sh and device_bots.sh need on a lent machine with no registry,
+# tried here first
 device-kit: $(STAMP) compiled
 	$(PY) benchmarks/device_kit.py --check
 

@@ -14,6 +14,9 @@ Variants (each ISMCTS at the hard level's budget, greedy playouts unless said):
 - ``learned``: the hand reader, each leaf judged by the learned evaluator alone (no
   playout: the shipped network, ``make train``);
 - ``learned-mix``: the hand reader, a leaf judged half by its playout, half by the network;
+- ``exact-endgame``: ``expert`` until every hand holds at most four cards, then each move
+  valued by solving the hand reader's sampled deals exactly to the end of the round
+  (minimax with alpha-beta: each sampled world has perfect information);
 - ``sees-hands``: an oracle told the other hand (only the stock order is dealt afresh):
   how much perfect hand reading could gain at most;
 - ``sees-all``: an oracle told the stock order too.
@@ -22,6 +25,7 @@ The oracles read hidden cards on purpose: they bound what any honest bot can gai
 
     .venv/bin/python benchmarks/against_hard.py --variants sees-hands,learned --deals 200 --jobs 2
     .venv/bin/python benchmarks/against_hard.py --variants strategist-playouts --against expert
+    .venv/bin/python benchmarks/against_hard.py --tally benchmarks/results/against_hard/x-expert.jsonl
 """
 
 from __future__ import annotations
@@ -29,16 +33,18 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
-from cardtable.agents.base import EXPERT_SECONDS, Agent, register_agent
-from cardtable.agents.ismcts import EXPLORATION, search_level
+from cardtable.agents.base import EXPERT_SECONDS, Agent, actions_for, register_agent
+from cardtable.agents.ismcts import EXPLORATION, match_rewards, search_level
 from cardtable.agents.learned import LearnedLeaf
-from cardtable.arena.tournament import GameOutcome, head_to_head, run, schedule
+from cardtable.arena.tournament import GameOutcome, head_to_head, read_outcomes, run, schedule
+from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
-from cardtable.games.hanafuda.bots import read_hands, trained_network
+from cardtable.games.hanafuda.bots import expert, read_hands, trained_network
 from cardtable.games.hanafuda.encoding import HanafudaEncoder
 from common import revealed_copy, save_figures
 
@@ -88,6 +94,59 @@ def playouts(
     return make
 
 
+class ExactEndgame:
+    """``expert`` until every hand holds at most ``cards`` cards (hand sizes are public);
+    then each legal move is valued by its exact outcome in ``worlds`` deals sampled by the
+    hand reader (the stock's order too), both seats playing perfectly in each, and the best
+    mean played: perfect-information Monte Carlo, solved instead of played out."""
+
+    name = "exact-endgame"
+
+    def __init__(self, game_id: str, seed: int | None, cards: int = 4, worlds: int = 96) -> None:
+        self.search = expert(game_id, seed)
+        self.cards, self.worlds = cards, worlds
+        self.rng = Rng(0 if seed is None else seed + 7)
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = actions_for(state, seat)
+        if len(legal) == 1 or max(state.view(seat)["hand_sizes"]) > self.cards:
+            return self.search.choose(state, seat)
+        dealer = read_hands(state, seat)
+        rounds_left, until = self.search.rounds_left(state), state.rounds_finished
+        scale = self.search.margin_square**0.5 or 5.0  # the search's RMS round margin
+        values = [0.0] * len(legal)
+        for _ in range(self.worlds):
+            world = state.determinize(seat, self.rng) if dealer is None else dealer.sample(self.rng)
+            world.end_at_round()
+            for index, action in enumerate(legal):
+                child = world.clone()
+                child.advance(seat, action)
+                values[index] += solved(child, seat, until, scale, rounds_left, -1.0, 2.0)
+        return legal[max(range(len(legal)), key=values.__getitem__)]
+
+
+def solved(
+    state: State, seat: int, until: int, scale: float, rounds_left: int, low: float, high: float
+) -> float:
+    """``seat``'s reward at the end of round ``until`` from ``state`` with both seats
+    playing perfectly (alpha-beta between ``low`` and ``high``)."""
+    if state.is_over or state.rounds_finished != until:
+        return match_rewards(state.scores(), scale, rounds_left)[seat]
+    mover = min(state.to_move)
+    best = -1.0 if mover == seat else 2.0
+    for action in state.legal_actions(mover):
+        child = state.clone()
+        child.advance(mover, action)
+        value = solved(child, seat, until, scale, rounds_left, low, high)
+        if mover == seat:
+            best, low = max(best, value), max(low, value)
+        else:
+            best, high = min(best, value), min(high, value)
+        if low >= high:
+            break
+    return best
+
+
 VARIANTS = {
     "strategist-playouts": playouts("strategist"),
     "strategist-playouts-1k": playouts("strategist", 1000),
@@ -96,9 +155,24 @@ VARIANTS = {
     "explore-1.4": playouts("greedy", exploration=1.4),
     "learned": learned(1.0),
     "learned-mix": learned(0.5),
+    "exact-endgame": ExactEndgame,
     "sees-hands": oracle(False),
     "sees-all": oracle(True),
 }
+
+
+def tally(journal: Path) -> str:
+    """A journal's figures (``VARIANT-OPPONENT.jsonl``) over the deals played from both
+    seats: a run cut short leaves some played from one seat only, which are not mirrored."""
+    variant, opponent = journal.stem.rsplit("-", 1)
+    outcomes = read_outcomes(journal)
+    seats = Counter(outcome.deal_seed for outcome in outcomes)
+    mirrored = [outcome for outcome in outcomes if seats[outcome.deal_seed] == 2]
+    if not mirrored:
+        return f"{variant} – {opponent}: no deal played from both seats yet"
+    (pairing,) = head_to_head(mirrored, [variant, opponent])
+    share, interval, margin = pairing.figures()
+    return f"{variant} – {opponent}: {pairing.games} rounds, {share} ({interval}), margin {margin}"
 
 
 def main() -> None:
@@ -109,7 +183,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--against", default="hard", help="the level each variant meets")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/against_hard"))
+    parser.add_argument("--tally", type=Path, help="only print this journal's figures")
     args = parser.parse_args()
+    if args.tally is not None:
+        print(tally(args.tally))
+        return
     for name, make in VARIANTS.items():
         register_agent(name, f"benchmark variant {name}", make)  # the pool's forks see them
     args.out.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""Gather what ``benchmarks/device_web.sh`` needs on a lent 16-core machine into ``.devkit/``.
+"""Gather what the device scripts need on a lent 16-core machine into ``.devkit/``.
 
 That machine runs Python 3.12 on x86-64, reaches no package registry and has no Debian
 packages of its own, so everything travels with the working tree (the device tool's
@@ -13,10 +13,12 @@ packages of its own, so everything travels with the working tree (the device too
 - ``.devkit/compiled``: the compiled engine built for Python 3.12 here (mypyc), copied
   into ``src/`` there, so the figures are those of the engine players get.
 
-Then, with the device tool: ``run`` with ``bash benchmarks/device_web.sh`` and ``carry``
-``[".devkit"]``. ``--check`` tries the kit here first, as that machine would use it: a
-bare Python 3.12 (pyenv's) with only the kit's wheels on its path plays a short cluster
-load run.
+Then, with the device tool: ``run`` with ``bash benchmarks/device_web.sh`` (the web load at
+1 to 8 server processes) or ``bash benchmarks/device_bots.sh`` (the long strength runs of a
+level above ``expert``) and ``carry`` ``[".devkit"]``; both unpack the kit with
+``benchmarks/device_setup.sh``. ``--check`` tries the kit here first, as that machine would
+use it: a bare Python 3.12 (pyenv's) with only the kit's wheels on its path plays a short
+cluster load run and a few rounds of the strength run.
 
     .venv/bin/python benchmarks/device_kit.py [--check]
 """
@@ -42,6 +44,8 @@ IMPORTED = (
     "cardtable.server.app",
     "cardtable.server.local_cluster",
     "benchmarks.bench_web",
+    "cardtable.arena.tournament",
+    "cardtable.games.hanafuda.bots",
     "uvicorn",
     "uvloop",
     "httptools",
@@ -171,19 +175,18 @@ def check_kit() -> None:
         if (ROOT / name).is_file():
             shutil.copy2(ROOT / name, target)
     shutil.copytree(KIT, tree / KIT.name)
-    env = {
-        **os.environ,
-        "PYTHON": str(python),
-        "DEVICE_SEATS": "200",
-        "DEVICE_PROCESSES": "2",
-        "DURATION": "5",
-        "CLIENT_PROCESSES": "1",
-        "OUT": tempfile.mkdtemp(prefix="device-kit-check-"),
-    }
+    out = Path(tempfile.mkdtemp(prefix="device-kit-check-"))
+    web = {"DEVICE_SEATS": "200", "DEVICE_PROCESSES": "2", "DURATION": "5", "CLIENT_PROCESSES": "1"}
+    bots = {"VARIANTS": "exact-endgame", "DEALS": "2", "JOBS": "2", "RUN_SECONDS": "300"}
     try:
-        subprocess.run(["bash", "benchmarks/device_web.sh"], check=True, env=env, cwd=tree)
+        for script, settings in (("device_web.sh", web), ("device_bots.sh", bots)):
+            env = {**os.environ, "PYTHON": str(python), "OUT": str(out / script), **settings}
+            subprocess.run(["bash", f"benchmarks/{script}"], check=True, env=env, cwd=tree)
+            summary = (out / script / "summary.txt").read_text()
+            if "compiled" not in summary.splitlines()[0]:
+                sys.exit(f"{script} ran without the compiled engine: {summary}")
     finally:
-        for scratch in (tree, venv, Path(env["OUT"])):
+        for scratch in (tree, venv, out):
             shutil.rmtree(scratch, ignore_errors=True)
 
 

@@ -1,0 +1,146 @@
+"""What the WebSocket stack alone costs an action: the floor under ``bench_web.py``'s figure.
+
+The server here is the same stack as ``cardtable serve`` (uvicorn with its sans-I/O
+WebSocket protocol on uvloop, no per-frame compression, a Starlette WebSocket route) with
+no game behind it: each message a client sends is answered by one frame of ``--frame-bytes``
+to each of the two seats of its table, as a move is, and nothing else (no view, no store,
+no chain). The clients are ``bench_web.py``'s shape, in this process: two a table, each
+sending a message about every two seconds (the seats of a table take turns, each thinking
+about a second), so the server sees as many actions a second as ``bench_web.py``'s.
+Whatever an action costs ``cardtable serve`` above this floor is the project's own: the
+views, the encoding, the store, the chain, the timers.
+
+    .venv/bin/python benchmarks/web_floor.py --seats 1000 --frame-bytes 4100
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import socket
+import subprocess
+import sys
+import time
+
+from websockets.asyncio.client import connect
+
+from bench_web import process_cpu
+from common import save_figures
+
+WARM_UP = 8.0
+
+SERVER = """
+import sys
+import uvicorn
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket
+
+port, size = int(sys.argv[1]), int(sys.argv[2])
+frame = '{"type":"state","view":"' + "x" * max(0, size - 30) + '"}'
+tables: dict[str, list[WebSocket]] = {}
+
+async def seat(websocket: WebSocket) -> None:
+    await websocket.accept()
+    listeners = tables.setdefault(websocket.query_params["table"], [])
+    listeners.append(websocket)
+    try:
+        while True:
+            await websocket.receive_text()
+            for listener in listeners:
+                await listener.send_text(frame)
+    except Exception:
+        listeners.remove(websocket)
+
+app = Starlette(routes=[WebSocketRoute("/ws", seat)])
+uvicorn.run(app, port=port, log_level="warning", ws="websockets-sansio",
+            ws_per_message_deflate=False)
+"""
+
+
+async def client(port: int, table: int, think: float, stop: float, sent: list[int]) -> None:
+    rng = random.Random(table * 2 + len(sent))
+    address = f"ws://127.0.0.1:{port}/ws?table={table}"
+    async with connect(address, max_size=2**20, compression=None) as websocket:
+
+        async def read() -> None:
+            async for _frame in websocket:
+                pass
+
+        reader = asyncio.create_task(read())
+        while time.monotonic() < stop:
+            await asyncio.sleep(think * (0.5 + rng.random()))
+            await websocket.send('{"type":"action","action":{"type":"play"}}')
+            sent[0] += 1
+        reader.cancel()
+
+
+async def measure(
+    port: int, pid: int, seats: int, think: float, duration: float
+) -> dict[str, float]:
+    start = time.monotonic()
+    stop = start + WARM_UP + duration
+    sent = [0]
+    clients = [
+        asyncio.create_task(client(port, seat // 2, think, stop, sent)) for seat in range(seats)
+    ]
+    await asyncio.sleep(WARM_UP)
+    cpu, actions = process_cpu(pid), sent[0]
+    await asyncio.sleep(duration)
+    cpu, actions = process_cpu(pid) - cpu, sent[0] - actions
+    await asyncio.gather(*clients, return_exceptions=True)
+    return {
+        "actions_per_second": round(actions / duration, 1),
+        "server_cpu_ms_per_action": round(1000 * cpu / max(actions, 1), 3),
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def listening(port: int, seconds: float = 30.0) -> None:
+    """Wait until the server takes connections."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, default=1000)
+    parser.add_argument(
+        "--think", type=float, default=2.0, help="mean seconds between a seat's messages"
+    )
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--frame-bytes", type=int, default=4100, help="the size of each frame")
+    args = parser.parse_args()
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port), str(args.frame_bytes)])
+    try:
+        listening(port)
+        figures = asyncio.run(measure(port, server.pid, args.seats, args.think, args.duration))
+    finally:
+        server.terminate()
+        server.wait()
+    figures |= {"seats": args.seats, "frame_bytes": args.frame_bytes}
+    print(
+        f"{args.seats} seats, frames of {args.frame_bytes} bytes: "
+        f"{figures['actions_per_second']} actions/s, "
+        f"server {figures['server_cpu_ms_per_action']} ms CPU/action (the stack alone)"
+    )
+    save_figures("web_floor", figures)
+
+
+if __name__ == "__main__":
+    main()
