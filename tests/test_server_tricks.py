@@ -216,3 +216,33 @@ def test_bad_frames_on_a_closing_socket_log_no_traceback(tmp_path: Path) -> None
         eventually(lambda: len(logs.records) >= 10, what="every socket said its bad frame")
     tracebacks = [r.getMessage() for r in logs.records if r.exc_info or r.exc_text]
     assert tracebacks == []
+
+
+# -- 8. messages that are not JSON the table can use -------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type": "action", "version": NaN, "action": {}}',
+        '{"type": "action", "version": Infinity, "action": {}}',
+        '{"type": "chat", "text": "\\ud800"}',  # a lone surrogate, escaped
+        "[" * 2000 + "]" * 2000,
+        '{"type": "ping"',
+    ],
+    ids=["nan", "infinity", "lone-surrogate", "deep", "cut-short"],
+)
+def test_a_message_that_is_not_usable_json_is_bad_json(text: str) -> None:
+    """Every seat's message is decoded by orjson, which refuses what a table could never use
+    instead of passing it on (the standard library read NaN, and a lone surrogate that
+    later failed the frame that echoed it)."""
+    from cardtable.server.protocol import ClientMessage, decode
+
+    assert decode(text, 1 << 20) == {
+        "type": "error",
+        "code": "bad_json",
+        "message": "a message must be one JSON object",
+    }
+    assert decode('{"type": "ping"}', 1 << 20) == ClientMessage("ping")
+    huge = decode(
+        '{"type": "action", "version": 123456789012345678901234567890, "action": {}}', 1 << 20
+    )
+    assert isinstance(huge, dict) and huge["code"] == "bad_message"  # read as a float
