@@ -253,3 +253,38 @@ def test_exploration_spreads_the_search_over_the_moves() -> None:
 
     narrow, wide = most_tried_share(0.0), most_tried_share(50.0)
     assert narrow > 0.5 > 2 / len(legal) > wide
+
+
+def test_searches_in_threads_leave_the_collector_as_it_was() -> None:
+    """A search turns the cycle collector off while it runs (its tree makes no cycles):
+    searches overlapping in threads turn it back on when the last one ends, and leave it off
+    where it was off."""
+    import gc
+    import threading
+
+    from cardtable.agents.ismcts import COLLECTOR_PAUSE
+
+    state = cardtable.load("koi-koi", rounds=1).new_state(seed=3)
+    seat = min(state.to_move)
+    seen_off: list[bool] = []
+
+    def search(seed: int) -> None:
+        bot = ISMCTSAgent(iterations=300, seed=seed)
+        bot.choose(state.clone(), seat)
+        seen_off.append(not gc.isenabled() or COLLECTOR_PAUSE.searches == 0)
+
+    for collecting in (True, False):
+        (gc.enable if collecting else gc.disable)()
+        try:
+            threads = [threading.Thread(target=search, args=(seed,)) for seed in range(6)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert gc.isenabled() is collecting and COLLECTOR_PAUSE.searches == 0
+        finally:
+            gc.enable()
+    assert all(seen_off)
+    with COLLECTOR_PAUSE:
+        assert not gc.isenabled()
+    assert gc.isenabled()

@@ -288,3 +288,12 @@ def test_remembered_totals_stay_bounded_and_right() -> None:
     for pile in piles + piles[::-1]:
         assert table.total(pile) == expected[pile]
     assert len(table._totals) == slots < len(piles) // 4
+
+
+def test_a_number_past_the_deck_is_scored_as_it_is_not_remembered() -> None:
+    """total() takes any number (a plugin's piles): bits past the deck's 48 never reach the
+    remembered slots, where they would land in the points of the pile below them."""
+    table = koikoi_table(load("koi-koi").options)  # type: ignore[arg-type]
+    plains = cards("01-3 02-3")
+    for pile in (1 << 50 | plains, plains, 1 << 50 | plains):
+        assert table.total(pile) == sum(y.points for y in table.evaluate(pile)) == 0

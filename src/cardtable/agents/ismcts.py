@@ -37,10 +37,11 @@ from __future__ import annotations
 
 import gc
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol, cast
+from typing import Final, Protocol, cast
 
 from cardtable.agents.base import Agent, Shortlisting, actions_for, make_agent, register_agent
 from cardtable.core.actions import Action
@@ -93,6 +94,35 @@ class Node:
         mean = self.reward / self.visits
         # float(): compiled, math.log of a float is a C call, of an int a Python one
         return mean + exploration * math.sqrt(math.log(float(self.available)) / self.visits)
+
+
+class CollectorPause:
+    """The cycle collector off while any search runs (a context manager shared by every
+    search of the process): the tree and the copies make no reference cycles, and freeing
+    them is reference counting's work, while the collector would walk the growing tree
+    again and again (about a twentieth of a search's time). Searches in threads overlap, so
+    the first to start turns it off and the last to end turns it back on, if it was on."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.searches = 0
+        self.was_on = False
+
+    def __enter__(self) -> None:
+        with self.lock:
+            if not self.searches:
+                self.was_on = gc.isenabled()
+                gc.disable()
+            self.searches += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.searches -= 1
+            if not self.searches and self.was_on:
+                gc.enable()
+
+
+COLLECTOR_PAUSE: Final = CollectorPause()
 
 
 def match_rewards(totals: tuple[int, ...], scale: float, rounds_left: int) -> list[float]:
@@ -174,12 +204,7 @@ class ISMCTSAgent:
         rounds_left = self.rounds_left(state)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         dealer = None if self.belief is None else self.belief(state, seat)
-        # The tree and the copies make no reference cycles, and freeing them is reference
-        # counting's work; the cycle collector would walk the growing tree again and again
-        # (about a twentieth of a search's time). It runs as usual once the search is done.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with COLLECTOR_PAUSE:
             for iteration in range(self.iterations):
                 # checked every iteration: one costs far more than a look at the clock
                 if deadline is not None and iteration and time.perf_counter() > deadline:
@@ -191,9 +216,6 @@ class ISMCTSAgent:
                 if until is not None:
                     sample.end_at_round()
                 self._iterate(root, sample, seat, until, rounds_left, legal)
-        finally:
-            if collecting:
-                gc.enable()
         return root
 
     def rounds_left(self, state: State) -> int:

@@ -386,7 +386,7 @@ class YakuTable:
         """The points of :meth:`evaluate` without building the yaku (the engine's hot path)."""
         if count_cards(captured) < 2:
             return 0
-        if koikoi_calls or table & self.void_cards:
+        if koikoi_calls or table & self.void_cards or captured >> 48:  # (past the deck: as is)
             return _sum_of(*self._scoring(captured, table, koikoi_calls))
         pile: i64 = captured
         slot = (pile ^ (pile >> 12) ^ (pile >> 24) ^ (pile >> 36)) & (_TOTAL_SLOTS - 1)
