@@ -17,6 +17,10 @@ Variants (each ISMCTS at the hard level's budget, greedy playouts unless said):
 - ``exact-endgame``: ``expert`` until every hand holds at most four cards, then each move
   valued by solving the hand reader's sampled deals exactly to the end of the round
   (minimax with alpha-beta: each sampled world has perfect information);
+- ``reader-24``: ``expert`` whose reader keeps each iteration's deal from 24 weighed
+  candidates instead of 8 (a sharper posterior, at more time a move);
+- ``reader-t32``: ``expert`` whose reader's softmax runs at temperature 32 instead of 8
+  (a softer reading: its model, the strategist, is not how ``expert`` plays);
 - ``sees-hands``: an oracle told the other hand (only the stock order is dealt afresh):
   how much perfect hand reading could gain at most;
 - ``sees-all``: an oracle told the stock order too.
@@ -25,7 +29,7 @@ The oracles read hidden cards on purpose: they bound what any honest bot can gai
 
     .venv/bin/python benchmarks/against_hard.py --variants sees-hands,learned --deals 200 --jobs 2
     .venv/bin/python benchmarks/against_hard.py --variants strategist-playouts --against expert
-    .venv/bin/python benchmarks/against_hard.py --tally benchmarks/results/against_hard/x-expert.jsonl
+    .venv/bin/python benchmarks/against_hard.py --tally benchmarks/results/device/x-expert.jsonl
 """
 
 from __future__ import annotations
@@ -45,7 +49,9 @@ from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from cardtable.games.hanafuda.bots import expert, read_hands, trained_network
+from cardtable.games.hanafuda.bots.inference import CANDIDATES, TEMPERATURE, HandReader
 from cardtable.games.hanafuda.encoding import HanafudaEncoder
+from cardtable.games.hanafuda.fishing import FishingState
 from common import revealed_copy, save_figures
 
 GAME = "koi-koi"
@@ -147,6 +153,18 @@ def solved(
     return best
 
 
+def other_reader(candidates: int = CANDIDATES, temperature: float = TEMPERATURE) -> Any:
+    def make(game_id: str, seed: int | None) -> Agent:
+        def belief(state: State, seat: int) -> HandReader | None:
+            assert isinstance(state, FishingState)
+            reader = HandReader(state, seat, temperature, candidates)
+            return reader if reader.plays else None
+
+        return search_level(game_id, seed, belief=belief, live_seconds=EXPERT_SECONDS)
+
+    return make
+
+
 VARIANTS = {
     "strategist-playouts": playouts("strategist"),
     "strategist-playouts-1k": playouts("strategist", 1000),
@@ -156,6 +174,8 @@ VARIANTS = {
     "learned": learned(1.0),
     "learned-mix": learned(0.5),
     "exact-endgame": ExactEndgame,
+    "reader-24": other_reader(candidates=24),
+    "reader-t32": other_reader(temperature=32.0),
     "sees-hands": oracle(False),
     "sees-all": oracle(True),
 }
