@@ -42,16 +42,15 @@ from pathlib import Path
 from typing import IO, Any
 
 from cardtable.agents.base import EXPERT_SECONDS, Agent, actions_for, register_agent
-from cardtable.agents.ismcts import EXPLORATION, match_rewards, search_level
+from cardtable.agents.ismcts import EXPLORATION, Dealer, match_rewards, search_level
 from cardtable.agents.learned import LearnedLeaf
 from cardtable.arena.tournament import GameOutcome, head_to_head, read_outcomes, run, schedule
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
 from cardtable.games.hanafuda.bots import expert, read_hands, trained_network
-from cardtable.games.hanafuda.bots.inference import CANDIDATES, TEMPERATURE, HandReader
+from cardtable.games.hanafuda.bots.inference import CANDIDATES, TEMPERATURE
 from cardtable.games.hanafuda.encoding import HanafudaEncoder
-from cardtable.games.hanafuda.fishing import FishingState
 from common import revealed_copy, save_figures
 
 GAME = "koi-koi"
@@ -155,10 +154,8 @@ def solved(
 
 def other_reader(candidates: int = CANDIDATES, temperature: float = TEMPERATURE) -> Any:
     def make(game_id: str, seed: int | None) -> Agent:
-        def belief(state: State, seat: int) -> HandReader | None:
-            assert isinstance(state, FishingState)
-            reader = HandReader(state, seat, temperature, candidates)
-            return reader if reader.plays else None
+        def belief(state: State, seat: int) -> Dealer | None:
+            return read_hands(state, seat, temperature, candidates)
 
         return search_level(game_id, seed, belief=belief, live_seconds=EXPERT_SECONDS)
 

@@ -59,9 +59,9 @@ uvicorn.run(app, port=port, log_level="warning", ws="websockets-sansio",
 """
 
 
-async def client(port: int, table: int, think: float, stop: float, sent: list[int]) -> None:
-    rng = random.Random(table * 2 + len(sent))
-    address = f"ws://127.0.0.1:{port}/ws?table={table}"
+async def client(port: int, seat: int, think: float, stop: float, sent: list[int]) -> None:
+    rng = random.Random(seat)  # each seat thinks its own times
+    address = f"ws://127.0.0.1:{port}/ws?table={seat // 2}"
     async with connect(address, max_size=2**20, compression=None) as websocket:
 
         async def read() -> None:
@@ -82,9 +82,7 @@ async def measure(
     start = time.monotonic()
     stop = start + WARM_UP + duration
     sent = [0]
-    clients = [
-        asyncio.create_task(client(port, seat // 2, think, stop, sent)) for seat in range(seats)
-    ]
+    clients = [asyncio.create_task(client(port, seat, think, stop, sent)) for seat in range(seats)]
     await asyncio.sleep(WARM_UP)
     cpu, actions = process_cpu(pid), sent[0]
     await asyncio.sleep(duration)

@@ -30,7 +30,8 @@ def send(ws: Any, frame: dict[str, Any], action: dict[str, Any]) -> None:
 
 def play_past_a_call(ws: Any, rng: random.Random) -> bool:
     """Play the page's seat at random, calling koi-koi whenever it may, until a call was
-    made, a round has ended and the next one is some moves old; False when the game ended
+    made, a round has ended, and the seat has moved a few times since both (a count of the
+    next round's moves alone could end on the call itself); False when the game ended
     first."""
     calls_seen, rounds_done, moves_after = 0, 0, 0
     for frame in frames(ws):
@@ -50,7 +51,7 @@ def play_past_a_call(ws: Any, rng: random.Random) -> bool:
         call = [a for a in legal if a["type"] == "koi-koi"]
         moves = call or [a for a in legal if a["type"] != "flip"]
         if moves:
-            moves_after += bool(rounds_done)
+            moves_after += bool(rounds_done and calls_seen)
             send(ws, frame, rng.choice(moves))
     return False
 

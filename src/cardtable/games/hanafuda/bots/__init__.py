@@ -10,7 +10,7 @@ from cardtable.agents.ismcts import Dealer, search_level
 from cardtable.agents.network import Network, read_network
 from cardtable.core.state import State
 from cardtable.games.hanafuda.bots.greedy import GreedyAgent
-from cardtable.games.hanafuda.bots.inference import HandReader
+from cardtable.games.hanafuda.bots.inference import CANDIDATES, TEMPERATURE, HandReader
 from cardtable.games.hanafuda.bots.strategist import StrategistAgent
 from cardtable.games.hanafuda.fishing import FishingState
 
@@ -22,10 +22,13 @@ def trained_network(game_id: str) -> Network | None:
     return read_network(Path(str(resources.files(__name__) / "weights" / f"{game_id}.npz")))
 
 
-def read_hands(state: State, seat: int) -> Dealer | None:
-    """The hand reader as a search's dealer, where there are plays to read."""
+def read_hands(
+    state: State, seat: int, temperature: float = TEMPERATURE, candidates: int = CANDIDATES
+) -> Dealer | None:
+    """The hand reader as a search's dealer, where there are plays to read (``expert``'s
+    settings unless told others: benchmarks/against_hard.py tries some)."""
     assert isinstance(state, FishingState)
-    reader = HandReader(state, seat)
+    reader = HandReader(state, seat, temperature, candidates)
     return reader if reader.plays else None
 
 
