@@ -113,6 +113,11 @@ def server_thread(db_url: str, settings: Settings = FAST) -> Iterator[tuple[str,
         thread.join(10)
 
 
+#: a served process's workers at the tests' own priority: niced, as in production, they
+#: wait minutes for a core on a machine the other tests keep busy
+FAIR_WORKERS = ("--limit", "worker_niceness=0")
+
+
 class ServerProcess:
     """``cardtable serve`` as a separate process (so it can be killed with SIGKILL)."""
 
@@ -138,7 +143,7 @@ class ServerProcess:
     def start(self) -> None:
         command = [
             *self.wrapper, sys.executable, "-m", "cardtable", "serve", "--db", self.db_url,
-            "--port", str(self.port), "--bot-delay", "0", *self.options,
+            "--port", str(self.port), "--bot-delay", "0", *FAIR_WORKERS, *self.options,
         ]  # fmt: skip
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         process = self.process

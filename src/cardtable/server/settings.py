@@ -79,6 +79,9 @@ class Settings:
     compute: str = "local"
     compute_address: str = ""
     bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    # how far the local workers give way to the server's own process (their nice value):
+    # a search never delays a frame. 0 where other work on the machine must not starve them
+    worker_niceness: int = 10
     hint_workers: int = 1  # hints and coach notes running at once (moves keep the rest)
     hint_queue: int = 4  # hints waiting for a worker beyond this are refused as busy
     bot_seconds: float = 3.0  # a bot move's budget, waiting included; then the best found
@@ -170,6 +173,7 @@ SANE_RANGE: dict[str, tuple[float | None, float | None]] = {
     "sweep_seconds": (1.0, 3600.0),
     "storage_retry_seconds": (0.1, 600.0),
     "bot_seconds": (0.05, 600.0),
+    "worker_niceness": (0, 19),
     "round_break_seconds": (1.0, None),
     "transfer_seconds": (10.0, 86_400.0),
     "max_transfer_bytes": (16 * 1024, None),

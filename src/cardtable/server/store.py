@@ -506,6 +506,19 @@ class Store:
         with self.session() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(**fields))
 
+    @writes
+    def set_seats(self, table_id: str, seats: list[dict[str, Any]], node: str = "") -> bool:
+        """The table's seats, written by ``node`` (a cluster's process) only while it holds
+        the table: a copy another process took over (the two reached at once, for a moment)
+        never writes its older seats over the holder's. False where it was not written."""
+        query = update(TableRow).where(TableRow.id == table_id)
+        if node:
+            holder = select(HolderRow.node).where(HolderRow.table_id == table_id)
+            # no holder row (its write failed while the store was away): written as before
+            query = query.where(func.coalesce(holder.scalar_subquery(), node) == node)
+        with self.session() as session:
+            return bool(session.execute(query.values(seats=seats)).rowcount)  # type: ignore[attr-defined]
+
     @reads
     def unfinished(self) -> list[TableRow]:
         """Tables being played (not finished, not abandoned)."""

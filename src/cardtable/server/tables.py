@@ -152,7 +152,8 @@ class LiveTable:
         key = new_key()
         rows = self.roster.rows()
         rows[seat] = {**rows[seat], "key": hash_key(key)}
-        self.hub.store.set_fields(self.id, seats=rows)  # saved first: a refused write gives no key
+        if not self._write_seats(rows):  # saved first: a refused write gives no key
+            raise TableError("this table moved to another server process", "moved")
         self.seats[seat].key_hash = hash_key(key)
         self.seats[seat].held_until = time.time() + self.hub.settings.claim_hold_seconds
         return seat, key
@@ -166,7 +167,16 @@ class LiveTable:
         await self._changed()
 
     def _save_seats(self) -> None:
-        self.hub.store.set_fields(self.id, seats=self.roster.rows())
+        self._write_seats(self.roster.rows())
+
+    def _write_seats(self, rows: list[dict[str, Any]]) -> bool:
+        """Stores the seats; in a cluster, only while this process holds the table (else
+        this copy goes, as after a refused move, and False)."""
+        node = self.hub.settings.node
+        if self.hub.store.set_seats(self.id, rows, node) or not node:
+            return True
+        self.hub.moved_elsewhere(self)
+        return False
 
     async def rename(self, seat: int, name: str) -> str:
         """The person at ``seat`` chose a name (numbered if another seat has it)."""

@@ -119,8 +119,9 @@ class Backend(Protocol):
 class LocalBackend:
     """A pool of spawned worker processes on this machine."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, niceness: int = 10) -> None:
         self.slots = workers
+        self.niceness = niceness
         self.pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -129,7 +130,7 @@ class LocalBackend:
             self.slots,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
-            initargs=(10, os.getpid()),
+            initargs=(self.niceness, os.getpid()),
         )
 
     async def run(self, payload: bytes) -> object:
@@ -181,7 +182,7 @@ def make_backend(settings: Settings) -> Backend:
         return RayBackend(settings.bot_workers, settings.compute_address or None)
     if settings.compute == "threads":
         return ThreadBackend(settings.bot_workers)
-    return LocalBackend(settings.bot_workers)
+    return LocalBackend(settings.bot_workers, settings.worker_niceness)
 
 
 @dataclass
