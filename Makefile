@@ -77,7 +77,7 @@ compiled: $(STAMP)
 	$(PY) src/cardtable/compiled.py --if-stale
 
 test: $(STAMP) system-deps lint compiled
-	CARDTABLE_TEST_PROFILE=full $(VENV)/bin/pytest -n 2 --doctest-modules src tests
+	CARDTABLE_TEST_PROFILE=full $(VENV)/bin/pytest -n 2 --durations=40 --doctest-modules src tests
 
 # While working: the same lint, and every test but the browser's and the long ones (marked
 # slow), each soak and property at a small share of its count (tests/counts.py).

@@ -7,6 +7,7 @@ import pytest
 import cardtable
 from cardtable import OptionError
 from cardtable.agents import agent_names, make_agent
+from cardtable.agents.base import on_the_clock
 from cardtable.games.hanafuda.actions import Play, Take
 from cardtable.games.hanafuda.bots import GreedyAgent
 from cardtable.games.hanafuda.deck import card_index
@@ -57,7 +58,8 @@ def test_greedy_discards_the_cheapest_card_when_nothing_matches() -> None:
 def test_every_bot_plays_only_legal_moves_to_the_end(name: str) -> None:
     for players in (2, 3, 4):
         state = cardtable.load("bakappana", players=players, rounds=1).new_state(seed=players)
-        bots = [make_agent(name, "bakappana", seed) for seed in range(players)]
+        # a search stopped by the clock, as at a live table: legal, and a tenth of the time
+        bots = [on_the_clock(make_agent(name, "bakappana", seed), 0.1) for seed in range(players)]
         while not state.is_over:
             (seat,) = state.to_move
             state.apply(seat, bots[seat].choose(state, seat))

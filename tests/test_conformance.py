@@ -36,7 +36,7 @@ from cardtable.core.protocols import Timed
 from cardtable.core.record import GameRecord
 from cardtable.core.state import CLOCK, State
 from cardtable.locales import LANGUAGES, Reason, catalogue
-from tests.counts import count
+from tests.counts import count, deep_checked
 
 GAMES = count(10, 1)  # a case: every game, preset and player count
 #: the share of steps of a deep-checked game that get the dear checks (views, clones)
@@ -300,10 +300,10 @@ def test_conformance(game_id: str, preset: str, players: int) -> None:
     game = new_game(game_id, preset, players)
 
     @settings(max_examples=GAMES, database=None, deadline=None)
-    @given(seed=st.integers(min_value=0, max_value=2**63 - 1), deep=st.integers(0, 3))
-    def run(seed: int, deep: int) -> None:
+    @given(seed=st.integers(min_value=0, max_value=2**63 - 1))
+    def run(seed: int) -> None:
         # every game gets the cheap checks at every step; one in four the dear ones too
-        play_checked(game, seed, deep == 0)
+        play_checked(game, seed, deep_checked(seed, 4))
 
     run()
 

@@ -25,7 +25,7 @@ from cardtable.core.options import describe
 from cardtable.games.hanafuda.actions import Play
 from cardtable.games.hanafuda.deck import FULL_DECK, NUM_CARDS, codes, value_of
 from cardtable.games.hanafuda.fishing import FishingState
-from tests.counts import count
+from tests.counts import count, deep_checked
 
 GAMES = count(10000, 40)  # per case, in CHUNKS tests
 CHUNKS = count(4, 1)
@@ -111,12 +111,11 @@ def test_random_games(players: int, chunk: int) -> None:
     @given(
         seed=st.integers(min_value=0, max_value=2**63 - 1),
         scoring=st.sampled_from(["traditional", "simple"]),
-        deep=st.integers(0, 19),
     )
-    def run(seed: int, scoring: str, deep: int) -> None:
+    def run(seed: int, scoring: str) -> None:
         # Every game gets the cheap checks at every step; one in twenty the deep ones
         # (views against determinizations, rejected wrong-seat moves) at every step.
-        state = play_checked("bakappana", players, seed, deep == 0, scoring=scoring)
+        state = play_checked("bakappana", players, seed, deep_checked(seed, 20), scoring=scoring)
         check_finished(state, players, scoring)
 
     run()
@@ -188,8 +187,8 @@ def test_random_games_of_every_hanafuda_game(
     game_id: str, random_options: bool, chunk: int
 ) -> None:
     @settings(max_examples=GAMES // CHUNKS, database=None)
-    @given(seed=st.integers(min_value=0, max_value=2**63 - 1), deep=st.integers(0, 19))
-    def run(seed: int, deep: int) -> None:
+    @given(seed=st.integers(min_value=0, max_value=2**63 - 1))
+    def run(seed: int) -> None:
         rng = random.Random(seed)
         rules = random_rules(game_id, rng) if random_options else {}
         players = rules.pop(
@@ -198,7 +197,7 @@ def test_random_games_of_every_hanafuda_game(
             if game_id == "koi-koi"
             else rng.choice([3] if game_id == "hana-awase-88" else [2, 3, 4]),
         )
-        state = play_checked(game_id, players, seed, deep == 0, **rules)
+        state = play_checked(game_id, players, seed, deep_checked(seed, 20), **rules)
         check_settlement(state)
 
     run()

@@ -16,7 +16,7 @@ import cardtable
 from cardtable import IllegalAction
 from cardtable.games.ohanami.deck import stage_points
 from cardtable.games.ohanami.game import OhanamiState, card_set, cards_in
-from tests.counts import count
+from tests.counts import count, deep_checked
 
 GAMES = count(10000, 40)  # in CHUNKS tests
 CHUNKS = count(4, 1)
@@ -61,9 +61,9 @@ def test_random_games(chunk: int) -> None:
     @given(
         seed=st.integers(min_value=0, max_value=2**63 - 1),
         players=st.sampled_from([2, 3, 4]),
-        deep=st.integers(0, 19),
     )
-    def run(seed: int, players: int, deep: int) -> None:
+    def run(seed: int, players: int) -> None:
+        deep = deep_checked(seed, 20)
         game = cardtable.load("ohanami", players=players)
         state = game.new_state(seed=seed)
         assert isinstance(state, OhanamiState)
@@ -74,14 +74,14 @@ def test_random_games(chunk: int) -> None:
             check_places(state)
             movers = sorted(state.to_move)
             assert movers
-            if deep == 0:
+            if deep:
                 check_views(state, policy)
             for seat in movers:
                 actions = state.legal_actions(seat)
                 assert actions
                 action = policy.choice(actions)
                 state.apply(seat, action)
-                if deep == 0 and seat != movers[-1]:  # committed, the step not yet resolved
+                if deep and seat != movers[-1]:  # committed, the step not yet resolved
                     with pytest.raises(IllegalAction, match="already chosen"):
                         state.apply(seat, action)
             if len(state.results) > stages_seen:  # a stage just ended: recount the gardens

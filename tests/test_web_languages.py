@@ -82,7 +82,7 @@ def test_a_table_has_no_english(
     page.wait_for_selector("#board[data-version]")
     # read once the page shows the table at the player's turn: the board, the seats and,
     # when the bots have moved before the player, their moves in the log
-    page.wait_for_function(TABLE_SHOWN, timeout=30_000)
+    page.wait_for_function(TABLE_SHOWN, timeout=60_000)  # a loaded machine: the bots first
     assert catalogue(lang)["table.log"] in page.inner_text("#log-panel")  # it is translated
     found = english_on(page)
     if found:
