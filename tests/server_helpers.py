@@ -31,7 +31,11 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 # and bots search in threads of the test's own process: a test makes many servers, and
 # each would start its own worker processes (tests/test_compute.py runs those)
 FAST = Settings(
-    bot_delay=0.0, think_scale=0.02, socket_idle_seconds=3600, compute="threads"
+    bot_delay=0.0,
+    think_scale=0.02,
+    socket_idle_seconds=3600,
+    compute="threads",
+    worker_niceness=0,  # where a test asks for worker processes: see FAIR_WORKERS
 ).relaxed()
 
 

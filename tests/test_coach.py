@@ -41,6 +41,10 @@ from .socket_play import next_reply, next_state
 from .test_ismcts import midgame
 
 BUDGET = 40  # search iterations per judged move: small, so the tests stay fast
+#: iterations where the coach's verdict on SEED's first move is the search's, not a seed's
+#: luck: of 40 search seeds, 39 flag BAD and name GOOD and all 40 find GOOD fine (at 40
+#: iterations only 5 and 18 did: the verdict tests passed on their one seed by chance)
+VERDICT_BUDGET = 2000
 #: a koi-koi deal where the first player can take the Moon (08-1) with 08-2, or throw 02-4
 SEED = 8
 GOOD = {"type": "play", "card": "08-2", "take": "08-1"}
@@ -59,7 +63,7 @@ def parse(state: State, data: dict[str, Any]) -> Action:
 
 def test_giving_up_a_light_is_clearly_worse_and_the_capture_is_named() -> None:
     state, seat = first_deal()
-    bad = judge(state, seat, parse(state, BAD), BUDGET)
+    bad = judge(state, seat, parse(state, BAD), VERDICT_BUDGET)
     assert bad.clearly_worse
     assert bad.better.to_json() == GOOD
     said = bad.to_json("en")
@@ -68,18 +72,20 @@ def test_giving_up_a_light_is_clearly_worse_and_the_capture_is_named() -> None:
     assert "Sakura" not in said["played_text"] and said["played_text"]
     assert not said["played_text"].startswith("Play ")
     assert (
-        judge(state, seat, parse(state, BAD), BUDGET)
+        judge(state, seat, parse(state, BAD), VERDICT_BUDGET)
         .to_json("pl")["better_text"]
         .startswith("Gęsi — ")
     )
-    good = judge(state, seat, parse(state, GOOD), BUDGET)
+    good = judge(state, seat, parse(state, GOOD), VERDICT_BUDGET)
     assert not good.clearly_worse and good.loss == 0.0
 
 
 @pytest.mark.parametrize(("game_id", "players"), GAMES)
 def test_re_dealing_the_unseen_cards_changes_no_note(game_id: str, players: int) -> None:
-    # an Ohanami judgement costs several koi-koi ones (three gardens to play out)
-    for seed in range(count(2 if game_id == "ohanami" else 4, 1)):
+    # a move looked at again costs seconds in Ohanami (three gardens played out hundreds of
+    # times): its deal 0 has three such moves, deals 1-4 one in twelve (both ways checked)
+    first = 1 if game_id == "ohanami" else 0
+    for seed in range(first, first + count(4, 1)):
         state = midgame(game_id, players, seed, moves=3 + seed)
         seat = min(state.to_move)
         poisoned = state.determinize(seat, Rng(1000 + seed))
@@ -105,7 +111,7 @@ def played_record(first: dict[str, Any]) -> GameRecord:
 
 
 def test_the_review_lists_the_light_given_up_with_the_capture() -> None:
-    found = review(played_record(BAD), 0, BUDGET)
+    found = review(played_record(BAD), 0, VERDICT_BUDGET)
     numbers = [number for number, _ in found]
     assert numbers == sorted(numbers) and numbers[0] == 0
     assert found[0][1].better.to_json() == GOOD
@@ -143,7 +149,7 @@ def test_the_review_reads_nothing_hidden() -> None:
 @pytest.fixture
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     monkeypatch.setattr(Commitment, "draw", lambda: Commitment(seed=SEED, salt="00" * 16))
-    settings = replace(FAST, coach_iterations=BUDGET, bot_delay=30.0)
+    settings = replace(FAST, coach_iterations=VERDICT_BUDGET, bot_delay=30.0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'coach.db'}", settings)) as test_client:
         yield test_client
 

@@ -31,7 +31,7 @@ from .browser_helpers import (
     shot,
 )
 from .server_helpers import eventually, http, random_action, server_thread
-from .test_coach import BUDGET, SEED
+from .test_coach import SEED, VERDICT_BUDGET
 from .test_web_table import frames, seat_socket
 
 __all__ = ["browser"]  # fixtures used by name
@@ -39,7 +39,11 @@ __all__ = ["browser"]  # fixtures used by name
 # the coach's searches in worker processes, as a served table has them: in threads they
 # share the server's interpreter lock, and on a busy machine a note missed its deadline
 SETTINGS = Settings(
-    bot_delay=0.05, think_scale=0.25, coach_iterations=BUDGET, compute="local"
+    bot_delay=0.05,
+    think_scale=0.25,
+    coach_iterations=VERDICT_BUDGET,
+    compute="local",
+    worker_niceness=0,
 ).relaxed()
 LOCALES = {"en": "en-GB", "pl": "pl-PL", "ru": "ru-RU"}
 SIZES = {"wide": (1366, 800), "phone": (390, 844)}

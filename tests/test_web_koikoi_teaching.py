@@ -20,14 +20,18 @@ from cardtable.server.settings import Settings
 
 from .browser_helpers import browser, create_table, new_page, play_until_over, shot
 from .server_helpers import server_thread
-from .test_coach import BUDGET, SEED
+from .test_coach import SEED, VERDICT_BUDGET
 from .test_web_coach import coached_table, play_the_weak_move
 from .test_web_learn import TARGET, follow_the_coach
 
 __all__ = ["browser"]  # fixtures used by name
 
 SETTINGS = Settings(
-    bot_delay=0.05, think_scale=0.25, coach_iterations=BUDGET, compute="local"
+    bot_delay=0.05,
+    think_scale=0.25,
+    coach_iterations=VERDICT_BUDGET,
+    compute="local",
+    worker_niceness=0,
 ).relaxed()
 SIZES = {"wide": (1366, 800), "phone": (390, 844)}
 LOCALES = {"pl": "pl-PL", "ru": "ru-RU"}
