@@ -15,6 +15,7 @@ import pytest
 
 import cardtable
 from cardtable import compiled
+from cardtable.agents import make_agent
 from cardtable.core.game import Game, game_ids, spec_of
 from cardtable.core.record import GameRecord
 from cardtable.core.rng import Rng
@@ -34,6 +35,12 @@ RULE_SETS: list[tuple[str, dict[str, object]]] = [
     ("hana-awase", {"players": 2}),
     ("hana-awase", {"players": 3, "rounds": 3}),
     ("hana-awase-88", {}),
+]
+#: and Ohanami's (the hanafuda sets alone are what tests/test_rl_vector.py steps)
+COMPILED_RULE_SETS = [
+    *RULE_SETS,
+    ("ohanami", {"players": 2}),
+    ("ohanami", {"players": 4, "pink_tiebreak": "capped"}),
 ]
 
 
@@ -74,7 +81,7 @@ def played(seeds: int = count(12, 3)) -> str:
     """A digest of random games of every rule set: each seat's view after every move, the
     scores, the records, and search copies (clone, determinize, random playout)."""
     digest = hashlib.sha256(repr(drawn()).encode())
-    for game_id, rules in RULE_SETS:
+    for game_id, rules in COMPILED_RULE_SETS:
         options = dict(rules)
         preset = options.pop("preset", None)
         game = cardtable.load(game_id, preset, **options)  # type: ignore[arg-type]
@@ -88,10 +95,17 @@ def played(seeds: int = count(12, 3)) -> str:
                 if len(state.log) % 7 == 0:
                     copy = state.determinize(seat, Rng(len(state.log)))
                     copy.end_at_round()
-                    copy.random_playout(Rng(seed), copy.rounds_finished)  # type: ignore[attr-defined]
+                    if hasattr(copy, "random_playout"):  # Ohanami's searches play their bot
+                        copy.random_playout(Rng(seed), copy.rounds_finished)
                     digest.update(json.dumps(copy.view(None), sort_keys=True).encode())
             digest.update(json.dumps(GameRecord.of(state).to_json(), sort_keys=True).encode())
             digest.update(repr(state.scores()).encode())
+        # the greedy bot (Ohanami's is compiled: every search's playouts)
+        state, greedy = game.new_state(seed=seeds), make_agent("greedy", game_id, seed=seeds)
+        while not state.is_over:
+            seat = min(state.to_move)
+            state.apply(seat, greedy.choose(state, seat))
+        digest.update(json.dumps(GameRecord.of(state).to_json(), sort_keys=True).encode())
     return digest.hexdigest()
 
 
@@ -160,7 +174,7 @@ def test_a_compiled_state_class_runs_its_init_once_per_state() -> None:
         start.__new__(start, only_new, 1, ())  # the compiled __new__: __init__ once
         assert constructed.asked == only_new.asked > 0, start
         checked.append(game_id)
-    assert {"koi-koi", "bakappana", "hana-awase", "hana-awase-88"} <= set(checked)
+    assert {"koi-koi", "bakappana", "hana-awase", "hana-awase-88", "ohanami"} <= set(checked)
 
 
 @needs_build

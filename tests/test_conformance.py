@@ -19,6 +19,7 @@ are free text (7 słów's words come from the game's own ``random`` bot), and th
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -114,6 +115,19 @@ def check_clone(state: State, movers: list[int], rng: random.Random) -> None:
     state_copy = state.clone()
     state.legal_actions(seat)  # a no-op must stay one
     assert snapshot(state_copy) == snapshot(state)
+
+
+def check_pickling(state: State, movers: list[int]) -> None:
+    """A state and its moves travel to the compute pool pickled (bots, hints, the coach):
+    back, the state shows the same and has the same moves, and it plays on (a compiled
+    frozen record unpickled field by field refuses its fields)."""
+    copy = pickle.loads(pickle.dumps(state))
+    assert snapshot(copy) == snapshot(state)
+    seat = movers[0]
+    actions = state.legal_actions(seat)
+    assert pickle.loads(pickle.dumps(actions)) == actions
+    if actions:
+        copy.apply(seat, pickle.loads(pickle.dumps(actions[0])))
 
 
 def fields_of(state: State) -> list[str]:
@@ -285,6 +299,7 @@ def play_checked(game: cardtable.core.Game, seed: int, deep: bool) -> State:
             check_views(state, rng)
             check_clone(state, movers, rng)
             check_clone_fields(state)
+            check_pickling(state, movers)
         seat = rng.choice(movers)
         action = choose(state, seat, rng, writer)
         seen.append(action)

@@ -50,6 +50,10 @@ HOT_PATH = (
     "cardtable.games.hanafuda.koikoi",
     "cardtable.games.hanafuda.bakappana",
     "cardtable.games.hanafuda.hana_awase",
+    "cardtable.games.ohanami.deck",
+    "cardtable.games.ohanami.scoring",
+    "cardtable.games.ohanami.game",
+    "cardtable.games.ohanami.bots",
     # the search's own loop: every iteration walks the tree before the engine plays out
     "cardtable.agents.ismcts",
 )

@@ -24,18 +24,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
-from typing import Any, ClassVar, Literal, cast
-
-from pydantic import Field
+from typing import Any, Literal, cast
 
 from cardtable.core.actions import Action, action_type
 from cardtable.core.errors import IllegalAction, OptionError
+from cardtable.core.frozen import Frozen
 from cardtable.core.game import Capability, GameInfo, GameSpec, register
-from cardtable.core.options import GameOptions, option
 from cardtable.core.results import MatchResult, RoundResult
 from cardtable.core.rng import RandomSource, Rng, draw_below
 from cardtable.core.state import KeepsRounds
 from cardtable.games.ohanami.deck import COLOUR_OF, COLOURS, NUMBERS, stage_points
+from cardtable.games.ohanami.options import OhanamiOptions
 from cardtable.games.ohanami.scoring import STAGES, Garden, pink_tiebreak, score_stage
 from cardtable.locales import Localized, Reason, reason
 
@@ -67,7 +66,7 @@ def card_set(numbers: Sequence[int]) -> int:
 
 # -- actions ------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class Keep:
+class Keep(Frozen):
     """Keep these two cards of the hand (the rest passes on)."""
 
     cards: tuple[int, int]
@@ -80,7 +79,7 @@ class Keep:
 
 
 @dataclass(frozen=True, slots=True)
-class Place:
+class Place(Frozen):
     """Place the kept cards in this order: each to a row index, a new row, or the discard."""
 
     placements: tuple[tuple[int, Target], ...]
@@ -176,21 +175,6 @@ def targets(rows: Sequence[Row], card: int) -> Iterator[Target]:
     yield "discard"
 
 
-# -- options --------------------------------------------------------------------------------
-class OhanamiOptions(GameOptions):
-    GROUPS: ClassVar[tuple[str, ...]] = ("scoring",)
-
-    players: int = Field(2, ge=2, le=4, description="Number of players, 2 to 4.")
-    pink_tiebreak: Literal["raw", "capped"] = option(
-        "raw",
-        description=(
-            "Ties on points go to more pink cards: raw counts every pink card; capped "
-            "counts at most 15 (as scored)."
-        ),
-        group="scoring",
-    )
-
-
 class Phase(StrEnum):
     """Where a pick stands; the values are what views, records and the browser show."""
 
@@ -205,7 +189,7 @@ _SELECT, _PLACE, _OVER = Phase.SELECT, Phase.PLACE, Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
-class PlacementEvent:
+class PlacementEvent(Frozen):
     """One seat's placements of the last pick, revealed to everyone at once."""
 
     seat: int
@@ -232,10 +216,12 @@ class OhanamiState(KeepsRounds):
         "stock",
     )
 
-    def __init__(self, game: Any, seed: int, deals: tuple[JSON, ...]) -> None:
+    def __init__(self, game: Any = None, seed: int = 0, deals: tuple[JSON, ...] = ()) -> None:
+        if game is None:  # a blank for clone() to fill in (compiled, __new__ runs __init__)
+            return
         self.begin(game, seed, deals)
         self.options = cast(OhanamiOptions, game.options)
-        self.n: int = self.options.players
+        self.n: int = game.num_players
         self.rng = Rng(seed)
         fixed_hands = [self._fixed_stage(k) for k in range(len(deals))]
         used = card_set([c for stage in fixed_hands for hand in stage for c in hand])
@@ -449,8 +435,7 @@ class OhanamiState(KeepsRounds):
 
     # -- copies and hidden information ------------------------------------------------
     def clone(self) -> OhanamiState:
-        # without __init__; object.__new__ refuses a subclass of the compiled State
-        new = OhanamiState.__new__(OhanamiState)
+        new = OhanamiState()
         new.game, new.seed, new.deals = self.game, self.seed, self.deals
         new.log = self.log.copy()
         new.options, new.n, new.rng = self.options, self.n, self.rng.clone()

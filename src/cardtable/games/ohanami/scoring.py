@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.core.errors import OptionError
+from cardtable.core.frozen import Frozen
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.ohanami.deck import COLOUR_OF, COLOUR_POINTS, COLOURS, PINK_CAP, stage_points
 from cardtable.locales import Term, reason
@@ -25,7 +26,7 @@ IN_THE_BOX: dict[str, int] = {
 
 
 @dataclass(frozen=True)
-class Garden:
+class Garden(Frozen):
     """One garden after a stage: its cards, or only how many of each colour it has (what
     a table may enter; its lines then name no cards)."""
 
