@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -149,7 +150,10 @@ class ServerProcess:
             *self.wrapper, sys.executable, "-m", "cardtable", "serve", "--db", self.db_url,
             "--port", str(self.port), "--bot-delay", "0", *FAIR_WORKERS, *self.options,
         ]  # fmt: skip
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # its log to a file, never a pipe: nobody reads a pipe while the server runs, and a
+        # server that fills one (64 KiB of warnings under a flood) stops at its next line
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - open for the server's life
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log)
         process = self.process
 
         def answers() -> bool:
@@ -158,11 +162,15 @@ class ServerProcess:
                     return True
             except OSError:
                 if process.poll() is not None:
-                    err = process.stderr.read().decode() if process.stderr else ""
-                    raise RuntimeError(f"server exited: {err}") from None
+                    raise RuntimeError(f"server exited: {self.said()}") from None
                 return False
 
         eventually(answers, 60, "the server starts")
+
+    def said(self) -> str:
+        """What the server has written to its log (stderr) so far."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
 
     def kill9(self) -> None:
         assert self.process is not None

@@ -154,8 +154,7 @@ def test_bad_text_frames_leave_one_line_each_in_the_servers_log(tmp_path: Path) 
         assert http("GET", f"{server.url}/api/health")[0] == 200
     finally:
         server.stop()
-    assert server.process is not None and server.process.stderr is not None
-    log = server.process.stderr.read().decode()
+    log = server.said()
     assert "Traceback" not in log, log
     assert log.count("UTF-8") == len(paths) * len(payloads), log
     assert os.linesep.join(line for line in log.splitlines() if "UTF-8" in line)
