@@ -140,6 +140,10 @@ class ServerProcess:
         self.options = options  # more `cardtable serve` options
         self.wrapper = wrapper  # a command that runs the server (setpriv ...)
         self.process: subprocess.Popen[bytes] | None = None
+        # its log (stderr) in a file, never a pipe: nobody reads a pipe while the server
+        # runs, and a server that fills one (64 KiB of warnings) stops at its next line.
+        # One file across restarts, appended to: a killed run's lines stay
+        self.log = tempfile.TemporaryFile(mode="ab")  # noqa: SIM115 - read after stop()
 
     @property
     def url(self) -> str:
@@ -150,9 +154,6 @@ class ServerProcess:
             *self.wrapper, sys.executable, "-m", "cardtable", "serve", "--db", self.db_url,
             "--port", str(self.port), "--bot-delay", "0", *FAIR_WORKERS, *self.options,
         ]  # fmt: skip
-        # its log to a file, never a pipe: nobody reads a pipe while the server runs, and a
-        # server that fills one (64 KiB of warnings under a flood) stops at its next line
-        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - open for the server's life
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log)
         process = self.process
 
@@ -169,8 +170,8 @@ class ServerProcess:
 
     def said(self) -> str:
         """What the server has written to its log (stderr) so far."""
-        self.log.seek(0)
-        return self.log.read().decode(errors="replace")
+        size = os.fstat(self.log.fileno()).st_size
+        return os.pread(self.log.fileno(), size, 0).decode(errors="replace")
 
     def kill9(self) -> None:
         assert self.process is not None

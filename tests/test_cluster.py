@@ -470,3 +470,29 @@ def test_only_the_holder_writes_a_tables_seats(tmp_path: Path) -> None:
         assert store.table("held").seats == older  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_a_copy_another_process_took_refuses_a_seat_and_goes(tmp_path: Path) -> None:
+    """A process asked to seat someone at a table that another process took over (the
+    store names that one) writes nothing: 409 "moved" (asked again, through nginx, the
+    holder answers), and its copy goes."""
+    from dataclasses import replace
+
+    from fastapi.testclient import TestClient
+
+    from cardtable.server.app import create_app
+
+    from .server_helpers import FAST
+
+    app = create_app(f"sqlite:///{tmp_path / 'moved.db'}", replace(FAST, node="n1"))
+    with TestClient(app) as client:
+        body = {"game": "koi-koi", "seats": ["human", "human"], "public": True}
+        table_id = client.post("/api/tables", json=body).json()["id"]
+        assert client.get(f"/api/tables/{table_id}").status_code == 200  # n1 holds it
+        hub = app.state.hub
+        seats_before = hub.store.table(table_id).seats
+        hub.store.hold(table_id, "n2")  # another process took it since
+        answer = client.post(f"/api/tables/{table_id}/claim", json={})
+        assert answer.status_code == 409 and answer.json()["detail"]["code"] == "moved"
+        eventually(lambda: table_id not in hub.tables, 10, "the copy goes")
+        assert hub.store.table(table_id).seats == seats_before  # no key written

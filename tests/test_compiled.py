@@ -95,8 +95,8 @@ def played(seeds: int = count(12, 3)) -> str:
                 if len(state.log) % 7 == 0:
                     copy = state.determinize(seat, Rng(len(state.log)))
                     copy.end_at_round()
-                    if hasattr(copy, "random_playout"):  # Ohanami's searches play their bot
-                        copy.random_playout(Rng(seed), copy.rounds_finished)
+                    if game_id != "ohanami":  # Ohanami's searches play its greedy bot
+                        copy.random_playout(Rng(seed), copy.rounds_finished)  # type: ignore[attr-defined]
                     digest.update(json.dumps(copy.view(None), sort_keys=True).encode())
             digest.update(json.dumps(GameRecord.of(state).to_json(), sort_keys=True).encode())
             digest.update(repr(state.scores()).encode())

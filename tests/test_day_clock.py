@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, expect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
 from cardtable.server.app import create_app
@@ -127,7 +127,7 @@ def mover(url: str, table_id: str, keys: dict[int, str]) -> int:
                     if frame["type"] == "state" and frame["table"]["waiting"] == []:
                         return int(min(frame["view"]["to_move"]))
                     drain(invited)  # raises once its process lets it go
-        except (ConnectionClosed, TimeoutError):
+        except (ConnectionClosed, InvalidHandshake, OSError):  # TimeoutError is an OSError
             if time.monotonic() > deadline:
                 raise
 

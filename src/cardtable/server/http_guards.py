@@ -32,6 +32,7 @@ STATUS_OF_CODE = {
     "no_seat": 409,
     "started": 409,
     "too_early": 409,
+    "moved": 409,  # another process of the cluster holds the table now: asked again, it answers
     "rate_limited": 429,
     "unstarted_tables": 429,  # waiting does not help: playing or leaving one of them does
     "storage_unavailable": 503,

@@ -356,13 +356,16 @@ class Hub:
         row = self.store.table(table_id) if len(table_id) <= 32 else None
         if row is None:
             raise TableError(f"no table {table_id!r}", "not_found", given=[table_id])
+        if self.cluster is not None:
+            # held first, then read again: a seat the last holder wrote before it let go is
+            # in the copy, and none it writes after is stored (Store.set_seats)
+            self.cluster.took(table_id)
+            row = self.store.table(table_id) or row
         if row.status == "abandoned":
             self.store.set_fields(row.id, status="playing")
             row.status = "playing"
         built = await asyncio.to_thread(LiveTable, row, self.store.moves(row.id), self)
         table = self.tables.setdefault(table_id, built)  # another request may have built it
-        if table is built and self.cluster is not None:
-            self.cluster.took(table_id)
         table.start()
         return table
 

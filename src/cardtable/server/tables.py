@@ -43,6 +43,8 @@ from cardtable.server.workers import HintsBusy
 log = logging.getLogger("cardtable.server")
 
 JSON = dict[str, Any]
+#: what a copy of a table that another process of a cluster took over answers
+MOVED = "this table moved to another server process"
 
 __all__ = ["LiveTable", "SeatInfo", "TableError"]
 
@@ -153,7 +155,7 @@ class LiveTable:
         rows = self.roster.rows()
         rows[seat] = {**rows[seat], "key": hash_key(key)}
         if not self._write_seats(rows):  # saved first: a refused write gives no key
-            raise TableError("this table moved to another server process", "moved")
+            raise TableError(MOVED, "moved")
         self.seats[seat].key_hash = hash_key(key)
         self.seats[seat].held_until = time.time() + self.hub.settings.claim_hold_seconds
         return seat, key
@@ -167,7 +169,10 @@ class LiveTable:
         await self._changed()
 
     def _save_seats(self) -> None:
-        self._write_seats(self.roster.rows())
+        """Stores the seats as they are; a copy another process took over is told so
+        (TableError "moved"): what it changed was never stored, and it is going."""
+        if not self._write_seats(self.roster.rows()):
+            raise TableError(MOVED, "moved")
 
     def _write_seats(self, rows: list[dict[str, Any]]) -> bool:
         """Stores the seats; in a cluster, only while this process holds the table (else
@@ -246,6 +251,8 @@ class LiveTable:
                     self._save_seats()
                 except StorageUnavailable:  # taken in memory; saved with the next seat write
                     log.warning("table %s: seat %d claimed but not saved", self.id, listener.seat)
+                except TableError:  # another process holds it: this copy and socket go
+                    return
         if waited and not self.roster.waiting_for():  # the last person sat down: it starts
             self.last_change = time.time()
             await self._changed()
@@ -305,7 +312,7 @@ class LiveTable:
                 self.last_change, cancelled = await durable(written)
             except IntegrityError:  # another process wrote this move: it holds the table
                 self.hub.moved_elsewhere(self)
-                raise TableError("this table moved to another server process", "moved") from None
+                raise TableError(MOVED, "moved") from None
             before, rounds = self._copy_if_needed(seat, action), self.state.rounds_finished
             coached = self.coach.before(seat, before)
             movers = self.state.to_move
