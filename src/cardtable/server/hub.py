@@ -28,7 +28,7 @@ from cardtable.server.fairness import Commitment, Signer
 from cardtable.server.roster import SeatInfo, hash_key, named_seat, new_key
 from cardtable.server.settings import Settings
 from cardtable.server.store import StorageUnavailable, Store, TableRow
-from cardtable.server.tables import LiveTable
+from cardtable.server.tables import MOVED, LiveTable
 from cardtable.server.workers import Workers
 
 log = logging.getLogger("cardtable.server")
@@ -416,4 +416,4 @@ class Hub:
             return
         del self.tables[table.id]
         await table.stop()
-        await table.frames.close_all("moved", "this table moved to another server process")
+        await table.frames.close_all("moved", MOVED)

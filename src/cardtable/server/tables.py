@@ -46,7 +46,7 @@ JSON = dict[str, Any]
 #: what a copy of a table that another process of a cluster took over answers
 MOVED = "this table moved to another server process"
 
-__all__ = ["LiveTable", "SeatInfo", "TableError"]
+__all__ = ["MOVED", "LiveTable", "SeatInfo", "TableError"]
 
 
 class TableHub(Compute, Protocol):
@@ -154,8 +154,7 @@ class LiveTable:
         key = new_key()
         rows = self.roster.rows()
         rows[seat] = {**rows[seat], "key": hash_key(key)}
-        if not self._write_seats(rows):  # saved first: a refused write gives no key
-            raise TableError(MOVED, "moved")
+        self._store_seats(rows)  # saved first: a refused write gives no key
         self.seats[seat].key_hash = hash_key(key)
         self.seats[seat].held_until = time.time() + self.hub.settings.claim_hold_seconds
         return seat, key
@@ -169,19 +168,20 @@ class LiveTable:
         await self._changed()
 
     def _save_seats(self) -> None:
-        """Stores the seats as they are; a copy another process took over is told so
-        (TableError "moved"): what it changed was never stored, and it is going."""
-        if not self._write_seats(self.roster.rows()):
-            raise TableError(MOVED, "moved")
+        self._store_seats(self.roster.rows())
 
-    def _write_seats(self, rows: list[dict[str, Any]]) -> bool:
-        """Stores the seats; in a cluster, only while this process holds the table (else
-        this copy goes, as after a refused move, and False)."""
+    def _store_seats(self, rows: list[dict[str, Any]]) -> None:
+        """Stores ``rows`` as the seats; in a cluster only while this process holds the
+        table: a copy another process took over raises "moved" (nothing it changed was
+        stored) and goes, as after a refused move."""
         node = self.hub.settings.node
-        if self.hub.store.set_seats(self.id, rows, node) or not node:
-            return True
+        if not self.hub.store.set_seats(self.id, rows, node) and node:
+            raise self._moved_elsewhere()
+
+    def _moved_elsewhere(self) -> TableError:
+        """Another process holds this table now: this copy goes; the error to answer."""
         self.hub.moved_elsewhere(self)
-        return False
+        return TableError(MOVED, "moved")
 
     async def rename(self, seat: int, name: str) -> str:
         """The person at ``seat`` chose a name (numbered if another seat has it)."""
@@ -311,8 +311,7 @@ class LiveTable:
             try:
                 self.last_change, cancelled = await durable(written)
             except IntegrityError:  # another process wrote this move: it holds the table
-                self.hub.moved_elsewhere(self)
-                raise TableError(MOVED, "moved") from None
+                raise self._moved_elsewhere() from None
             before, rounds = self._copy_if_needed(seat, action), self.state.rounds_finished
             coached = self.coach.before(seat, before)
             movers = self.state.to_move

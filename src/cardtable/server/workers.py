@@ -119,7 +119,7 @@ class Backend(Protocol):
 class LocalBackend:
     """A pool of spawned worker processes on this machine."""
 
-    def __init__(self, workers: int, niceness: int = 10) -> None:
+    def __init__(self, workers: int, niceness: int) -> None:
         self.slots = workers
         self.niceness = niceness
         self.pool = self._new_pool()
