@@ -1,8 +1,10 @@
 """What a table's clients see, and how it reaches them.
 
 Each seat gets its own state frame (``state.view(seat)``: nothing of another's hidden cards),
-spectators ``view(None)``. A frame is encoded once per seat's view and shared by every
-socket of that seat; the spectators' one frame goes through the table's fan-out, after the
+spectators ``view(None)``. What every seat's frame says alike (the table's meta, the shared
+part of the view) is encoded once a moment and joined into each seat's text as it is
+(:class:`~cardtable.server.protocol.Encoded`); a seat's frame is encoded once and shared by
+every socket of that seat; the spectators' one frame goes through the table's fan-out, after the
 players', so a crowd never stands between a move and the next player's turn.
 """
 
@@ -13,7 +15,10 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+import orjson
 
 from cardtable.agents import bot_levels
 from cardtable.core.game import Capability, Game, spec_of
@@ -24,7 +29,7 @@ from cardtable.server.eager import start_eagerly
 from cardtable.server.errors import TableError
 from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
 from cardtable.server.fanout import Fanout
-from cardtable.server.protocol import encode
+from cardtable.server.protocol import Encoded, encode, encoded, joined
 from cardtable.server.record_proofs import proof_of, record_entry
 from cardtable.server.settings import Settings
 from cardtable.server.table_facts import TableFacts
@@ -51,6 +56,20 @@ class FramedTable(TableFacts, Protocol):
     def clock(self) -> JSON | None: ...
 
 
+@dataclass(frozen=True)
+class Moment:
+    """What every seat's frame says alike at one moment, worked out once."""
+
+    table: Encoded  # the meta
+    winners: list[int] | None
+    shared_view: JSON | None  # None during a round break: each seat's break view is its own
+    shared_encoded: Encoded | None
+    clock: JSON | None
+    now: float
+    extras: JSON | None
+    chain: JSON
+
+
 class Frames:
     """A table's listeners and the frames they are sent."""
 
@@ -60,6 +79,7 @@ class Frames:
         self.fanout = Fanout()  # the spectators' frames, sent after the players'
         self._links: list[str] = []  # each move's link of the hash chain (fairness.py)
         self._fixed: JSON | None = None  # the meta that never changes (see fixed_meta)
+        self._fixed_encoded: Encoded | None = None
 
     # -- what clients see ----------------------------------------------------------------
     def fixed_meta(self) -> JSON:
@@ -81,13 +101,17 @@ class Frames:
                 # how long a person's seat stands empty before the host may give it to a bot
                 "hand_to_bot_seconds": self.table.hub.settings.hand_to_bot_seconds,
             }
+            self._fixed_encoded = Encoded.of(self._fixed)
         return self._fixed
 
     def meta(self) -> JSON:
-        table, row, fixed = self.table, self.table.row, self.fixed_meta()
+        return {**self.fixed_meta(), **self.changing_meta()}
+
+    def changing_meta(self) -> JSON:
+        """The meta's part that moves and seats change."""
+        table, row = self.table, self.table.row
         roster = table.roster
         meta: JSON = {
-            **fixed,
             "seats": roster.meta(),
             "status": "finished" if table.finished else "playing",
             "round_break": table.round_break.to_json() if table.round_break else None,
@@ -104,75 +128,78 @@ class Frames:
         return meta
 
     def frame(self, seat: int | None) -> JSON:
-        return self.seat_frame(seat, self.table_part())
+        """``seat``'s frame of this moment as its client reads it."""
+        return cast(JSON, orjson.loads(encoded(self.frames()(seat))))
 
     def frames(self) -> Callable[[int | None], JSON]:
         """Each seat's frame of this moment: what every seat sees alike (the meta, the
-        clock, the game's extras, the chain, the shared part of the view) worked out once,
-        on the first frame asked."""
-        shared: list[JSON] = []
+        clock, the game's extras, the chain, the shared part of the view) worked out and
+        encoded once, on the first frame asked."""
+        moments: list[Moment] = []
 
         def frame(seat: int | None) -> JSON:
-            if not shared:
-                part = self.table_part()
-                if self.table.round_break is None:
-                    part["shared_view"] = self.table.state.shared_view()
-                shared.append(part)
-            return self.seat_frame(seat, shared[0])
+            if not moments:
+                moments.append(self.moment())
+            return self.seat_frame(seat, moments[0])
 
         return frame
 
-    def table_part(self) -> JSON:
+    def moment(self) -> Moment:
         """What a frame says alike to every seat now."""
         table, state = self.table, self.table.state
         extras = table.game.spec.optional(Capability.FRAME)
-        return {
-            "table": self.meta(),
-            "clock": table.clock(),
-            "now": time.time(),
+        changing = self.changing_meta()
+        self.fixed_meta()
+        assert self._fixed_encoded is not None
+        shared_view = state.shared_view() if table.round_break is None else None
+        return Moment(
+            table=joined(self._fixed_encoded, Encoded.of(changing)),
+            winners=changing.get("winners"),
+            shared_view=shared_view,
+            shared_encoded=None if shared_view is None else Encoded.of(shared_view),
+            clock=table.clock(),
+            now=time.time(),
             # what the game adds for everyone at the table
-            "extras": extras(state) if extras is not None else None,
-            "chain": {"moves": len(state.log), "head": self.chain_head()},
-        }
+            extras=extras(state) if extras is not None else None,
+            chain={"moves": len(state.log), "head": self.chain_head()},
+        )
 
-    def seat_frame(self, seat: int | None, shared: JSON) -> JSON:
-        """``seat``'s frame: its own view, lesson and coach's note, and ``shared``."""
+    def seat_frame(self, seat: int | None, moment: Moment) -> JSON:
+        """``seat``'s frame: its own view, lesson and coach's note, and the ``moment``'s
+        shared parts, already encoded."""
         table = self.table
         round_break, state = table.round_break, table.state
-        if round_break is not None:
-            view = round_break.view(seat)
-        elif "shared_view" in shared:
-            view = {**shared["shared_view"], **state.own_view(seat)}
+        if round_break is not None or moment.shared_encoded is None:
+            view = Encoded.of(round_break.view(seat) if round_break else state.view(seat))
         else:
-            view = state.view(seat)
+            view = joined(moment.shared_encoded, Encoded.of(state.own_view(seat)))
         frame: JSON = {
             "type": "state",
             "version": table.version,
             "seat": seat,
-            "table": shared["table"],
+            "table": moment.table,
             "view": view,
-            "clock": shared["clock"],
-            "now": shared["now"],
+            "clock": moment.clock,
+            "now": moment.now,
         }
         if table.lesson is not None and seat == table.lesson.learner:
             frame["lesson"] = guide(table.lesson, state, "en")  # the client says it
-        if shared["extras"] is not None:
-            frame.update(shared["extras"])
+        if moment.extras is not None:
+            frame.update(moment.extras)
         if seat is not None and table.roster.seats[seat].coach:
             frame["coach"] = table.coach.notes.get(seat)
         if seat is not None and table.finished:
-            frame["record_proof"] = self.record_proof(seat, frame)
-        frame["chain"] = shared["chain"]
+            scores = (moment.shared_view or {}).get("scores") or state.own_view(seat).get("scores")
+            frame["record_proof"] = self.record_proof(seat, scores or [], moment.winners or [])
+        frame["chain"] = moment.chain
         return frame
 
-    def record_proof(self, seat: int, frame: JSON) -> str | None:
+    def record_proof(self, seat: int, scores: list[int], winners: list[int]) -> str | None:
         """The server's proof of the game as ``seat``'s record keeps it (record.js), which
         lets the game travel to another browser of theirs; None where the record keeps
         nothing (a table with another person)."""
         table = self.table
         kinds = [info.kind for info in table.roster.seats]
-        scores = frame["view"].get("scores") or []
-        winners = frame["table"].get("winners") or []
         entry = record_entry(table.row.game, seat, kinds, scores, winners)
         return None if entry is None else proof_of(table.hub.signer(), table.id, entry)
 

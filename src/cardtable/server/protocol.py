@@ -32,23 +32,81 @@ import orjson
 JSON = dict[str, Any]
 
 
+class Encoded:
+    """A part of a frame already encoded (what every seat's frame shares: the table's
+    meta, the shared view), placed in each seat's frame as it is instead of being
+    encoded again for every seat.
+
+    >>> encode({"seat": 1, "table": Encoded(b'{"id":"t1"}')})
+    '{"seat":1,"table":{"id":"t1"}}'
+    """
+
+    __slots__ = ("fragment", "text")
+
+    def __init__(self, text: bytes) -> None:
+        self.text = text
+        self.fragment = orjson.Fragment(text)
+
+    @classmethod
+    def of(cls, value: Any) -> Encoded:
+        return cls(encoded(value))
+
+
+def _as_fragment(value: Any) -> orjson.Fragment:
+    if isinstance(value, Encoded):
+        return value.fragment
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _as_data(value: Any) -> Any:
+    if isinstance(value, Encoded):
+        return orjson.loads(value.text)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def joined(first: Encoded, second: Encoded) -> Encoded:
+    """Two encoded JSON objects with no key in common as one, their texts joined (as
+    ``{**first, **second}`` would be, without decoding either).
+
+    >>> joined(Encoded(b'{"a":1}'), Encoded(b'{"b":2}')).text
+    b'{"a":1,"b":2}'
+    >>> joined(Encoded(b'{}'), Encoded(b'{"b":2}')).text
+    b'{"b":2}'
+    """
+    if first.text == b"{}":
+        return second
+    if second.text == b"{}":
+        return first
+    return Encoded(first.text[:-1] + b"," + second.text[1:])
+
+
 def encode(frame: JSON) -> str:
+    """A frame as JSON text (see :func:`encoded`)."""
+    return encoded(frame).decode()
+
+
+def encoded(frame: Any) -> bytes:
     """A frame as JSON text (compact, UTF-8, by orjson: several times faster than the
     standard library, which encodes every frame of every seat); text that is not valid
     UTF-8 (lone surrogates echoed back from a hostile message) is sent escaped instead of
-    failing the socket, as is anything else orjson refuses (an integer past 64 bits)."""
+    failing the socket, as is anything else orjson refuses (an integer past 64 bits).
+    :class:`Encoded` parts go in as they are."""
     try:
-        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(frame, default=_as_fragment)
     except orjson.JSONEncodeError:
-        return _encode_slowly(frame)
+        pass
+    try:  # a key that is not a string (a seat number): half as fast, so only when needed
+        return orjson.dumps(frame, default=_as_fragment, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return _encode_slowly(frame).encode()
 
 
-def _encode_slowly(frame: JSON) -> str:
-    text = json.dumps(frame, ensure_ascii=False)
+def _encode_slowly(frame: Any) -> str:
+    text = json.dumps(frame, ensure_ascii=False, default=_as_data)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return json.dumps(frame)
+        return json.dumps(frame, default=_as_data)
     return text
 
 

@@ -259,7 +259,7 @@ class LiveTable:
             return
         if seat_came:  # the bots may think again (they wait for a person)
             self.driver.poke()
-        await self.frames.send([listener], self.frames.frame)
+        await self.frames.send([listener], self.frames.frames())
         if seat_came:
             await self.frames.broadcast_presence(besides=listener)
 
