@@ -40,7 +40,6 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Final, Protocol, cast
 
 from cardtable.agents.base import Agent, Shortlisting, actions_for, make_agent, register_agent
@@ -79,16 +78,21 @@ class LeafValue(Protocol):
     def rewards(self, state: State, seat: int, scale: float, rounds_left: int) -> list[float]: ...
 
 
-@dataclass
 class Node:
-    """A tree node: the action that led here and the seat that took it."""
+    """A tree node: the action that led here and the seat that took it.
 
-    action: Action | None = None
-    seat: int = -1
-    visits: int = 0
-    available: int = 0
-    reward: float = 0.0
-    children: dict[Action, Node] = field(default_factory=dict)
+    A plain class, not a dataclass: compiled, a dataclass's ``__init__`` is still the
+    Python function the dataclass module writes, and a search makes a node an iteration."""
+
+    __slots__ = ("action", "available", "children", "reward", "seat", "visits")
+
+    def __init__(self, action: Action | None = None, seat: int = -1, available: int = 0) -> None:
+        self.action = action
+        self.seat = seat
+        self.visits = 0
+        self.available = available
+        self.reward = 0.0
+        self.children: dict[Action, Node] = {}
 
     def ucb(self, exploration: float = EXPLORATION) -> float:
         mean = self.reward / self.visits
@@ -187,10 +191,14 @@ class ISMCTSAgent:
         legal = actions_for(state, seat)
         if len(legal) == 1:
             return legal[0]
-        root = self.search(state, seat, legal)
-        best = max(root.children.values(), key=lambda child: child.visits)
-        assert best.action is not None
-        return best.action
+        # The tree is freed before the collector is back on: turned on with the tree
+        # alive, its first pass would walk every node, all of them new since it stopped.
+        with COLLECTOR_PAUSE:
+            root = self.search(state, seat, legal)
+            action = max(root.children.values(), key=lambda child: child.visits).action
+            del root
+        assert action is not None
+        return action
 
     def search(self, state: State, seat: int, legal: list[Action], shortlist: bool = True) -> Node:
         """The search tree's root after the budget, for ``seat`` choosing among ``legal``

@@ -38,6 +38,7 @@ from cardtable.games.hanafuda.actions import (
     Play,
     Take,
     action_number,
+    play_taking,
     plays_of,
 )
 from cardtable.games.hanafuda.capture import CAPTURES, captures_on
@@ -570,7 +571,6 @@ class FishingState(KeepsRounds):
 
     def round_facts(self) -> FinishedRound:
         """What this round left, as the scoring reads it (koi-koi adds its calls)."""
-        # positional: a NamedTuple's keywords cost as much again, at every round's end
         piles, hands = tuple(self.piles), self.dealt_hands
         return FinishedRound(piles, self.table, self.dealer, self.round_no, hands, self.start_table)
 
@@ -679,7 +679,8 @@ class FishingState(KeepsRounds):
                 if len(options) < 2:
                     self._perform(seat, PLAY[card])
                 else:
-                    self._perform(seat, Play(card, lowest_card(options[rng.below(len(options))])))
+                    take = lowest_card(options[rng.below(len(options))])
+                    self._perform(seat, play_taking(card, take))
             elif self.phase is _TAKE:
                 options = self.capture_options(seat, self.pending)
                 self._perform(seat, TAKE[lowest_card(options[rng.below(len(options))])])

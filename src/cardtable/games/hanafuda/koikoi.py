@@ -338,7 +338,6 @@ class KoiKoiState(CompiledFishingState):
     def round_facts(self) -> FinishedRound:
         # the base's fields and koi-koi's in one construction: replace() on the base's facts
         # would build them twice at the end of every playout
-        # positional (FishingState.round_facts says why), in FinishedRound's field order
         return FinishedRound(
             tuple(self.piles),
             self.table,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from cardtable.core.results import RoundResult, ScoreLine
 from cardtable.games.hanafuda.deck import (
@@ -41,22 +41,57 @@ TEYAKU_SEVEN, TEYAKU_SIX = 30, 20
 SPECIAL_PAYMENT: Final = 30
 
 
-class FinishedRound(NamedTuple):
+class FinishedRound:
     """What a finished round left, as the scoring reads it; cards are bitsets (bit ``i``:
     card ``i``), seats count from 0, and there is one pile per player.
 
-    A NamedTuple, not a frozen dataclass: compiled, a frozen dataclass is built by its
-    interpreted constructor, and every round of every playout ends with one of these."""
+    A plain class with its own ``__init__``: compiled, both a frozen dataclass's and a
+    NamedTuple's constructors are interpreted functions, and every round of every playout
+    ends with one of these. Read it, never change it."""
 
-    piles: tuple[int, ...]  # each seat's captured cards
-    table: int = 0  # left on the table at the end (koi-koi's weather rule reads it)
-    dealer: int = 0
-    round_no: int = 1
-    hands: tuple[int, ...] = ()  # as dealt, per seat (teyaku, lucky hands); () untold
-    first_table: int = 0  # the table as dealt (koi-koi's table-lights multiplier)
-    calls: tuple[int, ...] = ()  # koi-koi calls per seat; () for none
-    shobu: int | None = None  # koi-koi: who stopped the round (None: the stock ran out)
-    last_improver: int | None = None  # koi-koi: the last seat whose yaku total rose
+    __slots__ = (
+        "calls", "dealer", "first_table", "hands", "last_improver", "piles", "round_no",
+        "shobu", "table",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        piles: tuple[int, ...],  # each seat's captured cards
+        table: int = 0,  # left on the table at the end (koi-koi's weather rule reads it)
+        dealer: int = 0,
+        round_no: int = 1,
+        hands: tuple[int, ...] = (),  # as dealt, per seat (teyaku, lucky hands); () untold
+        first_table: int = 0,  # the table as dealt (koi-koi's table-lights multiplier)
+        calls: tuple[int, ...] = (),  # koi-koi calls per seat; () for none
+        shobu: int | None = None,  # koi-koi: who stopped the round (None: the stock ran out)
+        last_improver: int | None = None,  # koi-koi: the last seat whose yaku total rose
+    ) -> None:
+        self.piles = piles
+        self.table = table
+        self.dealer = dealer
+        self.round_no = round_no
+        self.hands = hands
+        self.first_table = first_table
+        self.calls = calls
+        self.shobu = shobu
+        self.last_improver = last_improver
+
+    def fields(self) -> tuple[Any, ...]:
+        return (
+            self.piles, self.table, self.dealer, self.round_no, self.hands, self.first_table,
+            self.calls, self.shobu, self.last_improver,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FinishedRound):
+            return NotImplemented
+        return self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        return f"FinishedRound{self.fields()!r}"
 
     @property
     def players(self) -> int:
