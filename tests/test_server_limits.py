@@ -138,6 +138,23 @@ def test_hints_per_address_and_a_silent_socket_is_closed(tmp_path: Path) -> None
             assert closed.value.code == 1001 and time.monotonic() - started < 10
 
 
+def test_a_socket_that_keeps_talking_outlives_the_silence_limit(tmp_path: Path) -> None:
+    """The silence limit counts from the last message heard, not from the first."""
+    with app_with(tmp_path, socket_idle_seconds=1) as client:
+        created = client.post("/api/tables", json=TWO_HUMANS).json()
+        with socket_of(client, created, 0) as talker:
+            next_state(talker, 0)
+            started = time.monotonic()
+            while time.monotonic() - started < 2.5:  # 2.5 limits long, a ping every 0.4 s
+                time.sleep(0.4)
+                talker.send_json({"type": "ping"})
+                assert next_reply(talker)["type"] == "pong"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    next_reply(talker)
+            assert closed.value.code == 1001
+
+
 def test_a_connection_that_sends_no_request_is_closed(tmp_path: Path) -> None:
     settings = replace(FAST, request_seconds=0.5)
     with server_thread(f"sqlite:///{tmp_path / 'slow.db'}", settings) as (url, _app):

@@ -169,8 +169,10 @@ class Frames:
         shared parts, already encoded."""
         table = self.table
         round_break, state = table.round_break, table.state
-        if round_break is not None or moment.shared_encoded is None:
-            view = Encoded.of(round_break.view(seat) if round_break else state.view(seat))
+        if round_break is not None:
+            view = round_break.encoded_view(seat)
+        elif moment.shared_encoded is None:
+            view = Encoded.of(state.view(seat))
         else:
             view = joined(moment.shared_encoded, Encoded.of(state.own_view(seat)))
         frame: JSON = {

@@ -15,6 +15,7 @@ from typing import Any
 
 from cardtable.core.actions import Action
 from cardtable.core.state import State
+from cardtable.server.protocol import Encoded
 
 JSON = dict[str, Any]
 
@@ -31,6 +32,8 @@ class RoundBreak:
     #: each seat's view of the final board, which never changes: every press of Next round
     #: sends the frames again
     views: dict[int | None, JSON] = field(default_factory=dict, repr=False, compare=False)
+    #: the same, encoded once for the frames
+    encoded: dict[int | None, Encoded] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def after(
@@ -78,6 +81,13 @@ class RoundBreak:
             view = self.views[seat] = self.final.view(seat)
             view["over"] = False
         return view
+
+    def encoded_view(self, seat: int | None) -> Encoded:
+        """:meth:`view`, encoded once a seat."""
+        text = self.encoded.get(seat)
+        if text is None:
+            text = self.encoded[seat] = Encoded.of(self.view(seat))
+        return text
 
     def to_json(self) -> JSON:
         return {

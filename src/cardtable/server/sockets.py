@@ -135,35 +135,86 @@ async def _listen(
 ) -> None:
     settings = hub.settings
     limiter = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    while True:
-        try:
-            # a deadline on the wait, not wait_for's task for every message a client sends
-            async with asyncio.timeout(settings.socket_idle_seconds):
+    try:
+        async with Silence(settings.socket_idle_seconds) as silence:
+            while True:
                 message = await socket.receive()
-        except TimeoutError:
-            log.info("socket from %s closed: silent for %ss", address, settings.socket_idle_seconds)
-            with contextlib.suppress(*GONE):
-                await socket.close(code=1001)
-            return
-        except GONE:
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        if text is None:
-            answer: JSON | None = error("bad_message", "send JSON text frames")
-        elif not limiter.allow():
-            if limiter.strikes >= settings.rate_strikes:
-                log.info("socket from %s closed: kept flooding", address)
-                with contextlib.suppress(*GONE):
-                    await socket.close(code=1008)
-                return
-            answer = error("rate_limited", "too many messages: slow down")
+                silence.heard()
+                answer = await _answer(socket, hub, limits, address, table, seat, limiter, message)
+                if answer is _CLOSE:
+                    return
+                if answer is not None and not await reply(socket, answer):
+                    return
+    except TimeoutError:
+        log.info("socket from %s closed: silent for %ss", address, settings.socket_idle_seconds)
+        with contextlib.suppress(*GONE):
+            await socket.close(code=1001)
+    except GONE:
+        return
+
+
+class Silence:
+    """A deadline on a connection's silence: it raises TimeoutError in the listening task
+    once nothing was heard for ``seconds``. One timer a connection, moved on when it comes
+    due, not a deadline made and cancelled for every message."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = asyncio.timeout(None)
+        self.loop = asyncio.get_running_loop()
+        self.last = self.loop.time()
+        self.timer: asyncio.TimerHandle | None = None
+
+    async def __aenter__(self) -> Silence:
+        await self.deadline.__aenter__()
+        self.timer = self.loop.call_at(self.last + self.seconds, self._due)
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        await self.deadline.__aexit__(*exc)
+
+    def heard(self) -> None:
+        self.last = self.loop.time()
+
+    def _due(self) -> None:
+        due = self.last + self.seconds
+        if self.loop.time() >= due:
+            self.deadline.reschedule(self.loop.time())  # expires at once: TimeoutError
         else:
-            decoded = decode(text, settings.max_message_bytes)
-            answer = await _handle(table, seat, decoded, limits, address)
-        if answer is not None and not await reply(socket, answer):
-            return
+            self.timer = self.loop.call_at(due, self._due)
+
+
+_CLOSE: JSON = {}  # the answer that closes the connection
+
+
+async def _answer(
+    socket: WebSocket,
+    hub: Hub,
+    limits: ClientLimits,
+    address: str,
+    table: LiveTable,
+    seat: int | None,
+    limiter: TokenBucket,
+    message: Any,
+) -> JSON | None:
+    """The answer to one message (None: none; :data:`_CLOSE`: the connection ends)."""
+    settings = hub.settings
+    if message["type"] == "websocket.disconnect":
+        return _CLOSE
+    text = message.get("text")
+    if text is None:
+        return error("bad_message", "send JSON text frames")
+    if not limiter.allow():
+        if limiter.strikes >= settings.rate_strikes:
+            log.info("socket from %s closed: kept flooding", address)
+            with contextlib.suppress(*GONE):
+                await socket.close(code=1008)
+            return _CLOSE
+        return error("rate_limited", "too many messages: slow down")
+    decoded = decode(text, settings.max_message_bytes)
+    return await _handle(table, seat, decoded, limits, address)
 
 
 def _refusal(
