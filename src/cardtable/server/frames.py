@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
-
-import orjson
 
 from cardtable.agents import bot_levels
 from cardtable.core.game import Capability, Game, spec_of
@@ -129,7 +128,7 @@ class Frames:
 
     def frame(self, seat: int | None) -> JSON:
         """``seat``'s frame of this moment as its client reads it."""
-        return cast(JSON, orjson.loads(encoded(self.frames()(seat))))
+        return cast(JSON, json.loads(encoded(self.frames()(seat))))
 
     def frames(self) -> Callable[[int | None], JSON]:
         """Each seat's frame of this moment: what every seat sees alike (the meta, the

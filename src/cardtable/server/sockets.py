@@ -138,6 +138,7 @@ async def _listen(
     try:
         async with Silence(settings.socket_idle_seconds) as silence:
             while True:
+                silence.listen()
                 message = await socket.receive()
                 silence.heard()
                 answer = await _answer(socket, hub, limits, address, table, seat, limiter, message)
@@ -155,19 +156,21 @@ async def _listen(
 
 class Silence:
     """A deadline on a connection's silence: it raises TimeoutError in the listening task
-    once nothing was heard for ``seconds``. One timer a connection, moved on when it comes
-    due, not a deadline made and cancelled for every message."""
+    once it has waited ``seconds`` for a message. One timer a connection, moved on when it
+    comes due, not a deadline made and cancelled for every message; it never fires while
+    a message is being answered (a hint may take long)."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.deadline = asyncio.timeout(None)
         self.loop = asyncio.get_running_loop()
-        self.last = self.loop.time()
+        self.since = self.loop.time()  # when the wait for the next message began
+        self.waiting = False
         self.timer: asyncio.TimerHandle | None = None
 
     async def __aenter__(self) -> Silence:
         await self.deadline.__aenter__()
-        self.timer = self.loop.call_at(self.last + self.seconds, self._due)
+        self.timer = self.loop.call_at(self.since + self.seconds, self._due)
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -176,12 +179,21 @@ class Silence:
         await self.deadline.__aexit__(*exc)
 
     def heard(self) -> None:
-        self.last = self.loop.time()
+        """A message came: the wait is over (the next begins when it is answered)."""
+        self.waiting = False
+
+    def listen(self) -> None:
+        """The wait for the next message begins."""
+        self.since = self.loop.time()
+        self.waiting = True
 
     def _due(self) -> None:
-        due = self.last + self.seconds
-        if self.loop.time() >= due:
-            self.deadline.reschedule(self.loop.time())  # expires at once: TimeoutError
+        now = self.loop.time()
+        due = self.since + self.seconds
+        if not self.waiting:  # a message is being answered: look again a limit later
+            self.timer = self.loop.call_at(now + self.seconds, self._due)
+        elif now >= due:
+            self.deadline.reschedule(now)  # expires at once: TimeoutError
         else:
             self.timer = self.loop.call_at(due, self._due)
 

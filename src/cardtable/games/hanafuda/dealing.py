@@ -18,8 +18,8 @@ DEAL_SIZES: Final[Mapping[int, tuple[int, int]]] = {2: (8, 8), 3: (7, 6), 4: (5,
 
 
 class DealerDraw(NamedTuple):
-    """The first-dealer draw (§2.1): each pass of draws, then the winner (a NamedTuple:
-    made for every new game, see :class:`~.scoring.FinishedRound`)."""
+    """The first-dealer draw (§2.1): each pass of draws, then the winner (made once a
+    game)."""
 
     passes: tuple[tuple[tuple[int, int], ...], ...]  # ((seat, card), ...) per pass
     dealer: int
@@ -83,14 +83,25 @@ def winner_deals_next(scores: Sequence[int], dealer: int) -> int:
     return dealer
 
 
-class Deal(NamedTuple):
-    """A round's cards as dealt (a NamedTuple: built for every round, see FinishedRound)."""
+class Deal:
+    """A round's cards as dealt (a plain class: built for every round, see
+    :class:`~.scoring.FinishedRound`)."""
 
-    dealer: int | None
-    hands: tuple[int, ...]
-    table: int
-    stock: tuple[int, ...]  # top first
-    piles: tuple[int, ...] | None = None  # given: a mid-round position, not a fresh deal
+    __slots__ = ("dealer", "hands", "piles", "stock", "table")
+
+    def __init__(
+        self,
+        dealer: int | None,
+        hands: tuple[int, ...],
+        table: int,
+        stock: tuple[int, ...],  # top first
+        piles: tuple[int, ...] | None = None,  # given: a mid-round position, not a fresh deal
+    ) -> None:
+        self.dealer = dealer
+        self.hands = hands
+        self.table = table
+        self.stock = stock
+        self.piles = piles
 
 
 def parse_deal(data: Mapping[str, Any], players: int, sizes: tuple[int, int], where: str) -> Deal:

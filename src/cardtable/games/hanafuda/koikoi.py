@@ -336,8 +336,8 @@ class KoiKoiState(CompiledFishingState):
         return score_koikoi_round
 
     def round_facts(self) -> FinishedRound:
-        # the base's fields and koi-koi's in one construction: replace() on the base's facts
-        # would build them twice at the end of every playout
+        # the base's fields and koi-koi's in one construction: the base's facts and then
+        # koi-koi's would build them twice at the end of every playout
         return FinishedRound(
             tuple(self.piles),
             self.table,
