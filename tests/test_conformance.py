@@ -91,6 +91,10 @@ def check_views(state: State, rng: random.Random) -> None:
     shared = state.shared_view()
     # what the server sends every seat alike is the spectator's too (nothing hidden in it)
     assert {key: spectator[key] for key in shared} == shared
+    # the part a server encodes once a round, and the rest
+    in_round, moving = state.round_view(), state.moving_view()
+    assert not in_round.keys() & moving.keys(), "a key both in the round's part and moving"
+    assert {**in_round, **moving} == shared
     for seat in [None, *range(state.num_players)]:
         own = state.own_view(seat)
         assert not shared.keys() & own.keys(), "a key both shared and a seat's own"
@@ -101,6 +105,18 @@ def check_views(state: State, rng: random.Random) -> None:
             sample = state.determinize(seat, rng)
             assert sample.view(seat) == view, "a view changed when hidden cards were re-dealt"
             assert sample.view(None) == spectator
+
+
+def check_round_key(
+    state: State, before: tuple[object, dict[str, Any]]
+) -> tuple[object, dict[str, Any]]:
+    """While ``State.round_key`` stays the same, so does ``round_view`` (a server sends
+    the part it encoded at the first move of the round with every later one)."""
+    key = state.round_key()
+    now = state.round_view()
+    if key == before[0]:
+        assert now == before[1], f"round_view changed under the same round_key {key!r}"
+    return key, now
 
 
 def check_clone(state: State, movers: list[int], rng: random.Random) -> None:
@@ -264,7 +280,9 @@ def play_checked(game: cardtable.core.Game, seed: int, deep: bool) -> State:
     writer = make_agent("random", game.id, seed) if info.free_text else None
     seen: list[Action] = []
     steps = 0
+    round_part = (state.round_key(), state.round_view())
     while not state.is_over:
+        round_part = check_round_key(state, round_part)
         steps += 1
         assert steps < 5000, "the game does not end"
         movers = sorted(state.to_move)
@@ -306,6 +324,7 @@ def play_checked(game: cardtable.core.Game, seed: int, deep: bool) -> State:
         step(state, seat, action, deep)
         check_scores(state)
     assert state.to_move == frozenset()
+    check_round_key(state, round_part)  # a finished table's frames show the last round too
     check_replay(state)
     return state
 

@@ -126,6 +126,21 @@ class State:
         """What ``seat``'s :meth:`view` adds to :meth:`shared_view` (its hand, its moves)."""
         return self.view(seat)
 
+    def round_view(self) -> JSON:
+        """The part of :meth:`shared_view` that stays the same while :meth:`round_key` does
+        (the rounds before this one, the deal): ``shared_view()`` is ``{**round_view(),
+        **moving_view()}``, the two with no key in common, so a server works it out and
+        encodes it once a round, not once a move. A game without one has ``{}``."""
+        return {}
+
+    def moving_view(self) -> JSON:
+        """:meth:`shared_view` without :meth:`round_view`."""
+        return self.shared_view()
+
+    def round_key(self) -> object:
+        """What :meth:`round_view` depends on: while it compares equal, so does the view."""
+        return None
+
     # -- outcome ---------------------------------------------------------------------
     @property
     @abstractmethod

@@ -61,7 +61,7 @@ class Moment:
 
     table: Encoded  # the meta
     winners: list[int] | None
-    shared_view: JSON | None  # None during a round break: each seat's break view is its own
+    shared_view: JSON | None  # the moving part; None during a round break (each seat's own)
     shared_encoded: Encoded | None
     clock: JSON | None
     now: float
@@ -79,6 +79,7 @@ class Frames:
         self._links: list[str] = []  # each move's link of the hash chain (fairness.py)
         self._fixed: JSON | None = None  # the meta that never changes (see fixed_meta)
         self._fixed_encoded: Encoded | None = None
+        self._round: tuple[object, Encoded] | None = None  # (State.round_key, round_view)
 
     # -- what clients see ----------------------------------------------------------------
     def fixed_meta(self) -> JSON:
@@ -150,18 +151,32 @@ class Frames:
         changing = self.changing_meta()
         self.fixed_meta()
         assert self._fixed_encoded is not None
-        shared_view = state.shared_view() if table.round_break is None else None
+        shared_view: JSON | None = None
+        shared_encoded: Encoded | None = None
+        if table.round_break is None:
+            shared_view = state.moving_view()
+            shared_encoded = joined(self.round_part(), Encoded.of(shared_view))
         return Moment(
             table=joined(self._fixed_encoded, Encoded.of(changing)),
             winners=changing.get("winners"),
             shared_view=shared_view,
-            shared_encoded=None if shared_view is None else Encoded.of(shared_view),
+            shared_encoded=shared_encoded,
             clock=table.clock(),
             now=time.time(),
             # what the game adds for everyone at the table
             extras=extras(state) if extras is not None else None,
             chain={"moves": len(state.log), "head": self.chain_head()},
         )
+
+    def round_part(self) -> Encoded:
+        """The shared view's part that changes only between rounds (``State.round_view``),
+        encoded once a round: a koi-koi round's previous captures and result are half of
+        what every move sends."""
+        state = self.table.state
+        key = state.round_key()
+        if self._round is None or self._round[0] != key:
+            self._round = (key, Encoded.of(state.round_view()))
+        return self._round[1]
 
     def seat_frame(self, seat: int | None, moment: Moment) -> JSON:
         """``seat``'s frame: its own view, lesson and coach's note, and the ``moment``'s

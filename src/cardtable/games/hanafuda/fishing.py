@@ -810,6 +810,26 @@ class FishingState(KeepsRounds):
     def shared_view(self) -> JSON:
         return self.public_view(False)
 
+    def moving_view(self) -> JSON:
+        return self.public_view(False, with_round=False)
+
+    def round_view(self) -> JSON:
+        """The previous round's captures and result, this round's misdeals, the first
+        dealer's draw."""
+        data: JSON = {
+            "previous_events": [event_json(number) for number in self.previous_capture_log],
+            "misdeals": [{"reason": r, "table": codes(t)} for r, t in self.misdeals],
+            "last_round": self.results[-1].to_json() if self.results else None,
+        }
+        if self.dealer_draw is not None:
+            data["dealer_draw"] = self.dealer_draw.to_json()
+        return data
+
+    def round_key(self) -> object:
+        # a new round replaces the previous captures; a finished one adds a result; a
+        # misdeal adds one; the dealer's draw is made once a game
+        return (self.round_no, len(self.results), len(self.misdeals))
+
     def own_view(self, seat: int | None) -> JSON:
         return self.seat_part(seat, False)
 
@@ -822,8 +842,9 @@ class FishingState(KeepsRounds):
                 data["legal_actions"] = [a.to_json() for a in self.legal_actions(seat)]
         return data
 
-    def public_view(self, brief: bool) -> JSON:
-        """What every seat sees alike (the game's own additions in its override)."""
+    def public_view(self, brief: bool, with_round: bool = True) -> JSON:
+        """What every seat sees alike (the game's own additions in its override; without
+        :meth:`round_view` when ``with_round`` is false)."""
         data: JSON = {
             "game": self.game.id,
             "players": self.n,
@@ -848,12 +869,9 @@ class FishingState(KeepsRounds):
             data["events"][index].setdefault("stolen", []).append(
                 {"seat": owner, "cards": codes(cards)}
             )
-        data["previous_events"] = [event_json(number) for number in self.previous_capture_log]
-        data["misdeals"] = [{"reason": r, "table": codes(t)} for r, t in self.misdeals]
-        data["last_round"] = self.results[-1].to_json() if self.results else None
+        if with_round:
+            data.update(self.round_view())
         data["yaku_progress"] = [self.yaku_progress(s) for s in range(self.n)]
-        if self.dealer_draw is not None:
-            data["dealer_draw"] = self.dealer_draw.to_json()
         return data
 
 

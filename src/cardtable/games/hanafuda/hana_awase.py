@@ -103,8 +103,8 @@ class HanaAwaseState(CompiledFishingState):
             return self.dealer
         return winner_deals_next(result.scores, self.dealer)
 
-    def public_view(self, brief: bool) -> dict[str, object]:
-        data = super().public_view(brief)
+    def public_view(self, brief: bool, with_round: bool = True) -> dict[str, object]:
+        data = super().public_view(brief, with_round)
         if brief:
             return data
         data["yaku"] = [

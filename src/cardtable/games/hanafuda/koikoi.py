@@ -374,8 +374,8 @@ class KoiKoiState(CompiledFishingState):
     def shown_yaku_total(self, seat: int) -> int:
         return self.yaku_total(seat)
 
-    def public_view(self, brief: bool) -> dict[str, Any]:
-        data = super().public_view(brief)
+    def public_view(self, brief: bool, with_round: bool = True) -> dict[str, Any]:
+        data = super().public_view(brief, with_round)
         if not brief:
             data["yaku"] = [[y.to_json() for y in self.shown_yaku(s)] for s in range(self.n)]
         data["yaku_totals"] = [self.yaku_total(s) for s in range(self.n)]
