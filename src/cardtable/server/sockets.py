@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -125,6 +126,19 @@ async def _admit(
     return table
 
 
+@dataclass(frozen=True)
+class Connection:
+    """One listening connection: its socket, where it came from and what it listens to."""
+
+    socket: WebSocket
+    hub: Hub
+    limits: ClientLimits
+    address: str
+    table: LiveTable
+    seat: int | None
+    limiter: TokenBucket  # this connection's message rate
+
+
 async def _listen(
     socket: WebSocket,
     hub: Hub,
@@ -135,13 +149,14 @@ async def _listen(
 ) -> None:
     settings = hub.settings
     limiter = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    connection = Connection(socket, hub, limits, address, table, seat, limiter)
     try:
         async with Silence(settings.socket_idle_seconds) as silence:
             while True:
                 silence.listen()
                 message = await socket.receive()
                 silence.heard()
-                answer = await _answer(socket, hub, limits, address, table, seat, limiter, message)
+                answer = await _answer(connection, message)
                 if answer is _CLOSE:
                     return
                 if answer is not None and not await reply(socket, answer):
@@ -201,32 +216,26 @@ class Silence:
 _CLOSE: JSON = {}  # the answer that closes the connection
 
 
-async def _answer(
-    socket: WebSocket,
-    hub: Hub,
-    limits: ClientLimits,
-    address: str,
-    table: LiveTable,
-    seat: int | None,
-    limiter: TokenBucket,
-    message: Any,
-) -> JSON | None:
+async def _answer(connection: Connection, message: Any) -> JSON | None:
     """The answer to one message (None: none; :data:`_CLOSE`: the connection ends)."""
-    settings = hub.settings
+    settings = connection.hub.settings
     if message["type"] == "websocket.disconnect":
         return _CLOSE
     text = message.get("text")
     if text is None:
         return error("bad_message", "send JSON text frames")
+    limiter = connection.limiter
     if not limiter.allow():
         if limiter.strikes >= settings.rate_strikes:
-            log.info("socket from %s closed: kept flooding", address)
+            log.info("socket from %s closed: kept flooding", connection.address)
             with contextlib.suppress(*GONE):
-                await socket.close(code=1008)
+                await connection.socket.close(code=1008)
             return _CLOSE
         return error("rate_limited", "too many messages: slow down")
     decoded = decode(text, settings.max_message_bytes)
-    return await _handle(table, seat, decoded, limits, address)
+    return await _handle(
+        connection.table, connection.seat, decoded, connection.limits, connection.address
+    )
 
 
 def _refusal(
