@@ -61,8 +61,7 @@ class Moment:
 
     table: Encoded  # the meta
     winners: list[int] | None
-    shared_view: JSON | None  # the moving part; None during a round break (each seat's own)
-    shared_encoded: Encoded | None
+    shared_view: Encoded | None  # None during a round break (each seat's break view is its own)
     clock: JSON | None
     now: float
     extras: JSON | None
@@ -101,8 +100,13 @@ class Frames:
                 # how long a person's seat stands empty before the host may give it to a bot
                 "hand_to_bot_seconds": self.table.hub.settings.hand_to_bot_seconds,
             }
-            self._fixed_encoded = Encoded.of(self._fixed)
         return self._fixed
+
+    def fixed_encoded(self) -> Encoded:
+        """:meth:`fixed_meta`, encoded once a table."""
+        if self._fixed_encoded is None:
+            self._fixed_encoded = Encoded.of(self.fixed_meta())
+        return self._fixed_encoded
 
     def meta(self) -> JSON:
         return {**self.fixed_meta(), **self.changing_meta()}
@@ -149,18 +153,13 @@ class Frames:
         table, state = self.table, self.table.state
         extras = table.game.spec.optional(Capability.FRAME)
         changing = self.changing_meta()
-        self.fixed_meta()
-        assert self._fixed_encoded is not None
-        shared_view: JSON | None = None
-        shared_encoded: Encoded | None = None
+        shared_view = None
         if table.round_break is None:
-            shared_view = state.moving_view()
-            shared_encoded = joined(self.round_part(), Encoded.of(shared_view))
+            shared_view = joined(self.round_part(), Encoded.of(state.moving_view()))
         return Moment(
-            table=joined(self._fixed_encoded, Encoded.of(changing)),
+            table=joined(self.fixed_encoded(), Encoded.of(changing)),
             winners=changing.get("winners"),
             shared_view=shared_view,
-            shared_encoded=shared_encoded,
             clock=table.clock(),
             now=time.time(),
             # what the game adds for everyone at the table
@@ -183,12 +182,11 @@ class Frames:
         shared parts, already encoded."""
         table = self.table
         round_break, state = table.round_break, table.state
-        if round_break is not None:
+        if moment.shared_view is not None:
+            view = joined(moment.shared_view, Encoded.of(state.own_view(seat)))
+        else:  # a round break: the final board, each seat's own
+            assert round_break is not None
             view = round_break.encoded_view(seat)
-        elif moment.shared_encoded is None:
-            view = Encoded.of(state.view(seat))
-        else:
-            view = joined(moment.shared_encoded, Encoded.of(state.own_view(seat)))
         frame: JSON = {
             "type": "state",
             "version": table.version,
@@ -205,8 +203,8 @@ class Frames:
         if seat is not None and table.roster.seats[seat].coach:
             frame["coach"] = table.coach.notes.get(seat)
         if seat is not None and table.finished:
-            scores = (moment.shared_view or {}).get("scores") or state.own_view(seat).get("scores")
-            frame["record_proof"] = self.record_proof(seat, scores or [], moment.winners or [])
+            scores = state.view(seat).get("scores") or []  # once the game is over: rare
+            frame["record_proof"] = self.record_proof(seat, scores, moment.winners or [])
         frame["chain"] = moment.chain
         return frame
 

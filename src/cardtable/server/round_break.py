@@ -29,11 +29,8 @@ class RoundBreak:
     #: rounds the same move ended after this one, with no move of their own (a koi-koi
     #: lucky hand shown at the next deal): their results, shown with this one
     also: list[JSON] = field(default_factory=list)
-    #: each seat's view of the final board, which never changes: every press of Next round
-    #: sends the frames again
-    views: dict[int | None, JSON] = field(default_factory=dict, repr=False, compare=False)
-    #: the same, encoded once for the frames
-    encoded: dict[int | None, Encoded] = field(default_factory=dict, repr=False, compare=False)
+    #: each seat's view of the final board, encoded (see encoded_view)
+    views: dict[int | None, Encoded] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def after(
@@ -74,19 +71,17 @@ class RoundBreak:
             self.ready.add(seat)
 
     def view(self, seat: int | None) -> JSON:
-        """What ``seat`` sees of the final board: the round is over, the game is not
-        (worked out once a seat; the same dict each time, so not to be changed)."""
-        view = self.views.get(seat)
-        if view is None:
-            view = self.views[seat] = self.final.view(seat)
-            view["over"] = False
+        """What ``seat`` sees of the final board: the round is over, the game is not."""
+        view = self.final.view(seat)
+        view["over"] = False
         return view
 
     def encoded_view(self, seat: int | None) -> Encoded:
-        """:meth:`view`, encoded once a seat."""
-        text = self.encoded.get(seat)
+        """:meth:`view`, encoded once a seat (the final board never changes, and every
+        press of Next round sends the frames again)."""
+        text = self.views.get(seat)
         if text is None:
-            text = self.encoded[seat] = Encoded.of(self.view(seat))
+            text = self.views[seat] = Encoded.of(self.view(seat))
         return text
 
     def to_json(self) -> JSON:
