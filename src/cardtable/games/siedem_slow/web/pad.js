@@ -10,7 +10,7 @@ let pad = null;
 let formRound = null;
 let saving = Promise.resolve();
 let sandTimer = null;
-let formChallenges = false; // whether the form shows challenge boxes (challenge mode, or a family warning)
+let formChallenges = null; // whether the form shows challenge boxes (challenge mode, or a family warning); null: not drawn yet
 const playerName = (n) => t("pad.player", { n: n + 1 });
 
 function emptyRound(players) {
@@ -63,33 +63,49 @@ function renderForm() {
         return h("input", { class: "letter-slot", maxlength: 3, "aria-describedby": "pad-area-problem", autocomplete: "off", value: current.slots[slot], "data-slot": slot, autocapitalize: "characters",
           onchange: (e) => { current.slots[slot] = e.target.value.trim().toUpperCase(); e.target.value = current.slots[slot]; save(); } });
       }))));
-  const players = current.words.length;
   const warnings = pad.results.warnings || [];
-  formChallenges = challengesOpen();
-  const rows = current.words.map((word, n) => {
-    const challenge = formChallenges
-      ? h("select", { "data-challenge": n, onchange: (e) => {
-          current.challenges = current.challenges.filter(([by]) => by !== n);
-          if (e.target.value !== "") current.challenges.push([n, Number(e.target.value)]);
-          renderVotes();
-          save();
-        } }, new Option(`${t("pad.challenge_by", { name: playerName(n) })}: ${t("pad.nobody_short")}`, ""),
-        [...Array(players).keys()].filter((k) => k !== n).map((k) => new Option(`${t("pad.challenge_by", { name: playerName(n) })}: ${playerName(k)}`, String(k))))
-      : "";
-    return h("div", { class: "word-row", "data-player": n },
+  const rows = current.words.map((word, n) =>
+    h("div", { class: "word-row", "data-player": n },
       h("label", {}, h("span", {}, t("pad.word_of", { name: playerName(n) })), " ",
         h("input", { class: "word-input", "data-word": n, value: word, autocomplete: "off", spellcheck: "false", autocapitalize: "characters",
           "aria-describedby": `pad-problem-${n}`,
           onchange: (e) => {
             current.words[n] = e.target.value.trim();
-            save().then(() => { if (challengesOpen() !== formChallenges) renderForm(); });
+            save().then(renderChallenges);
           } })),
-      challenge, h("span", { class: "word-warning muted", "data-warning": n }, warnings[n] || ""),
-      h("p", { class: "word-problem error", "data-problem": n, id: `pad-problem-${n}`, "aria-live": "polite" }));
-  });
-  $("pad-words").replaceChildren(...rows, players === 1 ? lateBox(current) : fastestBox(current),
+      h("span", { class: "challenge-slot", "data-challenge-slot": n }),
+      h("span", { class: "word-warning muted", "data-warning": n }, warnings[n] || ""),
+      h("p", { class: "word-problem error", "data-problem": n, id: `pad-problem-${n}`, "aria-live": "polite" })));
+  $("pad-words").replaceChildren(...rows, current.words.length === 1 ? lateBox(current) : fastestBox(current),
     h("div", { id: "pad-votes-slot" }));
+  formChallenges = null;
+  renderChallenges();
   renderVotes();
+}
+
+/** The challenge boxes open beside the words once a family warning (or challenge mode) calls for them.
+ * Only their slots are redrawn: a word being typed in another field is never replaced. */
+function renderChallenges() {
+  const current = pad.data.current;
+  const open = challengesOpen();
+  if (!current || open === formChallenges) return;
+  formChallenges = open;
+  const players = current.words.length;
+  for (const slot of document.querySelectorAll("[data-challenge-slot]")) {
+    const n = Number(slot.dataset.challengeSlot);
+    slot.replaceChildren(open ? challengeBox(current, n, players) : "");
+  }
+}
+
+function challengeBox(current, n, players) {
+  const chosen = current.challenges.find(([by]) => by === n)?.[1];
+  return h("select", { "data-challenge": n, onchange: (e) => {
+      current.challenges = current.challenges.filter(([by]) => by !== n);
+      if (e.target.value !== "") current.challenges.push([n, Number(e.target.value)]);
+      renderVotes();
+      save();
+    } }, new Option(`${t("pad.challenge_by", { name: playerName(n) })}: ${t("pad.nobody_short")}`, "", false, chosen === undefined),
+    [...Array(players).keys()].filter((k) => k !== n).map((k) => new Option(`${t("pad.challenge_by", { name: playerName(n) })}: ${playerName(k)}`, String(k), false, chosen === k)));
 }
 
 function challengesOpen() {
@@ -239,10 +255,11 @@ async function createPad() {
 }
 
 async function nextRound() {
-  if (!pad.results.current) return;
+  if (!pad.results.current || $("pad-save").disabled) return;
+  $("pad-save").disabled = true; // until the saved round's results say the new one can be saved
   pad.data.rounds.push(roundBody(pad.data.current));
   pad.data.current = emptyRound(pad.players);
-  formRound = null;
+  renderForm(); // at once: what is typed next belongs to the new round
   await save();
   render();
 }
