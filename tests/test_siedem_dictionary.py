@@ -14,7 +14,13 @@ import pytest
 
 from cardtable.core.errors import OptionError
 from cardtable.games.siedem_slow import Area, dictionary, load_dictionary, score_word, solve
-from cardtable.games.siedem_slow.dictionary import build_index, index_dir, resolve_source
+from cardtable.games.siedem_slow.dictionary import (
+    PROBLEM_CODES,
+    build_index,
+    index_dir,
+    resolve_source,
+)
+from cardtable.locales import catalogue
 
 RULEBOOK_WORDS = [
     "wyselekcjonowany",
@@ -40,6 +46,8 @@ def test_the_sjp_list_has_every_rulebook_word_and_refuses_what_the_rules_refuse(
     assert words.problem("e-mail") == "needs a hyphen, which is not allowed"
     assert words.problem("abbé") == "é is not a letter of the pl alphabet"
     assert words.problem("brzęczyszczykiewiczów") == "not in the dictionary"
+    refused = words.problem("Aachen")
+    assert refused is not None and refused.text("pl") == "nazwa własna (Aachen)"
     # the index is cached on disk, and a second load reuses it
     assert (index_dir(resolve_source("default", "pl"), "pl") / "meta.json").exists()
     assert load_dictionary("default", "pl") is words
@@ -126,3 +134,13 @@ def test_prepare_loads_each_installed_language() -> None:
     made = dictionary.prepare()
     assert [line.split()[0] for line in made] == ["pl", "en"]  # make test installs both
     assert load_dictionary("default", "pl") is load_dictionary("default", "pl")
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "ru"])
+def test_every_refusal_of_a_word_is_said_in_every_language(lang: str) -> None:
+    """Each refusal code is said three ways (short after "struck:", a pad's sentence, a
+    refused move's sentence), so no front end shows one in English to a Polish reader."""
+    said = catalogue(lang)
+    for code in PROBLEM_CODES:
+        for prefix in ("siedem.why.", "pad.why.", "illegal.siedem.word."):
+            assert f"{prefix}{code}" in said, f"{prefix}{code}"

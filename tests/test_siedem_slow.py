@@ -388,12 +388,20 @@ def test_word_family_rule_blocks_lemmas_and_warns_on_roots(tmp_path: Path) -> No
     assert state.challengeable(0) == [1] and state.challengeable(1) == []
     state.apply(0, Challenge(1))
     assert state.phase == "vote" and state.to_move == frozenset({2})
+    # the warning goes to the front ends in every language, not in English alone
+    why = {lang: state.warnings[1].text(lang) for lang in ("en", "pl", "ru")}
+    assert why["pl"] == "wspólny rdzeń DOM- z DOM (runda 1): inni mogą je zakwestionować"
     assert state.view(2)["vote"] == {
-        "challenger": 0, "target": 1, "word": "przydomowy", "why": state.warnings[1], "voted": []
+        "challenger": 0, "target": 1, "word": "przydomowy", "why": why, "voted": []
     }  # fmt: skip
     state.apply(2, cardtable.games.siedem_slow.Vote(True))
     words = {w.seat: w for w in state.played[1]}
     assert words[1].struck and words[1].points == 0
+    (struck,) = [line for line in state.results[1].lines if line.rule == "challenge:upheld"]
+    assert struck.text("pl") == (
+        "PRZYDOMOWY skreślone: wspólny rdzeń DOM- z DOM (runda 1): inni mogą je"
+        " zakwestionować; za tą samą rodziną głosów: 2 z 2"
+    )
     assert not any(line.seat == 1 and "bonus" in line.rule for line in state.results[1].lines)
 
 

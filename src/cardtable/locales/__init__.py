@@ -137,6 +137,8 @@ def reason_text(text: str, lang: str) -> str:
 
 
 def _said(value: Any, lang: str) -> Any:
+    if isinstance(value, Reason):  # a reason given inside another message ("struck: {why}")
+        return value.text(lang)
     if isinstance(value, Localized):
         return getattr(value, lang if lang in LANGUAGES else "en")
     if isinstance(value, Term):
@@ -148,7 +150,14 @@ def _said(value: Any, lang: str) -> Any:
 
 def value_json(value: Any) -> Any:
     """A message value as JSON, for front ends that fill the message themselves: every
-    language of a :class:`Localized`, the key of a :class:`Term`, the index of a seat."""
+    language of a :class:`Localized` (and of a :class:`Reason` given as a value), the key of
+    a :class:`Term`, the index of a seat.
+
+    >>> value_json(reason("illegal.over"))["pl"]
+    'gra się skończyła'
+    """
+    if isinstance(value, Reason):
+        return {lang: value.text(lang) for lang in LANGUAGES}
     if isinstance(value, Localized):
         return value._asdict()
     if isinstance(value, Term):

@@ -7,7 +7,8 @@ used) is struck; one it accepts costs the challenger a penalty. A word that only
 root with an earlier one goes to the other players' vote; the challenger's own vote counts
 for upholding, and a strict majority strikes the word.
 
->>> vote = FamilyVote(challenger=0, target=1, voters=(2, 3), why="shares the root KOT-")
+>>> why = reason("siedem.why.root", root="KOT", word="KOTEK", number=1)
+>>> vote = FamilyVote(challenger=0, target=1, voters=(2, 3), why=why)
 >>> vote = vote.cast(2, uphold=True).cast(3, uphold=False)
 >>> vote.complete, vote.upheld, vote.total
 (True, 2, 3)
@@ -33,7 +34,7 @@ class FamilyVote:
     challenger: int
     target: int
     voters: tuple[int, ...]  # everyone but the challenger and the word's writer
-    why: str  # the family checker's warning
+    why: Reason  # the family checker's warning
     upheld_by: frozenset[int] = frozenset()
     let_stand_by: frozenset[int] = frozenset()
 
@@ -78,11 +79,11 @@ class Challenges(KeepsRounds):
     options: SiedemSlowOptions
     dictionary: Dictionary
     entries: list[str | None]
-    warnings: list[str | None]
+    warnings: list[Reason | None]
     penalties: list[int]
 
     @abstractmethod
-    def family_block(self, seat: int, word: str) -> str | None:
+    def family_block(self, seat: int, word: str) -> Reason | None:
         """Why ``word`` repeats a family already used (None: it does not)."""
 
     @abstractmethod
@@ -138,7 +139,7 @@ class Challenges(KeepsRounds):
             else:
                 self._count_votes()
             return
-        self._settle(challenger, target, upheld=False, why="the dictionary accepts it")
+        self._settle(challenger, target, upheld=False, why=reason("siedem.why.accepted"))
 
     def _cast_vote(self, seat: int, uphold: bool) -> None:
         assert self.vote is not None
@@ -151,11 +152,11 @@ class Challenges(KeepsRounds):
         assert vote is not None
         self.vote = None
         self.phase = Phase.REVIEW
-        why = f"{vote.why}; {vote.upheld} of {vote.total} voted it the same family"
+        why = reason("siedem.why.voted", why=vote.why, upheld=vote.upheld, total=vote.total)
         upheld = vote.upheld * 2 > vote.total
         self._settle(vote.challenger, vote.target, upheld=upheld, why=why)
 
-    def _settle(self, challenger: int, target: int, *, upheld: bool, why: str) -> None:
+    def _settle(self, challenger: int, target: int, *, upheld: bool, why: Reason) -> None:
         word = (self.entries[target] or "").upper()
         if upheld:
             self.failed.add(target)

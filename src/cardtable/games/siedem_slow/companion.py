@@ -38,6 +38,7 @@ from cardtable.games.siedem_slow.area import LetterCard
 from cardtable.games.siedem_slow.game import Phase
 from cardtable.games.siedem_slow.scoring import normalize
 from cardtable.games.siedem_slow.tables import COLUMN_VALUES, DECKS, ROWS_PER_COLUMN, SOLO_TARGET
+from cardtable.locales import value_json
 
 WRITING = (Phase.WRITING, Phase.HOURGLASS, Phase.OVERTIME)
 
@@ -284,7 +285,7 @@ def results(game: str, options: dict[str, Any], data: dict[str, Any]) -> dict[st
         try:
             entry = WordRound.from_json(current)
             out["warnings"] = [
-                state.family_warning(seat, normalize(word)) if word.strip() else None
+                value_json(state.family_warning(seat, normalize(word))) if word.strip() else None
                 for seat, word in enumerate(entry.words[: state.n])
             ]
             play_round(preview, entry)

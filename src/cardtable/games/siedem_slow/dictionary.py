@@ -43,6 +43,7 @@ from cardtable.core.rng import RandomSource, draw_below
 from cardtable.games.siedem_slow.abbreviations import abbreviation_test
 from cardtable.games.siedem_slow.scoring import normalize
 from cardtable.games.siedem_slow.tables import DECKS
+from cardtable.locales import Reason, reason
 
 #: Bump when the filter or the index layout changes: old caches are then rebuilt.
 INDEX_FORMAT = 5
@@ -54,18 +55,19 @@ Progress = Callable[[str], None]
 U8 = npt.NDArray[np.uint8]
 
 
-#: why a word is refused, by code (English; the catalogues say it as ``pad.why.CODE``)
-PROBLEMS = {
-    "empty": "no word given",
-    "hyphen": "needs a hyphen, which is not allowed",
-    "apostrophe": "needs an apostrophe, which is not allowed",
-    "letters_only": "letters only, please",
-    "one_word": "one word only",
-    "foreign_letter": "{letters} is not a letter of the {language} alphabet",
-    "abbreviation": "abbreviation",
-    "proper_noun": "proper noun ({noun})",
-    "not_in_dictionary": "not in the dictionary",
-}
+#: why a word may be refused, by code: the catalogues say it as ``siedem.why.CODE`` (short,
+#: for "KOT struck: {why}") and ``pad.why.CODE`` / ``illegal.siedem.word.CODE`` (whole sentences)
+PROBLEM_CODES = (
+    "empty",
+    "hyphen",
+    "apostrophe",
+    "letters_only",
+    "one_word",
+    "foreign_letter",
+    "abbreviation",
+    "proper_noun",
+    "not_in_dictionary",
+)
 
 
 class SortedStrings(Sequence[str]):
@@ -219,13 +221,13 @@ class Dictionary:
     def index_of(self, word: str) -> int:
         return self.words.find(normalize(word))
 
-    def problem(self, word: str) -> str | None:
-        """Why ``word`` may not be played, or None when it may."""
+    def problem(self, word: str) -> Reason | None:
+        """Why ``word`` may not be played (said in any language), or None when it may."""
         found = self.problem_code(word)
-        return None if found is None else PROBLEMS[found[0]].format(**found[1])
+        return None if found is None else reason(f"siedem.why.{found[0]}", **found[1])
 
     def problem_code(self, word: str) -> tuple[str, dict[str, str]] | None:
-        """Why ``word`` may not be played as a code of :data:`PROBLEMS` with its values (a
+        """Why ``word`` may not be played as a code of :data:`PROBLEM_CODES` with its values (a
         front end says it in its reader's language: ``pad.why.CODE``), or None."""
         text = unicodedata.normalize("NFC", word.strip())
         form = _form_problem(text)

@@ -50,7 +50,7 @@ from cardtable.games.siedem_slow.tables import (
     Box,
     Phase,
 )
-from cardtable.locales import Localized, Reason, Term, reason
+from cardtable.locales import Localized, Reason, Term, reason, value_json
 
 JSON = dict[str, Any]
 
@@ -386,21 +386,20 @@ class SiedemSlowState(Challenges):
                 return number, played.word.upper()
         return None
 
-    def family_block(self, seat: int, word: str) -> str | None:
+    def family_block(self, seat: int, word: str) -> Reason | None:
         found = self.same_family(seat, word)
         if found is None:
             return None
-        return f"same family as {found[1]} used in round {found[0]}"
+        return reason("siedem.why.family", word=found[1], number=found[0])
 
-    def family_warning(self, seat: int, word: str) -> str | None:
+    def family_warning(self, seat: int, word: str) -> Reason | None:
         if self.options.family_rule != "lemma+root":
             return None
         for number, played in self.earlier_words(seat):
             root = self.families.shared_root(word, played.word)
             if root is not None:
-                return (
-                    f"shares the root {root.upper()}- with {played.word.upper()} "
-                    f"(round {number}): others may challenge it"
+                return reason(
+                    "siedem.why.root", root=root.upper(), word=played.word.upper(), number=number
                 )
         return None
 
@@ -707,7 +706,7 @@ class SiedemSlowState(Challenges):
             data["final_round"] = self.results[-2].to_json()
         if revealed:
             data["words"] = [
-                {"seat": s, "word": self.entries[s], "warning": self.warnings[s]}
+                {"seat": s, "word": self.entries[s], "warning": value_json(self.warnings[s])}
                 for s in range(self.n)
             ]
             data["challenged"] = sorted(self.challenged)
@@ -716,7 +715,7 @@ class SiedemSlowState(Challenges):
                     "challenger": self.vote.challenger,
                     "target": self.vote.target,
                     "word": self.entries[self.vote.target],  # the browser's vote prompt names it
-                    "why": self.vote.why,
+                    "why": value_json(self.vote.why),
                     "voted": sorted(self.vote.voted),
                 }
         if self.solo:
@@ -731,7 +730,7 @@ class SiedemSlowState(Challenges):
         if seat is not None and 0 <= seat < self.n:
             entry = self.entries[seat]
             data["entry"] = entry
-            data["warning"] = self.warnings[seat]
+            data["warning"] = value_json(self.warnings[seat])
             data["may_flip"] = self.may_flip(seat)
             if not brief:  # learners read the brief view every step: no scoring there
                 data["entry_points"] = None if not entry else self.word_score(seat, entry).points

@@ -9,7 +9,6 @@ flipping the hourglass when the rules allow. ``?`` shows the solver's best words
 from __future__ import annotations
 
 import queue
-import re
 import threading
 import time
 from collections.abc import Sequence
@@ -47,46 +46,16 @@ from cardtable.games.siedem_slow.game import (
 )
 from cardtable.games.siedem_slow.solver import solve
 from cardtable.games.siedem_slow.tables import COLUMN_VALUES
-from cardtable.locales import Reason, catalogue, message
+from cardtable.locales import message, reason_text
 
 TICK = 0.1
 #: what a vote's answer starts with when it says yes (y, tak, да)
 YES = ("y", "t", "д")
-#: the engine's reasons for refusing a word, as catalogue keys (siedem.term.problem.*)
-PROBLEMS = (
-    (re.compile(r"proper noun \((?P<shown>.*)\)"), "proper"),
-    (re.compile(r"(?P<letters>.+) is not a letter of the (?P<language>\w+) alphabet"), "alphabet"),
-    (re.compile(r"same family as (?P<word>\S+) used in round (?P<number>\d+)"), "family"),
-    (
-        re.compile(
-            r"shares the root (?P<root>\S+)- with (?P<word>\S+) \(round (?P<number>\d+)\)"
-            r": others may challenge it"
-        ),
-        "root",
-    ),
-)
 
 
 def said(key: str, lang: str, **values: object) -> str:
     """A word of the 7 słów terminal (games/siedem_slow/locales) in ``lang``."""
     return message(f"siedem.term.{key}", lang, **values)
-
-
-def said_problem(text: str, lang: str) -> str:
-    """An engine's reason ("KOT: not in the dictionary") in ``lang`` where it is known:
-    a refusal by key (a :class:`~cardtable.locales.Reason`) as its catalogue says it."""
-    if isinstance(text, Reason):
-        return text.text(lang)
-    head, sep, tail = text.partition(": ")
-    word, reason = (head + sep, tail) if sep and head.isupper() else ("", text)
-    known = catalogue(lang).get(f"siedem.term.problem.{reason}")
-    if known is None:
-        for pattern, key in PROBLEMS:
-            match = pattern.fullmatch(reason)
-            if match:
-                known = said(f"problem.{key}", lang, **match.groupdict())
-                break
-    return f"{word}{known or reason}"
 
 
 def render_area(state: SiedemSlowState) -> RenderableType:
@@ -297,14 +266,14 @@ class WordTable:
         try:
             self.apply(seat, Submit(line))
         except IllegalAction as error:
-            console.print(f"✗ {said_problem(error.reason, self.lang)}", style="red", markup=False)
+            console.print(f"✗ {reason_text(error.reason, self.lang)}", style="red", markup=False)
             return
         points = state.word_score(seat, line).points
         warning = state.warnings[seat]
         shown = said("word_points", self.lang, word=line.upper(), points=points)
         console.print(shown, style="green", markup=False)
         if warning:
-            console.print(f"  ⚠ {said_problem(warning, self.lang)}", style="yellow", markup=False)
+            console.print(f"  ⚠ {reason_text(warning, self.lang)}", style="yellow", markup=False)
         if state.holder != seat and self.guide is None:
             # the don't-flip holder may still change the word; a guided game flips on
             # the coach's word ("done"), to say what the hourglass does
@@ -443,7 +412,7 @@ class WordTable:
                 word = (state.entries[target] or "").upper()
                 warning = state.warnings[target]
                 why = (
-                    said_problem(warning, self.lang)
+                    reason_text(warning, self.lang)
                     if warning
                     else said("checked_if_challenged", self.lang)
                 )
@@ -462,7 +431,7 @@ class WordTable:
                 self.spoken = -1  # the coach says it again
             return True
         if state.phase == Phase.VOTE and self.human in state.to_move:
-            why = said_problem(state.vote.why, self.lang) if state.vote is not None else ""
+            why = reason_text(state.vote.why, self.lang) if state.vote is not None else ""
             console.print(said("vote", self.lang, why=why), markup=False)
             line = self.lines.get()
             if line is None:

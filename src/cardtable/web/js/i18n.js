@@ -74,8 +74,9 @@ export function errorText(error, seatName) {
   return error.code && key in messages ? t(key) : error.message;
 }
 
-/** A message value as the server sends it (cardtable.locales.value_json) in this language. */
-function valueText(value, seatName) {
+/** A message value as the server sends it (cardtable.locales.value_json) in this language:
+ * a seat by `seatName` where given, a term, or the page's language of a value given in each. */
+export function valueText(value, seatName) {
   if (value === null || typeof value !== "object") return value;
   if ("seat" in value) return seatName ? seatName(value.seat) : t("line.seat", { n: value.seat + 1 });
   if ("term" in value) return t(value.term);

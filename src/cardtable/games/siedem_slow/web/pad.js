@@ -1,7 +1,7 @@
 // 7 słów score pad for the boxed game: the area and the words of each round, checked and
 // scored by the engine on the server; a 30-second hourglass for the table.
 import { api, h } from "/static/js/api.js";
-import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage } from "/static/js/i18n.js";
+import { errorText, languageSwitch, loadLanguage, pickLanguage, t, translatePage, valueText } from "/static/js/i18n.js";
 import { breakdown } from "/static/js/render/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -74,7 +74,7 @@ function renderForm() {
             save().then(renderChallenges);
           } })),
       h("span", { class: "challenge-slot", "data-challenge-slot": n }),
-      h("span", { class: "word-warning muted", "data-warning": n }, warnings[n] || ""),
+      h("span", { class: "word-warning muted", "data-warning": n }, warnings[n] ? valueText(warnings[n]) : ""),
       h("p", { class: "word-problem error", "data-problem": n, id: `pad-problem-${n}`, "aria-live": "polite" })));
   $("pad-words").replaceChildren(...rows, current.words.length === 1 ? lateBox(current) : fastestBox(current),
     h("div", { id: "pad-votes-slot" }));
@@ -195,7 +195,7 @@ function renderResults() {
   renderVotes();
   for (const [n, warning] of (results.warnings || []).entries()) {
     const slot = document.querySelector(`[data-warning="${n}"]`);
-    if (slot) slot.textContent = warning || "";
+    if (slot) slot.textContent = warning ? valueText(warning) : "";
   }
   $("pad-history").replaceChildren(
     h("table", { class: "breakdown", id: "pad-totals" },

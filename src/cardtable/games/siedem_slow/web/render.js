@@ -4,6 +4,7 @@
 // cardArt, resultExtras) and the round told in words (narrate). See docs/web-client.md.
 import { h, svg } from "/static/js/api.js";
 import { cardBack } from "/static/js/cards.js";
+import { valueText } from "/static/js/i18n.js";
 import { statusLine } from "/static/js/render/common.js";
 import { letterCard, parseLetterCode } from "./cards.js";
 import { COLUMN_VALUES, areaCards, normalizeWord, scoresExactly, wordUse } from "./letters.js";
@@ -172,7 +173,7 @@ function entryLine(ctx) {
   }
   return h("p", { class: "entry", id: "entry" },
     t("word.your_word", { word: view.entry.toUpperCase(), points: view.entry_points ?? "?" }),
-    view.warning ? h("span", { class: "warning" }, ` ⚠ ${view.warning}`) : "",
+    view.warning ? h("span", { class: "warning" }, ` ⚠ ${valueText(view.warning)}`) : "",
     WRITING.includes(view.phase) && view.locked?.[ctx.seat] && !ctx.roundBreak ? h("span", { class: "muted" }, ` · ${t("word.locked")}`) : "");
 }
 
@@ -319,7 +320,7 @@ function review(ctx) {
   const rows = view.words.map((w) =>
     h("li", { class: (view.challenged || []).includes(w.seat) ? "challenged" : "", "data-seat": w.seat },
       h("strong", {}, `${seatName(w.seat)}: ${(w.word || "—").toUpperCase()}`),
-      w.warning ? h("span", { class: "warning" }, ` ⚠ ${w.warning}`) : "",
+      w.warning ? h("span", { class: "warning" }, ` ⚠ ${valueText(w.warning)}`) : "",
       w.seat !== seat && mayChallenge(w.seat)
         ? h("button", { "data-challenge": w.seat, onclick: () => send({ type: "challenge", seat: w.seat }) }, t("word.challenge", { name: seatName(w.seat) }))
         : ""));
@@ -336,7 +337,7 @@ function votes(ctx) {
   if (!choices.length) return "";
   return h("div", { class: "vote-panel" },
     h("div", { class: "prompt" }, t("word.vote", { word: (view.vote?.word || "").toUpperCase() })),
-    view.vote?.why ? h("p", { class: "muted" }, view.vote.why) : "",
+    view.vote?.why ? h("p", { class: "muted" }, valueText(view.vote.why)) : "",
     h("div", { class: "buttons" }, choices.map((a) =>
       h("button", { "data-vote": String(a.uphold), onclick: () => send(a) }, a.uphold ? t("word.vote_yes") : t("word.vote_no")))));
 }

@@ -1,6 +1,6 @@
 // Pieces every renderer shares: status line, score-line breakdown, generic action buttons.
 import { h } from "../api.js";
-import { lang } from "../i18n.js";
+import { lang, valueText } from "../i18n.js";
 
 export function statusLine(ctx) {
   const { view, seat, t, seatName } = ctx;
@@ -18,19 +18,11 @@ export function statusLine(ctx) {
   return h("div", { class: `status-line${mine ? " mine" : ""}`, id: "status" }, text);
 }
 
-/** A message value as the line's JSON carries it, said in the page's language. */
-function said(value, ctx) {
-  if (value === null || typeof value !== "object") return value;
-  if ("seat" in value) return ctx.seatName(value.seat);
-  if ("term" in value) return ctx.t(value.term);
-  return value[lang()] ?? value.en;
-}
-
 /** A score line's label in the page's language, naming players rather than seat numbers. */
 export function lineText(line, ctx) {
   const values = line.values || {};
   if (line.message && Object.values(values).some((v) => v && typeof v === "object" && "seat" in v)) {
-    const filled = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, said(value, ctx)]));
+    const filled = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, valueText(value, ctx.seatName)]));
     const text = ctx.t(line.message, filled);
     if (text !== line.message) return text;
   }
