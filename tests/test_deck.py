@@ -17,6 +17,9 @@ from cardtable.games.hanafuda.deck import (
     RIBBONS,
     Kind,
     card_index,
+    full_months,
+    months_with_three,
+    months_with_two,
     tagged,
     value_of,
 )
@@ -75,3 +78,17 @@ def test_value_of_matches_a_plain_sum() -> None:
 @given(st.integers(0, FULL_DECK))
 def test_the_value_of_any_set_is_its_cards_values_summed(mask: int) -> None:
     assert value_of(mask) == sum(card.value for card in CARDS if mask & card.bit)
+
+
+@given(st.integers(min_value=0, max_value=FULL_DECK))
+def test_months_found_all_at_once_are_the_months_counted_one_by_one(mask: int) -> None:
+    """The word-at-once month tests (teshi, kuttsuki, misdeals) agree with counting each
+    month's cards."""
+    counts = [(mask & month).bit_count() for month in MONTH_MASKS]
+
+    def firsts(wanted: list[bool]) -> int:
+        return sum(1 << 4 * month for month, yes in enumerate(wanted) if yes)
+
+    assert full_months(mask) == firsts([n == 4 for n in counts])
+    assert months_with_two(mask) == firsts([n == 2 for n in counts])
+    assert months_with_three(mask) == firsts([n >= 3 for n in counts])

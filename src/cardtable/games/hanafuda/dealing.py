@@ -9,7 +9,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from cardtable.core.errors import OptionError
-from cardtable.games.hanafuda.deck import CODES, DRAW_RANKS, MONTH_MASKS, NUM_CARDS, card_index
+from cardtable.games.hanafuda.deck import (
+    CODES,
+    DRAW_RANKS,
+    NUM_CARDS,
+    card_index,
+    full_months,
+    lowest_card,
+)
 
 JSON = dict[str, Any]
 
@@ -63,10 +70,8 @@ def draw_first_dealer(order: Iterable[int], players: int) -> DealerDraw:
 
 def month_misdeal(table: int) -> int | None:
     """The month index (0..11) whose four cards all lie on ``table``, if any (§2.2)."""
-    for month, mask in enumerate(MONTH_MASKS):
-        if table & mask == mask:
-            return month
-    return None
+    full = full_months(table)
+    return lowest_card(full) >> 2 if full else None
 
 
 def winner_deals_next(scores: Sequence[int], dealer: int) -> int:

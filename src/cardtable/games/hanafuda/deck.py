@@ -324,6 +324,50 @@ def lowest_card(mask: int) -> int:
     return count_cards((mask & -mask) - 1)
 
 
+# A month is a nibble (its four cards, lowest bit first): these answer "which months" for
+# all twelve at once, each month's answer in its nibble's lowest bit.
+_MONTH_FIRSTS: Final[i64] = i64(0x1111_1111_1111)
+_TWOS: Final[i64] = i64(0x2222_2222_2222)
+
+
+def _month_counts(mask: int) -> i64:
+    """Each month's number of cards in ``mask`` (0 to 4), in the month's nibble."""
+    word: i64 = i64(mask)
+    word = word - ((word >> 1) & _PAIRS)
+    return (word & _NIBBLES) + ((word >> 2) & _NIBBLES)
+
+
+def full_months(mask: int) -> int:
+    """The first card of each month whose four cards all lie in ``mask`` (teshi, a
+    misdeal's four of a month on the table).
+
+    >>> full_months(cards("03-1 03-2 03-3 03-4 05-1")) == cards("03-1")
+    True
+    """
+    word: i64 = i64(mask)
+    return int(word & (word >> 1) & (word >> 2) & (word >> 3) & _MONTH_FIRSTS)
+
+
+def months_with_two(mask: int) -> int:
+    """The first card of each month of which ``mask`` holds exactly two cards (kuttsuki).
+
+    >>> months_with_two(cards("01-1 01-2 02-1 04-1 04-2 04-3")) == cards("01-1")
+    True
+    """
+    differs: i64 = _month_counts(mask) ^ _TWOS  # a nibble is 0 where the count is 2
+    return int(~(differs | (differs >> 1) | (differs >> 2)) & _MONTH_FIRSTS)
+
+
+def months_with_three(mask: int) -> int:
+    """The first card of each month of which ``mask`` holds three or four cards.
+
+    >>> months_with_three(cards("01-1 01-2 02-1 04-1 04-2 04-3")) == cards("04-1")
+    True
+    """
+    # a count of 3 or 4, plus one, is 4 or 5: the nibble's bit 2, and never a carry out
+    return int(((_month_counts(mask) + _MONTH_FIRSTS) >> 2) & _MONTH_FIRSTS)
+
+
 def iter_cards(mask: int) -> Iterator[int]:
     """Card indices in ``mask``, lowest first."""
     while mask:

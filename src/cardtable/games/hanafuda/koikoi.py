@@ -25,9 +25,8 @@ from cardtable.games.hanafuda.capture import captures
 from cardtable.games.hanafuda.dealing import Deal
 from cardtable.games.hanafuda.deck import (
     MONTH_MASK_OF,
-    MONTH_MASKS,
-    count_cards,
     iter_cards,
+    months_with_three,
     tagged,
 )
 from cardtable.games.hanafuda.events import KEPT_FROM_STOCK, packed_event
@@ -171,9 +170,7 @@ class KoiKoiState(CompiledFishingState):
         options = self.options
         if options.table_lucky_void and kuttsuki(deal.table):
             return "four pairs on the table"
-        if options.table_triple_void and any(
-            count_cards(deal.table & mask) >= 3 for mask in MONTH_MASKS
-        ):
+        if options.table_triple_void and months_with_three(deal.table):
             return "three cards of one month on the table"
         kinds = [lucky_kind(options, hand) for hand in deal.hands]
         if options.lucky_hands == "void" and any(kinds):

@@ -27,6 +27,8 @@ from cardtable.games.hanafuda.deck import (
     PLAINS,
     codes,
     count_cards,
+    full_months,
+    months_with_two,
     value_of,
 )
 from cardtable.locales import SeatRef, Term
@@ -325,14 +327,13 @@ def _hana_awase_explained(options: HanaAwaseOptions, facts: FinishedRound) -> Ro
 # -- Koi-koi (§6) -----------------------------------------------------------------------------
 def teshi(hand: int) -> bool:
     """Four cards of one month in a hand."""
-    return any(hand & mask == mask for mask in MONTH_MASKS)
+    return full_months(hand) != 0
 
 
 def kuttsuki(hand: int) -> bool:
     """Four pairs: at least four months with exactly two cards each (§8.7), and for an
     8-card hand nothing else."""
-    counts = [count_cards(hand & mask) for mask in MONTH_MASKS]
-    pairs = counts.count(2)
+    pairs = count_cards(months_with_two(hand))
     if count_cards(hand) == 8:
         return pairs == 4
     return pairs >= 4
