@@ -14,16 +14,23 @@ unknown option 'preset' for koi-koi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from cardtable.core.errors import OptionError
 from cardtable.core.game import Game, GameSpec, load, spec_of
+from cardtable.core.options import GameOptions
 
 
-def local_only_options(spec: GameSpec) -> set[str]:
+def local_only_options(spec: GameSpec) -> frozenset[str]:
     """Options that name things on the server's machine (files): not settable over the web."""
-    properties = spec.options_model.model_json_schema().get("properties", {})
-    return {name for name, schema in properties.items() if schema.get("x-local-only")}
+    return _local_only(spec.options_model)
+
+
+@cache  # a model's schema is fixed; making it costs more than the rest of a new table
+def _local_only(model: type[GameOptions]) -> frozenset[str]:
+    properties = model.model_json_schema().get("properties", {})
+    return frozenset(name for name, schema in properties.items() if schema.get("x-local-only"))
 
 
 def game_for_client(game_id: Any, preset: Any, options: Any) -> Game:
