@@ -69,6 +69,9 @@ def new_page(browser: Browser, locale: str = "en-GB", **size: int) -> Page:
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors  # type: ignore[attr-defined]
+    console: list[str] = []  # what the page logs as errors (an SVG attribute refused, ...)
+    page.on("console", lambda said: console.append(said.text) if said.type == "error" else None)
+    page.console_errors = console  # type: ignore[attr-defined]
     return page
 
 

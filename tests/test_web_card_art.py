@@ -129,6 +129,7 @@ def test_the_deck_page_draws_each_kind_with_its_marker(
     assert kinds.count("light") == 5 and kinds.count("ribbon") == 10
     assert page.locator(".deck-card .card-svg[data-kind=light] .light-frame").count() == 5
     assert page.locator(".deck-card .card-svg .ribbon").count() == 10
+    assert page.console_errors == []  # type: ignore[attr-defined]  # every shape drawn as given
     shot(page, "deck-pl-390")
 
 

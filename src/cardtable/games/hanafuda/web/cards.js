@@ -34,7 +34,7 @@ const cherryCloud = (x, y) =>
 
 const wisteriaCluster = (x, top, length, shade) =>
   Array.from({ length }, (_, k) =>
-    `<ellipse cx="${f(x + (k % 2 ? 1.6 : -1.6))}" cy="${top + k * 5.2}" rx="${f(4.2 - k * 0.45)}" ry="3" fill="${(k + shade) % 2 ? "#9a6fc4" : "#6a3d98"}"/>`).join("");
+    `<ellipse cx="${f(x + (k % 2 ? 1.6 : -1.6))}" cy="${top + k * 5.2}" rx="${f(Math.max(0.6, 4.2 - k * 0.45))}" ry="3" fill="${(k + shade) % 2 ? "#9a6fc4" : "#6a3d98"}"/>`).join("");
 
 const irisFlower = (x, y) =>
   `<path d="M${x} ${y} l-6 -2 l-2 -7 l5 3 z M${x} ${y} l6 -2 l2 -7 l-5 3 z" fill="#4527a0"/>
