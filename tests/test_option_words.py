@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from cardtable.agents import LEVELS, advanced_agents, agent_names, bot_levels
 from cardtable.core.game import GameSpec, game_ids, spec_of
 from cardtable.core.options import OptionInfo, describe
+from cardtable.learn import ScriptedBot
 from cardtable.locales import LANGUAGES, bot_help_key, catalogue
 from cardtable.server.app import create_app
 
@@ -95,6 +96,7 @@ def test_no_words_for_options_presets_or_bots_that_do_not_exist() -> None:
         known |= {f"bot.{game_id}.{name}.help" for name in agent_names(game_id)}
     bots = {name for game_id in GAMES for name in agent_names(game_id)}
     known |= {f"bot.{name}{end}" for name in bots for end in ("", ".help")}
+    known.add(f"bot.{ScriptedBot.name}")  # a lesson's other seats: named, never chosen
     for lang in LANGUAGES:
         words = [k for k in catalogue(lang) if k.split(".")[0] in ("option", "preset", "bot")]
         assert sorted(set(words) - known) == [], lang
