@@ -129,7 +129,13 @@ def test_who_flipped_fits_the_glass_on_a_phone(
     url, _ = server
     page = new_page(browser, locale, width=390, height=844)
     create_table(page, url, "siedem-slow", ["human", "bot:easy"], {"hourglass_seconds": "8"})
+    header = page.locator("header.top").bounding_box()
     page.wait_for_selector("#hourglass[data-flipper='1']", timeout=40000)
+    # the header's clock comes up beside the buttons: the header keeps its height (the
+    # game's own .hourglass style once made the clock a bar of its own line)
+    expect(page.locator("#clock[data-kind='hourglass']")).to_be_visible()
+    now = page.locator("header.top").bounding_box()
+    assert header is not None and now is not None and now["height"] <= header["height"] + 1
     bot = page.locator("#players li[data-seat='1'] .name").inner_text()
     expect(page.locator("#sand-label")).to_contain_text(f"{flipped}: {bot}")
     # the whole line (the seconds at its end) inside the glass, not cut off at its edge

@@ -419,7 +419,7 @@ function tickClock() {
   const left = Math.max(0, Math.ceil(clock.deadline - (Date.now() / 1000 + clockOffset)));
   element.hidden = false;
   element.textContent = clockText(left, t);
-  element.className = `clock ${clock.kind}${left <= 10 ? " low" : ""}`;
+  element.className = `clock${left <= 10 ? " low" : ""}`; // the kind is data-kind: a game's class of that name (.hourglass) is not the clock's
   element.dataset.kind = clock.kind;
   element.dataset.left = String(left);
 }
