@@ -670,6 +670,28 @@ def test_rule_pages_in_every_language_fit_a_phone(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_newcomer_finds_the_rules_from_the_lobby_in_their_language(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """The lobby links each game's whole rule page; a page opened without ?lang= speaks
+    the browser's language, offers the others, and folds the terminal's commands away."""
+    url, _ = server
+    page = new_page(browser, locale="pl-PL", width=390, height=844)
+    page.goto(f"{url}/?game=siedem-slow")
+    link = page.locator("#rules-link")
+    expect(link).to_have_text("Pełne zasady gry 7 słów")
+    assert link.get_attribute("href") == "/rules/siedem-slow?lang=pl"
+    page.goto(f"{url}/rules/siedem-slow")  # a shared link: no ?lang=
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.locator("main h2").first).to_have_text("Karty")
+    commands = page.locator("details.commands")
+    expect(commands.locator("summary")).to_have_text("Gra w terminalu")
+    expect(commands.locator("pre")).to_be_hidden()
+    page.click(".lang-links a[hreflang='ru']")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def test_screenshots_are_taken_when_a_test_fails(
     server: tuple[str, Any], browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -85,10 +85,12 @@ def router(hub: Hub, store: Store) -> APIRouter:
         return FileResponse(WEB_ROOT / "replay.html")
 
     @pages.get("/rules/{game_id}", response_model=None)
-    def rules_page(game_id: str, request: Request, lang: str = "en") -> HTMLResponse:
+    def rules_page(game_id: str, request: Request, lang: str | None = None) -> HTMLResponse:
         if game_id not in game_ids() or not spec_of(game_id).has_rule_page():
             return not_found(request)  # no such game, or a game whose page is not written
-        return HTMLResponse(page_html(game_id, lang))
+        # no ?lang= (a link typed or shared): the browser's language
+        chosen = lang or language_of(request.headers.get("accept-language"))
+        return HTMLResponse(page_html(game_id, chosen))
 
     @pages.get("/companion/{kind}", response_model=None)
     def pad_page(kind: str, request: Request) -> FileResponse | RedirectResponse:

@@ -21,6 +21,8 @@ ROW = re.compile(r"<tr>.*?</tr>", re.DOTALL)
 CELL = re.compile(r"<td(\s[^>]*)?>(.*?)</td>", re.DOTALL)
 HEADER = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.DOTALL)
 OUTSIDE_TAG_UNDERSCORE = re.compile(r"_(?![^<]*>)")
+#: a code block of terminal commands (cardtable play ...): folded away on the web page
+COMMANDS = re.compile(r"<pre><code>cardtable .*?</code></pre>", re.DOTALL)
 
 
 def _labelled(table: re.Match[str]) -> str:
@@ -68,6 +70,15 @@ def _page_html(game_id: str, lang: str) -> str:
     # long option names and values (continue_with_stock_after_hands) may break after an
     # underscore, so a table fits a phone's width
     body = TABLE.sub(_labelled, md.render(source))
+    # the commands that play the game in a terminal mean nothing to a reader at the web
+    # table: kept, folded under a line that says what they are
+    folded = html.escape(message("rules.terminal", lang))
+    body = COMMANDS.sub(
+        lambda block: (
+            f'<details class="commands"><summary>{folded}</summary>{block.group(0)}</details>'
+        ),
+        body,
+    )
     # a link to another game's page (hana-awase-88.md) opens that page in the same language
     body = PAGE_LINK.sub(lambda link: f'href="/rules/{link.group(1)}?lang={lang}', body)
     title = headings(source)[0] if source.startswith("# ") else game_id
@@ -85,7 +96,7 @@ def _page_html(game_id: str, lang: str) -> str:
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/css/app.css"></head><body>'
         '<header class="top"><a class="logo" href="/">card<span>table</span></a>'
-        f"{_deck_link(game_id, lang)}</header>"
+        f"{_deck_link(game_id, lang)}{_language_links(game_id, lang)}</header>"
         f'<main class="doc panel">{learn}{body}</main></body></html>'
     )
 
@@ -97,3 +108,17 @@ def _deck_link(game_id: str, lang: str) -> str:
         return ""
     text = html.escape(message("cards.link", lang))
     return f'<a id="cards-link" class="header-link" href="/cards?lang={lang}">{text}</a>'
+
+
+#: each language named in itself, as the pages' language menus name them
+LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "ru": "Русский"}
+
+
+def _language_links(game_id: str, lang: str) -> str:
+    """The page in the other languages (a page without scripts: links, not a menu)."""
+    links = (
+        f'<a href="/rules/{game_id}?lang={code}" hreflang="{code}" lang="{code}">{name}</a>'
+        for code, name in LANGUAGE_NAMES.items()
+        if code != lang
+    )
+    return f'<nav class="header-link lang-links">{" · ".join(links)}</nav>'

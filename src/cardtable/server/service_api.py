@@ -47,6 +47,7 @@ def game_catalogue() -> list[dict[str, Any]]:
             # a hint only where no other person plays (7 słów: the solver's words)
             "practice_hints": spec.has(Capability.PRACTICE_HINT),
             "lesson": spec.has(Capability.LESSON),  # a guided first game at /learn/GAME
+            "rules": spec.has_rule_page(),  # the whole rule page at /rules/GAME
         }
         client = clients.get(game_id)
         if client is not None:

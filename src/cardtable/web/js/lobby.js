@@ -1,7 +1,7 @@
 // The lobby: a table form rendered from each game's options JSON schema, and open tables.
 import { api, h } from "./api.js";
 import { optionFields, playerRange, readChangedOptions } from "./options-form.js";
-import { errorText, gameTitle, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
+import { errorText, gameTitle, lang, languageSwitch, loadLanguage, pickLanguage, seatLabels, t, translatePage } from "./i18n.js";
 import { exportRecord, importRecord, loadRecord, mySeats, tally } from "./record.js";
 import { shareLink } from "./table/waiting.js";
 import { setupMatch, translateMatch } from "./match.js";
@@ -95,6 +95,10 @@ function renderGame() {
   renderPresetHelp();
   $("learn-row").hidden = !game.lesson; // a guided first game, where the game has one
   $("learn-link").href = `/learn/${game.id}`;
+  const rules = $("rules-link"); // the game's whole rule page, in this page's language
+  rules.hidden = !game.rules;
+  rules.href = `/rules/${game.id}?lang=${lang()}`;
+  rules.textContent = t("join.full_rules", { game: gameTitle(game.id, game.title) });
   const fields = $("rule-fields");
   fields.replaceChildren(...optionFields(game.schema, ["players"], { game: game.id, t }));
   renderSeats();
