@@ -152,6 +152,21 @@ def test_who_flipped_fits_the_glass_on_a_phone(
     shot(page, f"siedem-flipped-{locale}-phone")
 
 
+def test_three_players_names_are_whole_on_a_phone(
+    server: tuple[str, Any], browser: Browser
+) -> None:
+    """Two bots of one level differ only at the end of their names ("Bot (średni) 2"): on
+    a phone each chip gives its name a line of its own, so neither is cut to "Bot (śr…"."""
+    url, _ = server
+    page = new_page(browser, "pl-PL", width=390, height=844)
+    create_table(page, url, "siedem-slow", ["human", "bot:easy", "bot:easy"], {})
+    expect(page.locator(".seat-chip")).to_have_count(3)
+    names = page.eval_on_selector_all(
+        ".seat-chip .seat-name", "ns => ns.map(n => [n.textContent, n.scrollWidth > n.clientWidth])"
+    )
+    assert names == [["Gracz 1", False], ["Bot (łatwy)", False], ["Bot (łatwy) 2", False]]
+
+
 def narrate(page: Page, view: dict[str, Any], names: list[str], seat: int | None) -> list[Any]:
     """The renderer's narrate(view, ctx), called in the page with the page's own messages."""
     return page.evaluate(
