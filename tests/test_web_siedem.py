@@ -6,6 +6,7 @@ the board fits a phone and a laptop screen. A failed test leaves screenshots in
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -165,6 +166,22 @@ def test_three_players_names_are_whole_on_a_phone(
         ".seat-chip .seat-name", "ns => ns.map(n => [n.textContent, n.scrollWidth > n.clientWidth])"
     )
     assert names == [["Gracz 1", False], ["Bot (łatwy)", False], ["Bot (łatwy) 2", False]]
+
+
+def test_a_tapped_letter_card_types_its_letter(server: tuple[str, Any], browser: Browser) -> None:
+    """On a phone a newcomer taps the letters first: each tapped card adds its letter to the
+    word, which then counts its cards and points as typed letters do."""
+    url, _ = server
+    page = new_page(browser, "pl-PL", width=390, height=844)
+    create_table(page, url, "siedem-slow", ["human", "bot:easy"], {})
+    first, second = page.locator("#area .card.letter.tappable").all()[:2]
+    letters = [first.get_attribute("data-letter"), second.get_attribute("data-letter")]
+    expect(first).to_have_attribute("aria-label", f"dodaj {letters[0]} do słowa")
+    first.click()
+    second.click()
+    expect(page.locator("#word")).to_have_value("".join(str(x) for x in letters).lower())
+    expect(first).to_have_class(re.compile(r"\bused\b"))
+    assert page.evaluate("document.activeElement.id") != "word"  # no keyboard over the cards
 
 
 def narrate(page: Page, view: dict[str, Any], names: list[str], seat: int | None) -> list[Any]:

@@ -29,7 +29,7 @@ export function render(root, ctx) {
     seatStrip(ctx),
     hourglass(ctx),
     writing ? wordBox(ctx, cards) : entryLine(ctx),
-    letterArea(ctx, cards),
+    letterArea(ctx, cards, writing),
     polishLetters(ctx),
     writing ? finishButtons(ctx) : "",
     review(ctx),
@@ -272,8 +272,10 @@ function forgetWordError(ui) {
 // -- the letter area -------------------------------------------------------------------
 
 /** Four columns (5, 4, 3, 2 points) of two letter cards, the deck beside them. Each card
- * carries its id for the shell's motion; newly dealt ones come from the deck. */
-function letterArea(ctx, cards) {
+ * carries its id for the shell's motion; newly dealt ones come from the deck. While the
+ * player writes, a tapped card adds its letter to the word (the vowels are typed); out of
+ * the Tab order, which goes from the word to its buttons (a keyboard types the letters). */
+function letterArea(ctx, cards, writing = false) {
   const { view, t } = ctx;
   const columns = COLUMN_VALUES.map((value, column) =>
     h("div", { class: "area-column", "data-column": value },
@@ -281,8 +283,9 @@ function letterArea(ctx, cards) {
         const card = cards.find((c) => c.slot === column * 2 + row);
         if (!card) return h("span", { class: "card letter empty-slot", "aria-hidden": "true" });
         return svg(letterCard(card), {
-          class: "card letter", "data-letter": card.letter, "data-slot": card.slot, "data-anim": card.id,
+          class: `card letter${writing ? " tappable" : ""}`, "data-letter": card.letter, "data-slot": card.slot, "data-anim": card.id,
           "data-from": card.dealt ? "deck" : null,
+          ...(writing ? { role: "button", tabindex: "-1", "aria-label": t("word.add_letter", { letter: card.letter }), onclick: () => typeLetter(card.letter) } : {}),
         });
       }),
       h("div", { class: "column-value", title: t("word.column", { value }) }, `${value}`)));
@@ -290,6 +293,16 @@ function letterArea(ctx, cards) {
     svg(cardBack(t("word.deck", { n: view.deck_size ?? 0 })), { class: "card letter back" }),
     h("span", { class: "count" }, view.deck_size ?? 0));
   return h("div", { class: "area-row" }, deck, h("div", { class: "area", id: "area" }, columns));
+}
+
+/** The tapped card's letter at the end of the word being written, as if typed (the draft,
+ * the cards it uses and its points follow). The keyboard stays down: a phone's would
+ * cover the cards. */
+function typeLetter(letter) {
+  const input = document.getElementById("word");
+  if (!input || input.value.length >= input.maxLength) return;
+  input.value += letter.toLowerCase();
+  input.dispatchEvent(new Event("input"));
 }
 
 /** The Polish deck's own letters, said for a reader of another language: how each one
