@@ -123,7 +123,8 @@ async function poll() {
   }
   if (seen.status !== "waiting") return stopWaiting();
   $("match-status").textContent = t("match.looking", { game: gameTitle(ticket.game), time: waitedText(seen.waited) });
-  $("match-waiting-count").textContent = t("match.in_queue", { n: seen.waiting });
+  const others = Math.max(0, seen.waiting - 1); // the server counts this ticket too
+  $("match-waiting-count").textContent = others ? t("match.in_queue", { n: others }) : t("match.only_you");
   $("bot-offer").hidden = !seen.bot_offer;
   poller = later(poll, POLL_MS);
 }
