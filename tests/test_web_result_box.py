@@ -299,6 +299,8 @@ def test_the_totals_and_the_next_button_are_in_sight_however_long_the_lines(
     frame = round_break(page, url, game, *CARD_VALUE_TABLES[game])
     page.evaluate("window.scrollTo(0, 0)")
     totals = page.inner_text("#round-result #round-totals")
+    # the round's sums, said as such: not read as the match's totals
+    assert totals.startswith({"ru": "За раунд:", "pl": "W tej rundzie:"}[lang]), totals
     for score in frame["view"]["last_round"]["scores"]:
         assert (f"{score:+d}" if score > 0 else str(score)) in totals, totals
     # the lines run longer than the box: they scroll, the sums and the button do not

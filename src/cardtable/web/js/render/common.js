@@ -29,16 +29,17 @@ export function lineText(line, ctx) {
   return line.labels?.[lang()] ?? line.label;
 }
 
-/** The result's sums per player ("Σ Ania +12 Bartek -12"). */
-function totalsParts(result, seatName) {
-  return [h("span", { class: "sigma" }, "Σ "),
+/** The result's sums per player ("Σ Ania +12 Bartek -12"; `label` instead of the Σ). */
+function totalsParts(result, seatName, label = "Σ") {
+  return [h("span", { class: "sigma" }, `${label} `),
     result.scores.map((s, n) => h("span", { class: "round-score" }, `${seatName(n)} ${s > 0 ? "+" : ""}${s}`))];
 }
 
 /** The result's sums as a line of their own, for a place outside the breakdown's table
- * (the result box keeps them in its footer, in sight however long the lines run). */
-export function totalsLine(result, ctx) {
-  return h("p", { class: "round-totals", id: "round-totals" }, totalsParts(result, ctx.seatName));
+ * (the result box keeps them in its footer, in sight however long the lines run), under a
+ * `label` that says they are this round's, not the match's. */
+export function totalsLine(result, ctx, label = "Σ") {
+  return h("p", { class: "round-totals", id: "round-totals" }, totalsParts(result, ctx.seatName, label));
 }
 
 /** The round (or stage) result: every score line with every one of its cards and its

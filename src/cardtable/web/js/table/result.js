@@ -136,7 +136,7 @@ export function renderResult(panel, options) {
       resultLines(result, pause, client, ctx),
       (client.resultExtras ? client.resultExtras(view, ctx) : "") || ""),
     h("footer", { class: "result-foot" },
-      totalsLine(result, ctx),
+      totalsLine(result, ctx, t(view.stage ? "table.stage_sum" : "table.round_sum")),
       breakLines(pause, seat, ctx, now),
       h("div", { class: "result-actions" }, resultActions({ ...options, panel, key }))),
   );
