@@ -148,8 +148,9 @@ function yakuChips(view, n, ctx) {
   const made = (view.yaku?.[n] || []).map((y) =>
     h("span", { class: "yaku made", title: y.cards.map((c) => cardName(c, ctx)).join(", ") }, `${y.name} ${y.points}`));
   const near = (view.yaku_progress?.[n] || []).map((p) => {
-    const name = ctx.t(p.name);
-    return h("span", { class: `yaku near${p.missing === 1 ? " one-away" : ""}`, title: p.missing === 1 ? ctx.t("hanafuda.one_away") : "" },
+    const name = ctx.t(p.name); // "Sankō (trzy jasne)": the chip keeps the romaji, its title the whole
+    const title = p.missing === 1 ? `${name} — ${ctx.t("hanafuda.one_away")}` : name;
+    return h("span", { class: `yaku near${p.missing === 1 ? " one-away" : ""}`, title },
       `${name.split(" (")[0]} ${p.have}/${p.need}${p.missing === 1 ? " ★" : ""}`);
   });
   return made.length || near.length ? h("div", { class: "yaku-list" }, made, near) : "";
