@@ -174,7 +174,9 @@ def test_a_tapped_letter_card_types_its_letter(server: tuple[str, Any], browser:
     url, _ = server
     page = new_page(browser, "pl-PL", width=390, height=844)
     create_table(page, url, "siedem-slow", ["human", "bot:easy"], {})
-    first, second = page.locator("#area .card.letter.tappable").all()[:2]
+    tappable = page.locator("#area .card.letter.tappable")
+    expect(tappable).to_have_count(8)  # the area dealt, the word box open
+    first, second = tappable.all()[:2]
     letters = [first.get_attribute("data-letter"), second.get_attribute("data-letter")]
     expect(first).to_have_attribute("aria-label", f"dodaj {letters[0]} do słowa")
     first.click()
