@@ -330,6 +330,12 @@ def test_phone_sized_screen(server: tuple[str, Any], browser: Browser) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, f"the page scrolls sideways on a phone ({width}px)"
     shot(page, "phone-koikoi")
+    # the Hint button pressed at the screen's foot: its answer, under it, is brought up
+    page.wait_for_function("document.querySelector('#board').dataset.mine === 'true'")
+    page.evaluate("document.querySelector('#hint').scrollIntoView({ block: 'end' })")
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_have_text(re.compile(r"^(Play|Take) "), timeout=20000)
+    expect(page.locator("#hint-text")).to_be_in_viewport(ratio=1)
 
 
 def test_hint_button_shows_the_hard_bots_move_and_why(

@@ -6,7 +6,7 @@ import { turnAlert } from "./table/alerts.js";
 import { armSound, play, setSound, soundFrames, soundOn } from "./table/sound.js";
 import { labelsOn, nameOnHold, setLabels } from "./table/card-names.js";
 import { entryOf, recordGame } from "./record.js";
-import { animateFrom, snapshot } from "./table/motion.js";
+import { animateFrom, reducedMotion, snapshot } from "./table/motion.js";
 import { Narrator, Story } from "./table/narration.js";
 import { countdownText, renderResult, scoringCards } from "./table/result.js";
 import { askName, openSeats, renderWaiting } from "./table/waiting.js";
@@ -115,6 +115,8 @@ function connect() {
     } else if (message.type === "hint") {
       ui.hint = message;
       showHint();
+      // a phone shows the answer under the board: brought up just enough to be read
+      $("hint-text").scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
     } else if (message.type === "error") {
       ui.followUp = null;
       sentAt = null;
