@@ -15,6 +15,8 @@ from playwright.sync_api import Browser, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from websockets.sync.client import connect
 
+from cardtable.server.fairness import Commitment
+
 from .browser_helpers import (
     board,
     browser,
@@ -128,9 +130,12 @@ def test_a_round_ends_on_its_final_board_and_waits_for_next_round(
 
 
 def test_a_bots_koikoi_call_is_announced_and_logged(
-    server: tuple[str, Any], browser: Browser
+    server: tuple[str, Any], browser: Browser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, _app = server
+    # a deal whose random bot calls koi-koi a few moves in (the bot draws from the table's
+    # seed): left to the CSPRNG, the wait ran from seconds to minutes
+    monkeypatch.setattr(Commitment, "draw", classmethod(lambda cls: cls(seed=5, salt="ab")))
     page = new_page(browser, width=1366, height=768)
 
     def new_table() -> None:
@@ -148,8 +153,8 @@ def test_a_bots_koikoi_call_is_announced_and_logged(
     new_table()
 
     # the random bot calls koi-koi when luck gives it a yaku and the choice: rounds go on
-    # until it does, which takes a minute alone and more under two test workers; a game
-    # can end first (the shōbu this test calls can empty a zero-sum stake): then another
+    # until it does (a few moves with this seed); a game can end first (the shōbu this
+    # test calls can empty a zero-sum stake): then another
     def bot_called() -> bool:
         """True once the log has the bot's call; else one move of this seat's."""
         if page.locator("#log li", has_text="calls koi-koi").count():
