@@ -153,19 +153,29 @@ def test_who_flipped_fits_the_glass_on_a_phone(
     shot(page, f"siedem-flipped-{locale}-phone")
 
 
+@pytest.mark.parametrize(
+    ("locale", "names"),
+    [
+        ("pl-PL", ["Gracz 1", "Bot (łatwy)", "Bot (łatwy) 2"]),
+        ("ru-RU", ["Игрок 1", "Бот (лёгкий)", "Бот (лёгкий) 2"]),
+    ],
+)
 def test_three_players_names_are_whole_on_a_phone(
-    server: tuple[str, Any], browser: Browser
+    server: tuple[str, Any], browser: Browser, locale: str, names: list[str]
 ) -> None:
     """Two bots of one level differ only at the end of their names ("Bot (średni) 2"): on
-    a phone each chip gives its name a line of its own, so neither is cut to "Bot (śr…"."""
+    a phone each chip gives its name a line of its own (two where a name is long), so
+    neither is cut to "Bot (śr…"."""
     url, _ = server
-    page = new_page(browser, "pl-PL", width=390, height=844)
+    page = new_page(browser, locale, width=390, height=844)
     create_table(page, url, "siedem-slow", ["human", "bot:easy", "bot:easy"], {})
     expect(page.locator(".seat-chip")).to_have_count(3)
-    names = page.eval_on_selector_all(
-        ".seat-chip .seat-name", "ns => ns.map(n => [n.textContent, n.scrollWidth > n.clientWidth])"
+    shown = page.eval_on_selector_all(
+        ".seat-chip .seat-name",
+        """ns => ns.map(n => [n.textContent,
+            n.scrollWidth > n.clientWidth || n.scrollHeight > n.clientHeight])""",
     )
-    assert names == [["Gracz 1", False], ["Bot (łatwy)", False], ["Bot (łatwy) 2", False]]
+    assert shown == [[name, False] for name in names]
 
 
 def test_a_tapped_letter_card_types_its_letter(server: tuple[str, Any], browser: Browser) -> None:

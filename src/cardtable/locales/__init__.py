@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 LANGUAGES = ("en", "pl", "ru")
+#: each language named in itself, as the pages' language menus name them (web/js/i18n.js)
+LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "ru": "Русский"}
 #: languages with translated sections of the rule pages (docs/LANG/GAME.md)
 TRANSLATED_DOCS = ("pl", "ru")
 
@@ -96,9 +98,10 @@ def message(key: str, lang: str = "en", **values: Any) -> str:
 
 
 class Reason(str):
-    """Why the rules refuse a move: the English text (what ``str`` sees, so callers that
-    compare, print or raise it keep working), with its catalogue key and values, which
-    say it in any language (:meth:`text`) or as JSON for a front end (:meth:`to_json`).
+    """Why the rules refuse a move (or warn of one, or struck a word): the English text
+    (what ``str`` sees, so callers that compare, print or raise it keep working), with its
+    catalogue key and values, which say it in any language (:meth:`text`) or as JSON for a
+    front end (:meth:`to_json`; as a value of another message, :func:`value_json`).
 
     >>> why = reason("illegal.over")
     >>> why, why.key, why.text("pl")

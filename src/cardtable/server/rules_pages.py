@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 
 from cardtable.core.game import Capability, spec_of
 from cardtable.core.rule_pages import headings, merged_source, slug
-from cardtable.locales import TRANSLATED_DOCS, message
+from cardtable.locales import LANGUAGE_NAMES, TRANSLATED_DOCS, message
 from cardtable.server.cards import web_clients
 
 PAGE_LINK = re.compile(r'href="([a-z0-9-]+)\.md')
@@ -108,10 +108,6 @@ def _deck_link(game_id: str, lang: str) -> str:
         return ""
     text = html.escape(message("cards.link", lang))
     return f'<a id="cards-link" class="header-link" href="/cards?lang={lang}">{text}</a>'
-
-
-#: each language named in itself, as the pages' language menus name them
-LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "ru": "Русский"}
 
 
 def _language_links(game_id: str, lang: str) -> str:

@@ -90,14 +90,14 @@ function renderChallenges() {
   const open = challengesOpen();
   if (!current || open === formChallenges) return;
   formChallenges = open;
-  const players = current.words.length;
   for (const slot of document.querySelectorAll("[data-challenge-slot]")) {
-    const n = Number(slot.dataset.challengeSlot);
-    slot.replaceChildren(open ? challengeBox(current, n, players) : "");
+    slot.replaceChildren(open ? challengeBox(current, Number(slot.dataset.challengeSlot)) : "");
   }
 }
 
-function challengeBox(current, n, players) {
+/** Player `n`'s challenge: nobody, or whose word (what was chosen stays chosen). */
+function challengeBox(current, n) {
+  const players = current.words.length;
   const chosen = current.challenges.find(([by]) => by === n)?.[1];
   return h("select", { "data-challenge": n, onchange: (e) => {
       current.challenges = current.challenges.filter(([by]) => by !== n);
