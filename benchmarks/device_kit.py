@@ -42,6 +42,7 @@ KIT = ROOT / ".devkit"
 IMPORTED = (
     "cardtable.cli",
     "cardtable.server.app",
+    "cardtable.server.serving",  # picows: the tables' sockets
     "cardtable.server.local_cluster",
     "benchmarks.bench_web",
     "cardtable.arena.tournament",

@@ -10,7 +10,7 @@ import socket
 import struct
 from typing import Any
 
-TEXT, BINARY, CLOSE = 0x1, 0x2, 0x8
+CONTINUATION, TEXT, BINARY, CLOSE = 0x0, 0x1, 0x2, 0x8
 
 
 class RawSocket:
@@ -33,16 +33,17 @@ class RawSocket:
         head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
         self.status = int(head.split()[1])
 
-    def send_frame(self, payload: bytes, opcode: int = TEXT) -> None:
+    def send_frame(self, payload: bytes, opcode: int = TEXT, fin: bool = True) -> None:
+        """One frame (``fin=False``: a fragment, more of the message to come)."""
         mask = os.urandom(4)
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        size = len(payload)
+        size, first = len(payload), 0x80 if fin else 0
         if size < 126:
-            head = struct.pack("!BB", 0x80 | opcode, 0x80 | size)
+            head = struct.pack("!BB", first | opcode, 0x80 | size)
         elif size < 1 << 16:
-            head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
+            head = struct.pack("!BBH", first | opcode, 0x80 | 126, size)
         else:
-            head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
+            head = struct.pack("!BBQ", first | opcode, 0x80 | 127, size)
         self.sock.sendall(head + mask + masked)
 
     def _exactly(self, size: int) -> bytes:

@@ -104,7 +104,9 @@ def server_thread(db_url: str, settings: Settings = FAST) -> Iterator[tuple[str,
     """The app under uvicorn in a thread of this process; yields its base URL and the app."""
     app = create_app(db_url, settings)
     served = slow_assets(app, SLOW_ASSETS_MS) if SLOW_ASSETS_MS else app
-    server = uvicorn.Server(uvicorn_config(served, settings, "127.0.0.1", 0))  # any free port
+    server = uvicorn.Server(
+        uvicorn_config(served, settings, "127.0.0.1", 0, app.state)
+    )  # any free port
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     eventually(lambda: server.started or not thread.is_alive(), what="the test server starts")

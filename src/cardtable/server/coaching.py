@@ -33,7 +33,7 @@ from cardtable.core.game import Capability, Game
 from cardtable.core.record import GameRecord
 from cardtable.core.state import State
 from cardtable.locales import LANGUAGES
-from cardtable.server.protocol import encode
+from cardtable.server.protocol import Text, encode
 from cardtable.server.seat_names import Seat, seat_labels
 from cardtable.server.table_facts import Compute, TableFacts
 from cardtable.server.workers import HintsBusy
@@ -51,7 +51,7 @@ class Listener(Protocol):
 
     seat: int | None
 
-    async def send_text(self, text: str) -> None: ...
+    async def send_text(self, text: Text) -> None: ...
     async def close(self, code: str) -> None: ...
 
 

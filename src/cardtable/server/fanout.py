@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from cardtable.server.protocol import Text
+
 log = logging.getLogger("cardtable.server")
 
 #: spectators sent to before the loop lets other work in
@@ -25,12 +27,12 @@ CHUNK = 16
 
 
 class Receiver(Protocol):
-    async def send_text(self, text: str) -> None: ...
+    async def send_text(self, text: Text) -> None: ...
 
 
 @dataclass
 class Delivery:
-    text: str
+    text: Text
     to: list[Receiver]
     is_state: bool  # a whole state: it supersedes what is queued before it
     sent: set[int] = field(default_factory=set)  # ids of receivers already served
@@ -60,7 +62,7 @@ class Fanout:
         self.done = asyncio.Event()
         self.done.set()
 
-    def offer(self, text: str, to: Iterable[Receiver], is_state: bool) -> None:
+    def offer(self, text: Text, to: Iterable[Receiver], is_state: bool) -> None:
         delivery = Delivery(text, list(to), is_state)
         if is_state:  # everyone waiting for an older frame gets this one instead
             waiting = {id(r): r for d in self.queue for r in d.to if id(r) not in d.sent}

@@ -28,7 +28,7 @@ from cardtable.server.eager import start_eagerly
 from cardtable.server.errors import TableError
 from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
 from cardtable.server.fanout import Fanout
-from cardtable.server.protocol import Encoded, encode, encoded, joined
+from cardtable.server.protocol import Encoded, Text, encode, encoded, joined
 from cardtable.server.record_proofs import proof_of, record_entry
 from cardtable.server.settings import Settings
 from cardtable.server.table_facts import TableFacts
@@ -255,16 +255,16 @@ class Frames:
     ) -> None:
         """One encoding per seat's view, shared by every listener of that seat; the
         players' sent now, the spectators' handed to the table's fan-out."""
-        texts: dict[int | None, str] = {}
+        texts: dict[int | None, Text] = {}
         waiting: list[asyncio.Task[None]] = []  # the sends that could not finish at once
         spectators = [listener for listener in listeners if listener.seat is None]
         if spectators:
-            self.fanout.offer(encode(frame_for(None)), spectators, is_state)
+            self.fanout.offer(encoded(frame_for(None)), spectators, is_state)
         for listener in listeners:
             if listener.seat is None:
                 continue
             if listener.seat not in texts:
-                texts[listener.seat] = encode(frame_for(listener.seat))
+                texts[listener.seat] = encoded(frame_for(listener.seat))
             try:
                 rest = start_eagerly(listener.send_text(texts[listener.seat]))
             except Exception as error:  # a listener gone: the others are sent all the same

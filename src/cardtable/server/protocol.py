@@ -80,6 +80,11 @@ def joined(first: Encoded, second: Encoded) -> Encoded:
     return Encoded(first.text[:-1] + b"," + second.text[1:])
 
 
+#: a frame's JSON text as a listener is handed it: orjson's UTF-8 bytes where nothing
+#: else was done with it (a table's socket sends them as they are), or a string
+Text = str | bytes
+
+
 def encode(frame: JSON) -> str:
     """A frame as JSON text (see :func:`encoded`)."""
     return encoded(frame).decode()

@@ -22,7 +22,7 @@ from cardtable.server.chat import say
 from cardtable.server.http_guards import client_address
 from cardtable.server.hub import Hub
 from cardtable.server.limits import ClientLimits, TokenBucket
-from cardtable.server.protocol import ClientMessage, decode, encode, error
+from cardtable.server.protocol import ClientMessage, Text, decode, encode, error
 from cardtable.server.tables import LiveTable
 
 log = logging.getLogger("cardtable.server")
@@ -41,7 +41,9 @@ class SocketListener:
         self.socket = socket
         self.seat = seat
 
-    async def send_text(self, text: str) -> None:
+    async def send_text(self, text: Text) -> None:
+        if isinstance(text, bytes):  # Starlette's WebSocket sends only strings as text
+            text = text.decode()
         await self.socket.send_text(text)
 
     async def close(self, code: str) -> None:

@@ -1,0 +1,321 @@
+"""The tables' WebSockets served by picows, off the general ASGI stack.
+
+A move's frames are most of what the server writes, and each one went through Starlette's
+WebSocket, the app's middleware, uvicorn's WebSocket protocol and the websockets library's
+frame code, every layer a coroutine: about as much CPU as the game's own views. uvicorn
+still accepts every connection and parses every HTTP request; when a request upgrades to
+a WebSocket, :class:`TablePathFirst` (uvicorn's ``ws`` protocol class here) looks at its
+path. ``/ws/tables/ID`` goes to picows (frames parsed and written in compiled code, a send
+a plain call); any other path to uvicorn's own protocol and the app's routes (where a
+table's socket is also served, for another ASGI server and the tests' client). Both end
+in the same :func:`sockets.play`: a :class:`TableSocket` is the small part of Starlette's
+WebSocket it uses, so every guard (keys, limits, silence, sizes) is one code either way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import parse_qs, unquote
+
+import picows.picows
+from picows import (
+    WSAutoPingStrategy,
+    WSCloseCode,
+    WSFrame,
+    WSListener,
+    WSMsgType,
+    WSTransport,
+    WSUpgradeRequest,
+    WSUpgradeResponse,
+    WSUpgradeResponseWithListener,
+)
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from cardtable.server.protocol import Text
+from cardtable.server.sockets import play
+
+log = logging.getLogger("cardtable.server")
+#: picows's protocol, as its ``ws_create_server`` makes it (its stub leaves it out)
+WSProtocol: Any = picows.picows.WSProtocol  # type: ignore[attr-defined]
+Message = dict[str, Any]
+TABLE_PATH = "/ws/tables/"
+HANDSHAKE_SECONDS = 5.0
+_DISCONNECT: Message = {"type": "websocket.disconnect", "code": 1006}
+
+
+class TableSocket:
+    """A picows connection as :func:`sockets.play` reads and writes a WebSocket: messages
+    in order as ASGI's ``websocket.receive`` (a disconnect last), text sent by a plain call
+    that waits only while the peer reads slower than the server writes."""
+
+    def __init__(self, scope: dict[str, Any], max_bytes: int) -> None:
+        self.scope = scope
+        self.max_bytes = max_bytes
+        self.transport: WSTransport | None = None
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self._parts: list[bytes] = []  # a fragmented message so far
+        self._size = 0
+        self._kind = WSMsgType.TEXT
+
+    async def accept(self) -> None:
+        """The upgrade was answered before the connection was handed over."""
+
+    async def receive(self) -> Message:
+        return await self.inbox.get()
+
+    async def send_text(self, text: Text) -> None:
+        transport = self.transport
+        if transport is None or transport.is_disconnected or transport.is_close_frame_sent:
+            raise RuntimeError("the connection is closed")
+        transport.send(WSMsgType.TEXT, text if isinstance(text, bytes) else text.encode())
+        if not self.writable.is_set():  # the peer's buffer is full: wait till it reads
+            await self.writable.wait()
+
+    async def close(self, code: int = 1000) -> None:
+        transport = self.transport
+        if transport is None or transport.is_close_frame_sent:
+            return
+        transport.send_close(code)  # type: ignore[arg-type]  # picows takes any close code
+        transport.disconnect()
+
+    # -- what picows says ----------------------------------------------------------------
+    def heard(self, frame: WSFrame) -> None:
+        kind = frame.msg_type
+        if kind == WSMsgType.CLOSE:
+            self._closing(frame)
+            return
+        if kind not in (WSMsgType.TEXT, WSMsgType.BINARY, WSMsgType.CONTINUATION):
+            return  # pings are answered by picows, pongs need nothing
+        if kind != WSMsgType.CONTINUATION:
+            self._parts, self._size, self._kind = [], 0, kind
+        elif not self._parts and self._size == 0:
+            self._refuse(WSCloseCode.PROTOCOL_ERROR)  # a continuation of nothing
+            return
+        self._size += frame.payload_size
+        if self._size > self.max_bytes:
+            self._refuse(WSCloseCode.MESSAGE_TOO_BIG)
+            return
+        self._parts.append(frame.get_payload_as_bytes())
+        if not frame.fin:
+            return
+        payload = b"".join(self._parts)
+        self._parts, self._size = [], 0
+        if self._kind == WSMsgType.BINARY:
+            self.inbox.put_nowait({"type": "websocket.receive", "bytes": payload})
+            return
+        try:
+            text = payload.decode()
+        except UnicodeDecodeError:
+            client = self.scope.get("client")
+            log.warning("socket from %s closed: a text frame not in UTF-8", client and client[0])
+            self._refuse(WSCloseCode.INVALID_TEXT)
+            return
+        self.inbox.put_nowait({"type": "websocket.receive", "text": text})
+
+    def _closing(self, frame: WSFrame) -> None:
+        transport = self.transport
+        if transport is not None and not transport.is_close_frame_sent:
+            transport.send_close(frame.get_close_code())
+            transport.disconnect()
+
+    def _refuse(self, code: WSCloseCode) -> None:
+        if self.transport is not None:
+            self.transport.send_close(code)
+            self.transport.disconnect()
+        self._parts, self._size = [], 0
+
+    def gone(self) -> None:
+        self.writable.set()  # a send waiting on a full buffer ends (and the next raises)
+        self.inbox.put_nowait(_DISCONNECT)
+
+
+class _Listener(WSListener):
+    """picows's callbacks for one table connection, handed on to its :class:`TableSocket`;
+    the connection's task (``sockets.play``) starts once the upgrade is answered."""
+
+    def __init__(
+        self, socket: TableSocket, app_state: Any, table_id: str, seat: int | None, key: str | None
+    ) -> None:
+        self.socket = socket
+        self.app_state = app_state
+        self.table_id = table_id
+        self.seat, self.key = seat, key
+        self.task: asyncio.Task[None] | None = None
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.socket.transport = transport
+        self.task = asyncio.get_running_loop().create_task(self._play())
+
+    async def _play(self) -> None:
+        try:
+            await play(
+                self.socket,  # type: ignore[arg-type]  # the part of WebSocket play uses
+                self.app_state.hub, self.app_state.limits, self.table_id, self.seat, self.key,
+            )  # fmt: skip
+        except Exception:
+            log.exception("table socket %s failed", self.table_id)
+        finally:
+            await self.socket.close(1000)
+
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        self.socket.heard(frame)
+
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
+        self.socket.gone()
+
+    def pause_writing(self) -> None:
+        self.socket.writable.clear()
+
+    def resume_writing(self) -> None:
+        self.socket.writable.set()
+
+
+def _seat_and_key(query: str) -> tuple[int | None, str | None]:
+    """``?seat=N&key=K`` as the app's route reads them (ValueError: a seat that is not a
+    whole number)."""
+    fields = parse_qs(query)
+    key = fields.get("key", [None])[-1]
+    seat = fields.get("seat", [None])[-1]
+    return (None if seat is None else int(seat)), key
+
+
+class TablePathFirst(asyncio.Protocol):
+    """uvicorn's WebSocket protocol class: each upgrade goes to picows when it is a table's
+    socket, to uvicorn's own protocol otherwise (the first bytes it is handed are the
+    request, which names the path). It stays the connection's protocol only for the
+    moment it takes uvicorn to hand over: then the chosen protocol is the transport's own."""
+
+    #: the app's state (its hub and limits), set by :meth:`serving`
+    tables: Any = None
+
+    @classmethod
+    def serving(cls, tables: Any) -> type[TablePathFirst]:
+        """This protocol for the app whose state (``hub``, ``limits``) is ``tables``."""
+        return type(cls.__name__, (cls,), {"tables": tables})
+
+    def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any]) -> None:
+        self.config = config
+        self.server_state = server_state
+        self.app_state = app_state
+        self.transport: asyncio.Transport | None = None
+        self.inner: Any = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+
+    def data_received(self, data: bytes) -> None:
+        if self.inner is None:
+            self.inner = self._choose(data)
+            self.inner.connection_made(self.transport)
+            # uvicorn makes this object the transport's protocol after this call returns
+            asyncio.get_running_loop().call_soon(self._hand_over)
+        if isinstance(self.inner, asyncio.BufferedProtocol):
+            _feed(self.inner, data)
+        else:
+            self.inner.data_received(data)
+
+    def _hand_over(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.set_protocol(self.inner)
+
+    def _choose(self, request: bytes) -> Any:
+        target = request.split(b" ", 2)[1].decode("latin-1") if b" " in request else ""
+        path, _, query = target.partition("?")
+        state = self.tables
+        if not path.startswith(TABLE_PATH) or state is None:
+            return WebSocketsSansIOProtocol(
+                config=self.config, server_state=self.server_state, app_state=self.app_state
+            )
+        assert state is not None
+        table_id = unquote(path[len(TABLE_PATH) :])
+        max_bytes = self.config.ws_max_size  # a message past it closes, as uvicorn's does
+
+        def listener(upgrade: WSUpgradeRequest) -> _Listener | WSUpgradeResponseWithListener:
+            try:
+                seat, key = _seat_and_key(query)
+            except ValueError:  # refused before the upgrade, as the app's route refuses it
+                refusal = WSUpgradeResponse.create_error_response(HTTPStatus.FORBIDDEN)
+                return WSUpgradeResponseWithListener(refusal, None)
+            scope = self._scope(upgrade, path, query)
+            return _Listener(TableSocket(scope, max_bytes), state, table_id, seat, key)
+
+        return WSProtocol(
+            None, None, False,  # no host or path of its own; the server's side
+            listener, log, True,  # a listener's exception closes its connection
+            HANDSHAKE_SECONDS,
+            True, self.config.ws_ping_interval or 20.0, self.config.ws_ping_timeout or 20.0,
+            WSAutoPingStrategy.PING_WHEN_IDLE, True,  # pings when idle; pongs answered
+            self.config.ws_max_size, None, 16384,
+        )  # fmt: skip
+
+    def _scope(self, upgrade: WSUpgradeRequest, path: str, query: str) -> dict[str, Any]:
+        """What ``client_address`` reads: the peer, or behind a trusted proxy the client it
+        names (uvicorn's own middleware decides, as it does for the app's routes)."""
+        assert self.transport is not None
+        peer = self.transport.get_extra_info("peername")
+        scope: dict[str, Any] = {
+            "type": "websocket",
+            "path": path,
+            "query_string": query.encode("latin-1"),
+            "client": tuple(peer[:2]) if peer else None,
+            "headers": [
+                (name.lower().encode("latin-1"), value.encode("latin-1"))
+                for name, value in upgrade.headers.items()
+            ],
+        }
+        if self.config.proxy_headers:
+            _forwarded(scope, self.config.forwarded_allow_ips)
+        return scope
+
+    # -- the rest goes where the connection went -----------------------------------------
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.inner is not None:
+            self.inner.connection_lost(exc)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.inner is not None else None
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+
+def _feed(protocol: asyncio.BufferedProtocol, data: bytes) -> None:
+    """Hand bytes already read to a protocol that reads into its own buffer."""
+    view = memoryview(data)
+    while view:
+        buffer = memoryview(protocol.get_buffer(len(view)))
+        size = min(len(buffer), len(view))
+        buffer[:size] = view[:size]
+        protocol.buffer_updated(size)
+        view = view[size:]
+
+
+def _forwarded(scope: dict[str, Any], trusted: list[str] | str) -> None:
+    """Rewrite ``scope``'s client from X-Forwarded-For as uvicorn's middleware would."""
+
+    async def keep(_scope: Any, _receive: Any, _send: Any) -> None:
+        return None
+
+    middleware = ProxyHeadersMiddleware(keep, trusted_hosts=trusted)
+    coroutine = middleware(scope, _never, _never)  # type: ignore[arg-type]
+    try:
+        coroutine.send(None)  # it awaits nothing before calling the app
+    except StopIteration:
+        return
+    coroutine.close()
+    raise RuntimeError("uvicorn's proxy-header middleware awaited")
+
+
+async def _never() -> Message:
+    raise RuntimeError("never called")
