@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from picows import WSMsgType
+from picows.picows import _make_test_ws_frame  # type: ignore[attr-defined]
 
 from cardtable.server.app import create_app
 from cardtable.server.sockets import SocketListener
-from cardtable.server.table_transport import TableSocket, _Listener
+from cardtable.server.table_transport import INBOX_HIGH, INBOX_LOW, TableSocket, _Listener
 
 from .raw_socket import BINARY, CONTINUATION, TEXT, RawSocket
 from .server_helpers import FAST, http, seat_keys, server_thread
@@ -124,11 +125,22 @@ def test_wrong_keys_and_bad_seats_are_refused_with_the_routes_codes(
 
 
 class Wire:
-    """picows's transport as a test sees it: what was sent, and whether it is closed."""
+    """picows's transport as a test sees it: what was sent, whether it is closed, and
+    whether the socket under it reads."""
 
     def __init__(self) -> None:
         self.sent: list[bytes] = []
         self.is_disconnected = self.is_close_frame_sent = False
+        self.underlying_transport = self
+        self.reads = True
+
+    def pause_reading(self) -> None:
+        assert self.reads
+        self.reads = False
+
+    def resume_reading(self) -> None:
+        assert not self.reads
+        self.reads = True
 
     def send(self, kind: WSMsgType, data: bytes) -> None:
         assert kind == WSMsgType.TEXT
@@ -168,3 +180,24 @@ def test_a_send_waits_while_the_peer_reads_slower_than_the_server_writes() -> No
         "both on the wire: [1, 2]",
         "then: websocket.disconnect",
     ]
+
+
+def test_a_client_sending_faster_than_it_is_answered_waits_in_tcp() -> None:
+    async def scenario() -> list[tuple[int, bool]]:
+        socket = TableSocket({}, 65536)
+        wire = Wire()
+        socket.transport = wire  # type: ignore[assignment]
+        seen = []
+        for n in range(INBOX_HIGH):
+            socket.heard(_make_test_ws_frame(WSMsgType.TEXT, b'{"n":%d}' % n, True, False))
+            seen.append((len(socket.inbox), wire.reads))
+        while socket.inbox:
+            await socket.receive()
+            seen.append((len(socket.inbox), wire.reads))
+        return seen
+
+    seen = asyncio.run(scenario())
+    assert [reads for _, reads in seen[:INBOX_HIGH]] == [True] * (INBOX_HIGH - 1) + [False]
+    assert all(count <= INBOX_HIGH for count, _ in seen)
+    resumed = next(count for count, reads in seen[INBOX_HIGH:] if reads)
+    assert resumed == INBOX_LOW

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from http import HTTPStatus
 from typing import Any, cast
 from urllib.parse import parse_qs, unquote
@@ -44,6 +45,9 @@ WSProtocol: Any = picows.picows.WSProtocol  # type: ignore[attr-defined]
 Message = dict[str, Any]
 TABLE_PATH = "/ws/tables/"
 HANDSHAKE_SECONDS = 5.0
+#: messages heard and not yet answered past which the connection stops reading (and
+#: below which it reads again): the same flood protection as uvicorn's queue
+INBOX_HIGH, INBOX_LOW = 4, 1
 _DISCONNECT: Message = {"type": "websocket.disconnect", "code": 1006}
 
 
@@ -56,7 +60,9 @@ class TableSocket:
         self.scope = scope
         self.max_bytes = max_bytes
         self.transport: WSTransport | None = None
-        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.inbox: deque[Message] = deque()  # heard, not yet read
+        self._reader: asyncio.Future[None] | None = None  # the read waiting for a message
+        self._held = False  # reading paused while the inbox is full
         self.writable = asyncio.Event()
         self.writable.set()
         self._parts: list[bytes] = []  # a fragmented message so far
@@ -67,7 +73,27 @@ class TableSocket:
         """The upgrade was answered before the connection was handed over."""
 
     async def receive(self) -> Message:
-        return await self.inbox.get()
+        """The next message (one reader at a time: the connection's task)."""
+        while not self.inbox:
+            self._reader = asyncio.get_running_loop().create_future()
+            try:
+                await self._reader
+            finally:
+                self._reader = None
+        message = self.inbox.popleft()
+        if self._held and len(self.inbox) <= INBOX_LOW:
+            self._held = False
+            self._reading(True)
+        return message
+
+    def _deliver(self, message: Message) -> None:
+        self.inbox.append(message)
+        if not self._held and len(self.inbox) >= INBOX_HIGH:
+            self._held = True  # a client sending faster than it is answered waits in TCP
+            self._reading(False)
+        reader = self._reader
+        if reader is not None and not reader.done():
+            reader.set_result(None)
 
     async def send_text(self, text: Text) -> None:
         transport = self.transport
@@ -83,6 +109,16 @@ class TableSocket:
             return
         transport.send_close(code)  # type: ignore[arg-type]  # picows takes any close code
         transport.disconnect()
+
+    def _reading(self, on: bool) -> None:
+        transport = self.transport
+        if transport is None or transport.is_disconnected:
+            return
+        underlying = transport.underlying_transport
+        if on:
+            underlying.resume_reading()
+        else:
+            underlying.pause_reading()
 
     # -- what picows says ----------------------------------------------------------------
     def heard(self, frame: WSFrame) -> None:
@@ -107,7 +143,7 @@ class TableSocket:
         payload = b"".join(self._parts)
         self._parts, self._size = [], 0
         if self._kind == WSMsgType.BINARY:
-            self.inbox.put_nowait({"type": "websocket.receive", "bytes": payload})
+            self._deliver({"type": "websocket.receive", "bytes": payload})
             return
         try:
             text = payload.decode()
@@ -116,7 +152,7 @@ class TableSocket:
             log.warning("socket from %s closed: a text frame not in UTF-8", client and client[0])
             self._refuse(WSCloseCode.INVALID_TEXT)
             return
-        self.inbox.put_nowait({"type": "websocket.receive", "text": text})
+        self._deliver({"type": "websocket.receive", "text": text})
 
     def _closing(self, frame: WSFrame) -> None:
         transport = self.transport
@@ -132,7 +168,7 @@ class TableSocket:
 
     def gone(self) -> None:
         self.writable.set()  # a send waiting on a full buffer ends (and the next raises)
-        self.inbox.put_nowait(_DISCONNECT)
+        self._deliver(_DISCONNECT)
 
 
 class _Listener(WSListener):
