@@ -1,16 +1,19 @@
 """What the WebSocket stack alone costs an action: the floor under ``bench_web.py``'s figure.
 
-The server here is the same stack as ``cardtable serve`` (uvicorn with its sans-I/O
-WebSocket protocol on uvloop, no per-frame compression, a Starlette WebSocket route) with
-no game behind it: each message a client sends is answered by one frame of ``--frame-bytes``
-to each of the two seats of its table, as a move is, and nothing else (no view, no store,
-no chain). The clients are ``bench_web.py``'s shape, in this process: two a table, each
-sending a message about every two seconds (the seats of a table take turns, each thinking
-about a second), so the server sees as many actions a second as ``bench_web.py``'s.
+The server here is one of the stacks of ``cardtable serve`` with no game behind it:
+``--stack uvicorn``, uvicorn with its sans-I/O WebSocket protocol on uvloop, no per-frame
+compression, a Starlette WebSocket route (the tables' sockets before issue 46, and every
+other socket still); ``--stack picows``, picows on uvloop (a table's socket now:
+server/table_transport.py). Each message a client sends is answered by one frame of
+``--frame-bytes`` to each of the two seats of its table, as a move is, and nothing else
+(no view, no store, no chain). The clients are ``bench_web.py``'s shape, in this process:
+two a table, each sending a message about every two seconds (the seats of a table take
+turns, each thinking about a second), so the server sees as many actions a second as
+``bench_web.py``'s.
 Whatever an action costs ``cardtable serve`` above this floor is the project's own: the
 views, the encoding, the store, the chain, the timers.
 
-    .venv/bin/python benchmarks/web_floor.py --seats 1000 --frame-bytes 4100
+    .venv/bin/python benchmarks/web_floor.py --seats 1000 --frame-bytes 4100 --stack picows
 """
 
 from __future__ import annotations
@@ -57,6 +60,43 @@ app = Starlette(routes=[WebSocketRoute("/ws", seat)])
 uvicorn.run(app, port=port, log_level="warning", ws="websockets-sansio",
             ws_per_message_deflate=False)
 """
+
+#: the tables' own way in since issue 46 (server/table_transport.py): picows, a send a call
+PICOWS_SERVER = """
+import asyncio
+import sys
+import uvloop
+from picows import WSListener, WSMsgType, ws_create_server
+
+port, size = int(sys.argv[1]), int(sys.argv[2])
+frame = ('{"type":"state","view":"' + "x" * max(0, size - 30) + '"}').encode()
+tables: dict[str, list] = {}
+
+class Seat(WSListener):
+    def __init__(self, table: str) -> None:
+        self.listeners = tables.setdefault(table, [])
+
+    def on_ws_connected(self, transport) -> None:
+        self.listeners.append(transport)
+
+    def on_ws_frame(self, transport, message) -> None:
+        if message.msg_type == WSMsgType.TEXT:
+            for listener in self.listeners:
+                listener.send(WSMsgType.TEXT, frame)
+
+    def on_ws_disconnected(self, transport) -> None:
+        self.listeners.remove(transport)
+
+async def main() -> None:
+    server = await ws_create_server(
+        lambda request: Seat(request.path.decode().split("table=")[1]), "127.0.0.1", port,
+        use_aiofastnet=False,
+    )
+    await server.serve_forever()
+
+uvloop.run(main())
+"""
+SERVERS = {"uvicorn": SERVER, "picows": PICOWS_SERVER}
 
 
 async def client(port: int, seat: int, think: float, stop: float, sent: list[int]) -> None:
@@ -122,18 +162,23 @@ def main() -> None:
     )
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--frame-bytes", type=int, default=4100, help="the size of each frame")
+    parser.add_argument(
+        "--stack", choices=sorted(SERVERS), default="uvicorn",
+        help="uvicorn's WebSocket route (every socket but a table's) or picows (a table's)",
+    )  # fmt: skip
     args = parser.parse_args()
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port), str(args.frame_bytes)])
+    code = SERVERS[args.stack]
+    server = subprocess.Popen([sys.executable, "-c", code, str(port), str(args.frame_bytes)])
     try:
         listening(port)
         figures = asyncio.run(measure(port, server.pid, args.seats, args.think, args.duration))
     finally:
         server.terminate()
         server.wait()
-    figures |= {"seats": args.seats, "frame_bytes": args.frame_bytes}
+    figures |= {"seats": args.seats, "frame_bytes": args.frame_bytes, "stack": args.stack}
     print(
-        f"{args.seats} seats, frames of {args.frame_bytes} bytes: "
+        f"{args.seats} seats, frames of {args.frame_bytes} bytes, {args.stack}: "
         f"{figures['actions_per_second']} actions/s, "
         f"server {figures['server_cpu_ms_per_action']} ms CPU/action (the stack alone)"
     )

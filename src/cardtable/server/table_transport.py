@@ -2,7 +2,8 @@
 
 A move's frames are most of what the server writes, and each one went through Starlette's
 WebSocket, the app's middleware, uvicorn's WebSocket protocol and the websockets library's
-frame code, every layer a coroutine: about as much CPU as the game's own views. uvicorn
+frame code, every layer a coroutine (``benchmarks/web_floor.py``: the stack alone cost
+0.14 ms an action that way, 0.06 ms on picows). uvicorn
 still accepts every connection and parses every HTTP request; when a request upgrades to
 a WebSocket, :class:`TablePathFirst` (uvicorn's ``ws`` protocol class here) looks at its
 path. ``/ws/tables/ID`` goes to picows (frames parsed and written in compiled code, a send
@@ -104,8 +105,12 @@ class TableSocket:
             await self.writable.wait()
 
     async def close(self, code: int = 1000) -> None:
+        self._end(code)
+
+    def _end(self, code: int | WSCloseCode) -> None:
+        """Say the close code and let the connection go (once)."""
         transport = self.transport
-        if transport is None or transport.is_close_frame_sent:
+        if transport is None or transport.is_disconnected or transport.is_close_frame_sent:
             return
         transport.send_close(code)  # type: ignore[arg-type]  # picows takes any close code
         transport.disconnect()
@@ -123,8 +128,8 @@ class TableSocket:
     # -- what picows says ----------------------------------------------------------------
     def heard(self, frame: WSFrame) -> None:
         kind = frame.msg_type
-        if kind == WSMsgType.CLOSE:
-            self._closing(frame)
+        if kind == WSMsgType.CLOSE:  # the peer's close, answered with its own code
+            self._end(frame.get_close_code())
             return
         if kind not in (WSMsgType.TEXT, WSMsgType.BINARY, WSMsgType.CONTINUATION):
             return  # pings are answered by picows, pongs need nothing
@@ -154,16 +159,8 @@ class TableSocket:
             return
         self._deliver({"type": "websocket.receive", "text": text})
 
-    def _closing(self, frame: WSFrame) -> None:
-        transport = self.transport
-        if transport is not None and not transport.is_close_frame_sent:
-            transport.send_close(frame.get_close_code())
-            transport.disconnect()
-
     def _refuse(self, code: WSCloseCode) -> None:
-        if self.transport is not None:
-            self.transport.send_close(code)
-            self.transport.disconnect()
+        self._end(code)
         self._parts, self._size = [], 0
 
     def gone(self) -> None:
