@@ -12,6 +12,7 @@ import cardtable
 from cardtable import IllegalAction, OptionError
 from cardtable.games.hanafuda.actions import Play
 from cardtable.games.hanafuda.deck import CODES, card_index, value_of
+from cardtable.games.hanafuda.events import event_json
 from cardtable.games.hanafuda.hana_awase import HanaAwaseState
 from cardtable.games.hanafuda.scoring import settle
 from tests.hanafuda_helpers import make_deal, make_position, mask, play
@@ -147,6 +148,26 @@ def test_edge_18_steal_leaves_an_orphan() -> None:
     captured = sum(value_of(p) for p in state.piles)
     assert captured < 264
     assert sum(state.scores()) == captured - 264  # the settlement still applies
+
+
+def test_a_steal_is_told_in_its_events_own_copy() -> None:
+    """The views share each event's JSON (events.event_json); the one a steal annotates is
+    a copy, so a second view says the same and no other view hears of the steal."""
+    deal = make_position(
+        3,
+        hands=[["09-3"], ["05-4"], ["10-3"]],
+        piles=[["05-1", "05-2"]],
+        table=["05-3"],
+        stock=["01-3", "02-3", "03-3"],
+    )
+    state = ha("hana-awase-88", deal, special_payments=False)
+    play(state, "09-3")
+    play(state, "05-4", take="05-1")
+    first, second = state.view(None)["events"], state.view(2)["events"]
+    stolen = [event["stolen"] for event in first if "stolen" in event]
+    assert stolen == [[{"seat": 0, "cards": ["05-1"]}]]
+    assert second == first  # the steal once, not once a view
+    assert not any("stolen" in event_json(number) for number in state.capture_log)
 
 
 def test_never_steal_from_ones_own_pile() -> None:

@@ -63,14 +63,14 @@ _JSON_OF: dict[int, JSON] = {}
 
 
 def event_json(number: int) -> JSON:
-    """``unpacked_event(number).to_json()``, a fresh dict each call (a view may add to it: a
-    Hana-awase 88 steal) over lists it must not change."""
+    """``unpacked_event(number).to_json()``, the same dict every call: a view reads it and
+    never changes it (one that adds to an event, a Hana-awase 88 steal, copies it first)."""
     known = _JSON_OF.get(number)
     if known is None:
         if len(_JSON_OF) >= 1 << 16:
             _JSON_OF.clear()
         known = _JSON_OF[number] = unpacked_event(number).to_json()
-    return dict(known)
+    return known
 
 
 def unpacked_event(number: int) -> CaptureEvent:

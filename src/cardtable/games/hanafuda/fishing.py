@@ -709,7 +709,7 @@ class FishingState(KeepsRounds):
         if rows is None:
             return []
         elsewhere = sum(pile for other, pile in enumerate(self.piles) if other != seat)
-        return [p.to_json() for p in rows.progress(self.piles[seat], elsewhere)]
+        return rows.progress_json(self.piles[seat], elsewhere)
 
     def draws_unseen_into_hands(self) -> bool:
         """Whether cards join hands unseen during a round (koi-koi's secret-draw turns):
@@ -864,11 +864,12 @@ class FishingState(KeepsRounds):
         }
         if brief:
             return data
-        data["events"] = [event_json(number) for number in self.capture_log]
+        events = data["events"] = [event_json(number) for number in self.capture_log]
         for index, owner, cards in self.steals:
-            data["events"][index].setdefault("stolen", []).append(
-                {"seat": owner, "cards": codes(cards)}
-            )
+            event = events[index]
+            if "stolen" not in event:  # the shared event's own copy, with what was stolen
+                event = events[index] = {**event, "stolen": []}
+            event["stolen"].append({"seat": owner, "cards": codes(cards)})
         if with_round:
             data.update(self.round_view())
         data["yaku_progress"] = [self.yaku_progress(s) for s in range(self.n)]

@@ -266,6 +266,10 @@ class YakuTable:
     _progress: dict[tuple[int, int], tuple[YakuProgress, ...]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+    #: the same as the views send it
+    _progress_json: dict[tuple[int, int], tuple[dict[str, Any], ...]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
     #: yaku already evaluated, by (pile, the table's voiding cards, koi-koi calls): every
     #: view of every move lists every pile's yaku, and piles change only on captures
     _evaluated: dict[tuple[int, int, int], tuple[Yaku, ...]] = field(
@@ -366,6 +370,17 @@ class YakuTable:
             if len(self._progress) >= 1 << 14:
                 self._progress.clear()
             cached = self._progress[key] = self._near(captured, elsewhere)
+        return list(cached)
+
+    def progress_json(self, captured: int, elsewhere: int) -> list[dict[str, Any]]:
+        """:meth:`progress` as JSON, the same dicts every call (a view reads them only)."""
+        key = (captured, elsewhere)
+        cached = self._progress_json.get(key)
+        if cached is None:
+            if len(self._progress_json) >= 1 << 14:
+                self._progress_json.clear()
+            near = self.progress(captured, elsewhere)
+            cached = self._progress_json[key] = tuple(p.to_json() for p in near)
         return list(cached)
 
     def _near(self, captured: int, elsewhere: int) -> tuple[YakuProgress, ...]:
