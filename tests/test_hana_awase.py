@@ -129,7 +129,8 @@ def test_teyaku_survives_a_drawn_deal() -> None:
     assert result.scores == (60, -30, -30)  # only the teyaku was paid
 
 
-def test_edge_18_steal_leaves_an_orphan() -> None:
+def before_a_steal() -> HanaAwaseState:
+    """Edge 18's position: seat 1 may take an iris from seat 0's open pile."""
     deal = make_position(
         3,
         hands=[["09-3"], ["05-4"], ["10-3"]],
@@ -139,6 +140,11 @@ def test_edge_18_steal_leaves_an_orphan() -> None:
     )
     state = ha("hana-awase-88", deal, special_payments=False)
     play(state, "09-3")
+    return state
+
+
+def test_edge_18_steal_leaves_an_orphan() -> None:
+    state = before_a_steal()
     choices = {a.take for a in state.legal_actions(1) if isinstance(a, Play)}
     assert choices == {card_index("05-1"), card_index("05-2"), card_index("05-3")}
     play(state, "05-4", take="05-1")  # from seat 0's open pile
@@ -153,15 +159,7 @@ def test_edge_18_steal_leaves_an_orphan() -> None:
 def test_a_steal_is_told_in_its_events_own_copy() -> None:
     """The views share each event's JSON (events.event_json); the one a steal annotates is
     a copy, so a second view says the same and no other view hears of the steal."""
-    deal = make_position(
-        3,
-        hands=[["09-3"], ["05-4"], ["10-3"]],
-        piles=[["05-1", "05-2"]],
-        table=["05-3"],
-        stock=["01-3", "02-3", "03-3"],
-    )
-    state = ha("hana-awase-88", deal, special_payments=False)
-    play(state, "09-3")
+    state = before_a_steal()
     play(state, "05-4", take="05-1")
     first, second = state.view(None)["events"], state.view(2)["events"]
     stolen = [event["stolen"] for event in first if "stolen" in event]
