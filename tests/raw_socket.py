@@ -14,15 +14,26 @@ CONTINUATION, TEXT, BINARY, CLOSE = 0x0, 0x1, 0x2, 0x8
 
 
 class RawSocket:
-    def __init__(self, port: int, path: str, timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        port: int,
+        path: str,
+        timeout: float = 10.0,
+        connection: str = "Upgrade",
+        extra: bytes = b"",
+    ) -> None:
+        """``connection``: the Connection header (Firefox's is "keep-alive, Upgrade");
+        ``extra``: more header lines, as bytes (any bytes a client may send)."""
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(
             (
                 f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
+                f"Connection: {connection}\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n"
             ).encode()
+            + extra
+            + b"\r\n"
         )
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
@@ -33,11 +44,14 @@ class RawSocket:
         head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
         self.status = int(head.split()[1])
 
-    def send_frame(self, payload: bytes, opcode: int = TEXT, fin: bool = True) -> None:
-        """One frame (``fin=False``: a fragment, more of the message to come)."""
+    def send_frame(
+        self, payload: bytes, opcode: int = TEXT, fin: bool = True, rsv: int = 0
+    ) -> None:
+        """One frame (``fin=False``: a fragment, more of the message to come; ``rsv``: the
+        reserved bits, 0x40, 0x20, 0x10, which no extension here gives a meaning)."""
         mask = os.urandom(4)
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        size, first = len(payload), 0x80 if fin else 0
+        size, first = len(payload), (0x80 if fin else 0) | rsv
         if size < 126:
             head = struct.pack("!BB", first | opcode, 0x80 | size)
         elif size < 1 << 16:

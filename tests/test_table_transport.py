@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import struct
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from cardtable.server.app import create_app
 from cardtable.server.sockets import SocketListener
 from cardtable.server.table_transport import INBOX_HIGH, INBOX_LOW, TableSocket, _Listener
 
-from .raw_socket import BINARY, CONTINUATION, TEXT, RawSocket
+from .raw_socket import BINARY, CLOSE, CONTINUATION, TEXT, RawSocket
 from .server_helpers import FAST, http, seat_keys, server_thread
 
 
@@ -109,6 +110,68 @@ def test_frames_no_browser_sends_close_the_connection(
     assert http("GET", f"{url}/api/health")[0] == 200
 
 
+@pytest.mark.parametrize(
+    ("connection", "extra"),
+    [("keep-alive, Upgrade", b""), ("Upgrade", b"Cookie: name=\xc3\xa9\xff\r\n")],
+    ids=["Firefox's Connection header", "a header byte past ASCII"],
+)
+def test_handshakes_browsers_send_are_taken(
+    served: tuple[str, Any], connection: str, extra: bytes
+) -> None:
+    url, _app = served
+    table_id, keys = new_table(url)
+    path = f"/ws/tables/{table_id}?seat=0&key={keys[0]}"
+    raw = RawSocket(port_of(url), path, connection=connection, extra=extra)
+    assert raw.status == 101
+    assert raw.receive_json()["type"] == "state"
+    raw.close()
+
+
+@pytest.mark.parametrize(
+    ("sent", "answered"),
+    [(b"", 1000), (struct.pack("!H", 4000), 4000), (struct.pack("!H", 5001), 1000)],
+    ids=["no code", "a private code", "no such code"],
+)
+def test_a_close_is_answered_and_nothing_after_it_is_acted_on(
+    served: tuple[str, Any], sent: bytes, answered: int
+) -> None:
+    url, _app = served
+    table_id, keys = new_table(url)
+    raw = RawSocket(port_of(url), f"/ws/tables/{table_id}?seat=0&key={keys[0]}")
+    raw.receive_json()
+    raw.send_frame(sent, CLOSE)
+    raw.send_frame(b'{"type": "ping"}')  # after its close: no pong
+    opcode, payload = raw.receive()
+    assert opcode == CLOSE and int.from_bytes(payload[:2], "big") == answered
+    with pytest.raises(ConnectionError):
+        raw.receive()  # and nothing more
+    raw.close()
+
+
+def test_frames_outside_the_protocol_close_with_1002(served: tuple[str, Any]) -> None:
+    url, _app = served
+    table_id, keys = new_table(url)
+    path = f"/ws/tables/{table_id}?seat=0&key={keys[0]}"
+    reserved = RawSocket(port_of(url), path)
+    reserved.receive_json()
+    reserved.send_frame(b'{"type": "ping"}', rsv=0x40)  # compressed, says the bit: it is not
+    assert closed_with(reserved) == 1002
+    interrupted = RawSocket(port_of(url), path)
+    interrupted.receive_json()
+    interrupted.send_frame(b'{"type":', TEXT, fin=False)
+    interrupted.send_frame(b'{"type": "ping"}', TEXT)  # a new message before the last ends
+    assert closed_with(interrupted) == 1002
+
+
+def test_a_stopping_server_says_1012_to_every_table_socket(tmp_path: Path) -> None:
+    with server_thread(f"sqlite:///{tmp_path / 'stop.db'}") as (url, _app):
+        table_id, keys = new_table(url)
+        raw = RawSocket(port_of(url), f"/ws/tables/{table_id}?seat=0&key={keys[0]}")
+        raw.receive_json()
+    assert closed_with(raw) == 1012  # as uvicorn's own protocol says it: come back later
+    raw.close()
+
+
 def test_wrong_keys_and_bad_seats_are_refused_with_the_routes_codes(
     served: tuple[str, Any],
 ) -> None:
@@ -120,8 +183,9 @@ def test_wrong_keys_and_bad_seats_are_refused_with_the_routes_codes(
     missing = RawSocket(port_of(url), "/ws/tables/nosuchtable")
     assert missing.receive_json()["code"] == "not_found"
     assert closed_with(missing) == 4404
-    not_a_seat = RawSocket(port_of(url), f"/ws/tables/{table_id}?seat=first")
-    assert not_a_seat.status == 403  # refused before the upgrade, as the app's route does
+    for seat in ("first", ""):
+        not_a_seat = RawSocket(port_of(url), f"/ws/tables/{table_id}?seat={seat}")
+        assert not_a_seat.status == 403  # refused before the upgrade, as the app's route does
 
 
 class Wire:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections import deque
 from http import HTTPStatus
 from typing import Any, cast
@@ -49,6 +50,17 @@ HANDSHAKE_SECONDS = 5.0
 #: messages heard and not yet answered past which the connection stops reading (and
 #: below which it reads again): the same flood protection as uvicorn's queue
 INBOX_HIGH, INBOX_LOW = 4, 1
+#: how long a send waits for a peer whose buffer is full before the connection is cut
+STALLED_SECONDS = 30.0
+#: close codes a peer may send and have answered with (RFC 6455 7.4): others get 1000
+_CLOSE_CODES = frozenset((1000, 1001, 1002, 1003, *range(1007, 1015), *range(3000, 5000)))
+
+
+def _answered(code: int) -> int:
+    """The close code a peer's close is answered with."""
+    return code if code in _CLOSE_CODES else 1000
+
+
 _DISCONNECT: Message = {"type": "websocket.disconnect", "code": 1006}
 
 
@@ -102,7 +114,11 @@ class TableSocket:
             raise RuntimeError("the connection is closed")
         transport.send(WSMsgType.TEXT, text if isinstance(text, bytes) else text.encode())
         if not self.writable.is_set():  # the peer's buffer is full: wait till it reads
-            await self.writable.wait()
+            try:
+                await asyncio.wait_for(self.writable.wait(), STALLED_SECONDS)
+            except TimeoutError:  # a peer that reads nothing holds no table up
+                transport.disconnect(graceful=False)
+                raise RuntimeError("the peer stopped reading") from None
 
     async def close(self, code: int = 1000) -> None:
         self._end(code)
@@ -113,7 +129,8 @@ class TableSocket:
         if transport is None or transport.is_disconnected or transport.is_close_frame_sent:
             return
         transport.send_close(code)  # type: ignore[arg-type]  # picows takes any close code
-        transport.disconnect()
+        # a peer that reads nothing would never take a graceful close
+        transport.disconnect(graceful=self.writable.is_set())
 
     def _reading(self, on: bool) -> None:
         transport = self.transport
@@ -127,21 +144,37 @@ class TableSocket:
 
     # -- what picows says ----------------------------------------------------------------
     def heard(self, frame: WSFrame) -> None:
+        transport = self.transport
+        if transport is None or transport.is_close_frame_sent:
+            return  # nothing after a close is acted on
         kind = frame.msg_type
-        if kind == WSMsgType.CLOSE:  # the peer's close, answered with its own code
-            self._end(frame.get_close_code())
-            return
-        if kind not in (WSMsgType.TEXT, WSMsgType.BINARY, WSMsgType.CONTINUATION):
-            return  # pings are answered by picows, pongs need nothing
-        if kind != WSMsgType.CONTINUATION:
-            self._parts, self._size, self._kind = [], 0, kind
-        elif not self._parts and self._size == 0:
-            self._refuse(WSCloseCode.PROTOCOL_ERROR)  # a continuation of nothing
-            return
+        if kind == WSMsgType.CLOSE:  # the peer's close, answered with its code if it is one
+            self._end(_answered(frame.get_close_code().value))
+            self._deliver(_DISCONNECT)
+        elif kind in (WSMsgType.TEXT, WSMsgType.BINARY, WSMsgType.CONTINUATION):
+            problem = self._misframed(frame)
+            if problem is not None:
+                self._refuse(problem)
+            else:
+                self._gather(frame)
+        # pings are answered by picows; pongs need nothing
+
+    def _misframed(self, frame: WSFrame) -> WSCloseCode | None:
+        """Why a data frame ends the connection, as uvicorn's protocol would end it."""
+        if frame.rsv1 or frame.rsv2 or frame.rsv3:  # no extension was agreed
+            return WSCloseCode.PROTOCOL_ERROR
+        continues = frame.msg_type == WSMsgType.CONTINUATION
+        if continues != bool(self._parts):  # a continuation of nothing, or a new message
+            return WSCloseCode.PROTOCOL_ERROR  # before the last one's end
+        if self._size + frame.payload_size > self.max_bytes:
+            return WSCloseCode.MESSAGE_TOO_BIG
+        return None
+
+    def _gather(self, frame: WSFrame) -> None:
+        """A message's frame; the message goes to the inbox with its last."""
+        if frame.msg_type != WSMsgType.CONTINUATION:
+            self._kind = frame.msg_type
         self._size += frame.payload_size
-        if self._size > self.max_bytes:
-            self._refuse(WSCloseCode.MESSAGE_TOO_BIG)
-            return
         self._parts.append(frame.get_payload_as_bytes())
         if not frame.fin:
             return
@@ -173,8 +206,15 @@ class _Listener(WSListener):
     the connection's task (``sockets.play``) starts once the upgrade is answered."""
 
     def __init__(
-        self, socket: TableSocket, app_state: Any, table_id: str, seat: int | None, key: str | None
+        self,
+        socket: TableSocket,
+        app_state: Any,
+        table_id: str,
+        seat: int | None,
+        key: str | None,
+        server_state: Any = None,
     ) -> None:
+        self.server_state = server_state
         self.socket = socket
         self.app_state = app_state
         self.table_id = table_id
@@ -184,6 +224,15 @@ class _Listener(WSListener):
     def on_ws_connected(self, transport: WSTransport) -> None:
         self.socket.transport = transport
         self.task = asyncio.get_running_loop().create_task(self._play())
+        if self.server_state is not None:  # uvicorn closes it and waits for it at shutdown
+            self.server_state.connections.add(self)
+            self.server_state.tasks.add(self.task)
+            self.task.add_done_callback(self.server_state.tasks.discard)
+
+    def shutdown(self) -> None:
+        """The server is stopping (uvicorn's call to each connection): 1012, as uvicorn's
+        own protocol says it."""
+        self.socket._end(1012)
 
     async def _play(self) -> None:
         try:
@@ -197,9 +246,15 @@ class _Listener(WSListener):
             await self.socket.close(1000)
 
     def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
-        self.socket.heard(frame)
+        try:
+            self.socket.heard(frame)
+        except Exception:  # picows's own log is quiet (a client's bad frame is not news)
+            log.exception("table socket %s: a frame failed", self.table_id)
+            transport.disconnect(graceful=False)
 
     def on_ws_disconnected(self, transport: WSTransport) -> None:
+        if self.server_state is not None:
+            self.server_state.connections.discard(self)
         self.socket.gone()
 
     def pause_writing(self) -> None:
@@ -212,7 +267,7 @@ class _Listener(WSListener):
 def _seat_and_key(query: str) -> tuple[int | None, str | None]:
     """``?seat=N&key=K`` as the app's route reads them (ValueError: a seat that is not a
     whole number)."""
-    fields = parse_qs(query)
+    fields = parse_qs(query, keep_blank_values=True)
     key = fields.get("key", [None])[-1]
     seat = fields.get("seat", [None])[-1]
     return (None if seat is None else int(seat)), key
@@ -243,13 +298,14 @@ class TablePathFirst(asyncio.Protocol):
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
 
     def data_received(self, data: bytes) -> None:
-        if self.inner is None:
+        first = self.inner is None
+        if first:
             self.inner = self._choose(data)
             self.inner.connection_made(self.transport)
             # uvicorn makes this object the transport's protocol after this call returns
             asyncio.get_running_loop().call_soon(self._hand_over)
         if isinstance(self.inner, asyncio.BufferedProtocol):
-            _feed(self.inner, data)
+            _feed(self.inner, _one_connection_token(data) if first else data)
         else:
             self.inner.data_received(data)
 
@@ -276,11 +332,12 @@ class TablePathFirst(asyncio.Protocol):
                 refusal = WSUpgradeResponse.create_error_response(HTTPStatus.FORBIDDEN)
                 return WSUpgradeResponseWithListener(refusal, None)
             scope = self._scope(upgrade, path, query)
-            return _Listener(TableSocket(scope, max_bytes), state, table_id, seat, key)
+            socket = TableSocket(scope, max_bytes)
+            return _Listener(socket, state, table_id, seat, key, self.server_state)
 
         return WSProtocol(
             None, None, False,  # no host or path of its own; the server's side
-            listener, log, True,  # a listener's exception closes its connection
+            listener, _PICOWS_LOG, True,  # a listener's exception closes its connection
             HANDSHAKE_SECONDS,
             True, self.config.ws_ping_interval or 20.0, self.config.ws_ping_timeout or 20.0,
             WSAutoPingStrategy.PING_WHEN_IDLE, True,  # pings when idle; pongs answered
@@ -298,7 +355,11 @@ class TablePathFirst(asyncio.Protocol):
             "query_string": query.encode("latin-1"),
             "client": tuple(peer[:2]) if peer else None,
             "headers": [
-                (name.lower().encode("latin-1"), value.encode("latin-1"))
+                # picows read them as ASCII, keeping any other byte as a surrogate
+                (
+                    name.lower().encode("ascii", "surrogateescape"),
+                    value.encode("ascii", "surrogateescape"),
+                )
                 for name, value in upgrade.headers.items()
             ],
         }
@@ -321,6 +382,19 @@ class TablePathFirst(asyncio.Protocol):
     def resume_writing(self) -> None:
         if self.inner is not None:
             self.inner.resume_writing()
+
+
+#: picows logs each bad frame a client sends as an error: a client's mistake, not the server's
+_PICOWS_LOG = logging.getLogger("cardtable.server.picows")
+_PICOWS_LOG.setLevel(logging.CRITICAL)
+_CONNECTION = re.compile(rb"^connection:[^\r\n]*", re.IGNORECASE | re.MULTILINE)
+
+
+def _one_connection_token(request: bytes) -> bytes:
+    """The upgrade request with its Connection header as picows reads it: uvicorn has
+    already found the ``upgrade`` token in it, and Firefox sends ``keep-alive, Upgrade``."""
+    head, separator, rest = request.partition(b"\r\n\r\n")
+    return _CONNECTION.sub(b"connection: upgrade", head) + separator + rest
 
 
 def _feed(protocol: asyncio.BufferedProtocol, data: bytes) -> None:
