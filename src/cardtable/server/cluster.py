@@ -145,16 +145,33 @@ class Cluster:
         held = list(self.hub.tables)
         holders = await asyncio.to_thread(self.hub.store.holders, held) if held else {}
         for table_id, node in holders.items():
-            table = self.hub.tables.get(table_id)
-            if node != self.node and table is not None:
-                log.info("table %s: node %s holds it now, letting it go", table_id, node)
-                await self.hub.let_go(table)
+            await self._let_go_unless_mine(table_id, node)
         now = time.time()
         for table_id in [t for t, (_, at) in self.made.items() if now - at > MADE_SECONDS]:
             del self.made[table_id]
         entries = {entry["id"]: entry for entry, _ in self.made.values()}
         entries |= {entry["id"]: {**entry, "held": True} for entry in self.hub.local_lobby()}
         await asyncio.to_thread(self.hub.store.publish_lobby, self.node, entries)
+
+    async def held_elsewhere(self, table_id: str) -> bool:
+        """Whether another process holds ``table_id`` now (this one's copy, if any, goes at
+        once: a read answered here must say what the holder wrote, not wait for
+        :meth:`look`). With the store away, the copy here is the best answer: False."""
+        try:
+            holders = await asyncio.to_thread(self.hub.store.holders, [table_id])
+        except StorageUnavailable:
+            return False
+        return await self._let_go_unless_mine(table_id, holders.get(table_id, self.node))
+
+    async def _let_go_unless_mine(self, table_id: str, node: str) -> bool:
+        """Let this process's copy of ``table_id`` go if ``node`` holds it; whether it does."""
+        if node == self.node:
+            return False
+        table = self.hub.tables.get(table_id)
+        if table is not None:
+            log.info("table %s: node %s holds it now, letting it go", table_id, node)
+            await self.hub.let_go(table)
+        return True
 
     def lobby(self) -> list[JSON]:
         """Every process's open tables: a held table's entry over a made one's."""

@@ -35,7 +35,6 @@ from cardtable.server import match_store as kept
 from cardtable.server.match_store import PlayerSeatRow
 from cardtable.server.player_keys import player_hash, unwrap_seat_key, wrap_seat_key
 from cardtable.server.roster import Roster
-from cardtable.server.store import StorageUnavailable
 from cardtable.server.tables import LiveTable
 
 if TYPE_CHECKING:
@@ -86,7 +85,7 @@ async def table_to_read(
     lobby's "Your turn", a player's ratings) never pulls a table away from the process
     that holds it."""
     table = hub.tables.get(table_id)
-    if table is not None and not await _held_elsewhere(hub, table):
+    if table is not None and not (hub.cluster and await hub.cluster.held_elsewhere(table_id)):
         return table
     row = await asyncio.to_thread(hub.store.table, table_id)
     if row is None or row.status not in statuses:  # finished, or left long ago: no turn
@@ -96,22 +95,6 @@ async def table_to_read(
     if hub.cluster is None:
         return await hub.table(table_id)
     return await asyncio.to_thread(LiveTable, row, hub.store.moves(row.id), hub)
-
-
-async def _held_elsewhere(hub: Hub, table: LiveTable) -> bool:
-    """Whether another process of the cluster holds ``table`` now: this copy is stale (its
-    seats as they were when it went, until the cluster's watcher lets it go) and goes at
-    once, so that what is read here is what the holder wrote."""
-    if hub.cluster is None:
-        return False
-    try:
-        holders = await asyncio.to_thread(hub.store.holders, [table.id])
-    except StorageUnavailable:  # nothing to ask: the copy here is the best answer
-        return False
-    if holders.get(table.id, hub.cluster.node) == hub.cluster.node:
-        return False
-    await hub.let_go(table)
-    return True
 
 
 async def turn_of(hub: Hub, held: HeldSeat) -> dict[str, Any] | None:

@@ -321,7 +321,6 @@ class TablePathFirst(asyncio.Protocol):
             return WebSocketsSansIOProtocol(
                 config=self.config, server_state=self.server_state, app_state=self.app_state
             )
-        assert state is not None
         table_id = unquote(path[len(TABLE_PATH) :])
         max_bytes = self.config.ws_max_size  # a message past it closes, as uvicorn's does
 
@@ -335,13 +334,18 @@ class TablePathFirst(asyncio.Protocol):
             socket = TableSocket(scope, max_bytes)
             return _Listener(socket, state, table_id, seat, key, self.server_state)
 
+        # by name: a picows whose (private) constructor changed fails here, not quietly
         return WSProtocol(
-            None, None, False,  # no host or path of its own; the server's side
-            listener, _PICOWS_LOG, True,  # a listener's exception closes its connection
-            HANDSHAKE_SECONDS,
-            True, self.config.ws_ping_interval or 20.0, self.config.ws_ping_timeout or 20.0,
-            WSAutoPingStrategy.PING_WHEN_IDLE, True,  # pings when idle; pongs answered
-            self.config.ws_max_size, None, 16384,
+            host_port=None, ws_path=None, is_client_side=False,
+            ws_listener_factory=listener, logger=_PICOWS_LOG,
+            disconnect_on_exception=True,  # a listener's exception closes its connection
+            websocket_handshake_timeout=HANDSHAKE_SECONDS,
+            enable_auto_ping=True,  # pings when the peer is quiet; its pongs answered
+            auto_ping_idle_timeout=self.config.ws_ping_interval or 20.0,
+            auto_ping_reply_timeout=self.config.ws_ping_timeout or 20.0,
+            auto_ping_strategy=WSAutoPingStrategy.PING_WHEN_IDLE, enable_auto_pong=True,
+            max_frame_size=self.config.ws_max_size, extra_headers=None,
+            read_buffer_init_size=16384,
         )  # fmt: skip
 
     def _scope(self, upgrade: WSUpgradeRequest, path: str, query: str) -> dict[str, Any]:

@@ -261,15 +261,11 @@ class YakuTable:
     _viewing: int = field(default=0, compare=False, repr=False)
     #: each row's name for score lines, by key (a round's scoring is on the playout path)
     _names: dict[str, Localized] = field(default_factory=dict, compare=False, repr=False)
-    #: progress already worked out, by (pile, cards out of reach): every view of a frame
-    #: asks for every seat's
-    _progress: dict[tuple[int, int], tuple[YakuProgress, ...]] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
-    )
-    #: the same as the views send it
-    _progress_json: dict[tuple[int, int], tuple[dict[str, Any], ...]] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
-    )
+    #: progress already worked out, by (pile, cards out of reach), with its JSON as the
+    #: views send it: every view of a frame asks for every seat's
+    _progress: dict[
+        tuple[int, int], tuple[tuple[YakuProgress, ...], tuple[dict[str, Any], ...]]
+    ] = field(default_factory=dict, compare=False, hash=False, repr=False)
     #: yaku already evaluated, by (pile, the table's voiding cards, koi-koi calls): every
     #: view of every move lists every pile's yaku, and piles change only on captures
     _evaluated: dict[tuple[int, int, int], tuple[Yaku, ...]] = field(
@@ -364,24 +360,23 @@ class YakuTable:
         >>> [p.key for p in koikoi_table({}).progress(cards("01-1 08-1"), gone)]
         ['tsukimi']
         """
+        return list(self._progress_of(captured, elsewhere)[0])
+
+    def progress_json(self, captured: int, elsewhere: int) -> list[dict[str, Any]]:
+        """:meth:`progress` as JSON, the same dicts every call (a view reads them only)."""
+        return list(self._progress_of(captured, elsewhere)[1])
+
+    def _progress_of(
+        self, captured: int, elsewhere: int
+    ) -> tuple[tuple[YakuProgress, ...], tuple[dict[str, Any], ...]]:
         key = (captured, elsewhere)
         cached = self._progress.get(key)
         if cached is None:
             if len(self._progress) >= 1 << 14:
                 self._progress.clear()
-            cached = self._progress[key] = self._near(captured, elsewhere)
-        return list(cached)
-
-    def progress_json(self, captured: int, elsewhere: int) -> list[dict[str, Any]]:
-        """:meth:`progress` as JSON, the same dicts every call (a view reads them only)."""
-        key = (captured, elsewhere)
-        cached = self._progress_json.get(key)
-        if cached is None:
-            if len(self._progress_json) >= 1 << 14:
-                self._progress_json.clear()
-            near = self.progress(captured, elsewhere)
-            cached = self._progress_json[key] = tuple(p.to_json() for p in near)
-        return list(cached)
+            near = self._near(captured, elsewhere)
+            cached = self._progress[key] = (near, tuple(p.to_json() for p in near))
+        return cached
 
     def _near(self, captured: int, elsewhere: int) -> tuple[YakuProgress, ...]:
         found: dict[str, YakuProgress] = {}  # of a group (the lights) only the nearest
