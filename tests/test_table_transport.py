@@ -265,3 +265,29 @@ def test_a_client_sending_faster_than_it_is_answered_waits_in_tcp() -> None:
     assert all(count <= INBOX_HIGH for count, _ in seen)
     resumed = next(count for count, reads in seen[INBOX_HIGH:] if reads)
     assert resumed == INBOX_LOW
+
+
+def test_a_frame_reaches_the_wire_as_the_bytes_it_was_encoded_to() -> None:
+    """A table's socket takes orjson's bytes as they are (a listener on Starlette's
+    WebSocket is handed a string): nothing decodes and encodes the frame again."""
+
+    class Starlette:
+        def __init__(self) -> None:
+            self.sent: list[object] = []
+
+        async def send_text(self, text: str) -> None:
+            self.sent.append(text)
+
+    async def scenario() -> tuple[list[bytes], list[object]]:
+        socket, wire = TableSocket({}, 65536), Wire()
+        socket.transport = wire  # type: ignore[assignment]
+        frame = '{"name":"Żaneta · 花"}'.encode()
+        await SocketListener(socket, 0).send_text(frame)  # type: ignore[arg-type]
+        starlette = Starlette()
+        await SocketListener(starlette, 0).send_text(frame)  # type: ignore[arg-type]
+        assert wire.sent[0] is frame  # the very bytes, not a copy made again
+        return wire.sent, starlette.sent
+
+    on_picows, on_starlette = asyncio.run(scenario())
+    assert on_picows == ['{"name":"Żaneta · 花"}'.encode()]
+    assert on_starlette == ['{"name":"Żaneta · 花"}']

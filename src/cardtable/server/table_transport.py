@@ -69,6 +69,9 @@ class TableSocket:
     in order as ASGI's ``websocket.receive`` (a disconnect last), text sent by a plain call
     that waits only while the peer reads slower than the server writes."""
 
+    #: :meth:`send_text` takes a frame's UTF-8 bytes as they are (see SocketListener)
+    sends_bytes = True
+
     def __init__(self, scope: dict[str, Any], max_bytes: int) -> None:
         self.scope = scope
         self.max_bytes = max_bytes
@@ -174,12 +177,16 @@ class TableSocket:
         """A message's frame; the message goes to the inbox with its last."""
         if frame.msg_type != WSMsgType.CONTINUATION:
             self._kind = frame.msg_type
-        self._size += frame.payload_size
-        self._parts.append(frame.get_payload_as_bytes())
-        if not frame.fin:
-            return
-        payload = b"".join(self._parts)
-        self._parts, self._size = [], 0
+        if frame.fin and not self._parts:  # a message in one frame: nearly every one
+            payload = frame.get_payload_as_bytes()
+        else:
+            self._size += frame.payload_size
+            self._parts.append(frame.get_payload_as_bytes())
+            if not frame.fin:
+                return
+            payload = b"".join(self._parts)
+            self._parts.clear()
+            self._size = 0
         if self._kind == WSMsgType.BINARY:
             self._deliver({"type": "websocket.receive", "bytes": payload})
             return
@@ -194,7 +201,8 @@ class TableSocket:
 
     def _refuse(self, code: WSCloseCode) -> None:
         self._end(code)
-        self._parts, self._size = [], 0
+        self._parts.clear()
+        self._size = 0
 
     def gone(self) -> None:
         self.writable.set()  # a send waiting on a full buffer ends (and the next raises)
