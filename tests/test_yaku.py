@@ -259,6 +259,27 @@ def test_the_inlined_points_agree_with_the_readable_rule(
     assert inlined == {key: points for key, points in readable.items() if points}
 
 
+@settings(max_examples=count(1000), deadline=None)
+@given(
+    table=st.sampled_from(TABLES),
+    cards=st.permutations(range(48)),
+    size=st.integers(0, 16),
+    others=st.integers(0, 16),
+)
+def test_the_views_progress_is_the_progress_as_json(
+    table: YakuTable, cards: list[int], size: int, others: int
+) -> None:
+    """What a view shows of a pile's progress (remembered as plain dicts) says what
+    ``progress`` says, asked once or again, whatever a caller does to the list."""
+    pile = sum(1 << c for c in cards[:size])
+    elsewhere = sum(1 << c for c in cards[size : size + others])
+    expected = [near.to_json() for near in table.progress(pile, elsewhere)]
+    for _ in range(2):
+        shown = table.progress_json(pile, elsewhere)
+        assert shown == expected
+        shown.clear()
+
+
 def test_a_pickled_table_scores_the_same_and_leaves_its_memos_behind() -> None:
     """Hints and coach notes are sent to worker processes pickled, while bots go on adding
     to the table's memos: a copy must carry the rules only."""
@@ -267,7 +288,7 @@ def test_a_pickled_table_scores_the_same_and_leaves_its_memos_behind() -> None:
     table = koikoi_table(load("koi-koi").options)  # type: ignore[arg-type]
     piles = [cards("01-1 03-1 08-1 11-1 12-1"), cards("09-1 06-1 10-1"), cards("08-2 09-2")]
     totals = [table.total(pile, cards("09-1"), 1) for pile in piles]
-    assert table.progress(piles[1], 0) and table._progress
+    assert table.progress_json(piles[1], 0) and table._progress
     assert table.evaluated(piles[0]) and table._evaluated
     assert table.total(piles[0]) and any(entry >= 0 for entry in table._totals)
     copy = pickle.loads(pickle.dumps(table))

@@ -261,11 +261,11 @@ class YakuTable:
     _viewing: int = field(default=0, compare=False, repr=False)
     #: each row's name for score lines, by key (a round's scoring is on the playout path)
     _names: dict[str, Localized] = field(default_factory=dict, compare=False, repr=False)
-    #: progress already worked out, by (pile, cards out of reach), with its JSON as the
-    #: views send it: every view of a frame asks for every seat's
-    _progress: dict[
-        tuple[int, int], tuple[tuple[YakuProgress, ...], tuple[dict[str, Any], ...]]
-    ] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    #: progress already worked out, by (pile, cards out of reach), as the views send it:
+    #: every view of a frame asks for every seat's
+    _progress: dict[tuple[int, int], tuple[dict[str, Any], ...]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
     #: yaku already evaluated, by (pile, the table's voiding cards, koi-koi calls): every
     #: view of every move lists every pile's yaku, and piles change only on captures
     _evaluated: dict[tuple[int, int, int], tuple[Yaku, ...]] = field(
@@ -360,37 +360,47 @@ class YakuTable:
         >>> [p.key for p in koikoi_table({}).progress(cards("01-1 08-1"), gone)]
         ['tsukimi']
         """
-        return list(self._progress_of(captured, elsewhere)[0])
+        return [
+            YakuProgress(row.key, row.message_key, have, row.need, missing)
+            for row, have, missing in self._near(captured, elsewhere)
+        ]
 
     def progress_json(self, captured: int, elsewhere: int) -> list[dict[str, Any]]:
-        """:meth:`progress` as JSON, the same dicts every call (a view reads them only)."""
-        return list(self._progress_of(captured, elsewhere)[1])
-
-    def _progress_of(
-        self, captured: int, elsewhere: int
-    ) -> tuple[tuple[YakuProgress, ...], tuple[dict[str, Any], ...]]:
+        """:meth:`progress` as JSON, the same dicts every call (a view reads them only).
+        Remembered as plain dicts, which the cycle collector stops looking at: a loaded
+        server's views make thousands of these a second, and the named tuples they were
+        made from were most of what its young generation held."""
         key = (captured, elsewhere)
         cached = self._progress.get(key)
         if cached is None:
             if len(self._progress) >= 1 << 14:
                 self._progress.clear()
-            near = self._near(captured, elsewhere)
-            cached = self._progress[key] = (near, tuple(p.to_json() for p in near))
-        return cached
+            cached = self._progress[key] = tuple(
+                {
+                    "key": row.key,
+                    "name": row.message_key,
+                    "have": have,
+                    "need": row.need,
+                    "missing": missing,
+                }
+                for row, have, missing in self._near(captured, elsewhere)
+            )
+        return list(cached)
 
-    def _near(self, captured: int, elsewhere: int) -> tuple[YakuProgress, ...]:
-        found: dict[str, YakuProgress] = {}  # of a group (the lights) only the nearest
+    def _near(self, captured: int, elsewhere: int) -> list[tuple[YakuDef, int, int]]:
+        """Each row :meth:`progress` lists, with the cards it has and misses."""
+        found: dict[str, tuple[YakuDef, int, int]] = {}  # of a group (the lights) the nearest
         for row in self.rows:
             have, missing = row.count(captured), row.missing(captured)
             if not missing or missing > 2 or 2 * have < row.need:
                 continue
             if row.requires & elsewhere or row.count(row.counts & ~elsewhere) < row.need:
                 continue
-            near = YakuProgress(row.key, row.message_key, have, row.need, missing)
             slot = row.group or row.key
-            if slot not in found or (missing, row.need) < (found[slot].missing, found[slot].need):
-                found[slot] = near
-        return tuple(found.values())
+            best = found.get(slot)
+            if best is None or (missing, row.need) < (best[2], best[0].need):
+                found[slot] = (row, have, missing)
+        return list(found.values())
 
     def total(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> int:
         """The points of :meth:`evaluate` without building the yaku (the engine's hot path)."""
