@@ -111,13 +111,35 @@ def chain_start(commitment: str) -> str:
     return hashlib.sha256(f"{CHAIN_PREFIX}:{commitment}".encode()).hexdigest()
 
 
+class ChainKey:
+    """A deal's salt as the key of its chain's links, set up once: a link then costs a
+    copy of the keyed state (a loaded server links every move of every table; a one-shot
+    HMAC set its key up again each time, at nearly twice the cost)."""
+
+    __slots__ = ("_keyed",)
+
+    def __init__(self, salt: str) -> None:
+        self._keyed = hmac.new(salt.encode(), digestmod=hashlib.sha256)
+
+    def link(self, previous: str, move: Mapping[str, Any]) -> str:
+        """The chain's link after ``move`` (see :func:`next_link`)."""
+        mac = self._keyed.copy()
+        mac.update(previous.encode() + b":" + canonical(move))
+        return mac.hexdigest()
+
+
 def next_link(previous: str, move: Mapping[str, Any], salt: str) -> str:
     """The chain's link after ``move`` (``{"seat", "action"}`` as the log writes it).
     Keyed by the deal's secret salt (an HMAC): while the game runs, a player who sees the
     head before and after a hidden move (an Ohanami keep, a word being written) cannot
-    try the few moves it could be; once the salt is revealed anyone can check the chain."""
-    message = previous.encode() + b":" + canonical(move)
-    return hmac.digest(salt.encode(), message, "sha256").hex()  # one call into C a move
+    try the few moves it could be; once the salt is revealed anyone can check the chain.
+
+    >>> move = {"seat": 0, "action": {"type": "koi-koi"}}
+    >>> message = b"ab:" + canonical(move)
+    >>> next_link("ab", move, "s") == hmac.digest(b"s", message, "sha256").hex()
+    True
+    """
+    return ChainKey(salt).link(previous, move)
 
 
 def chain_links(commitment: str, salt: str, moves: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -129,9 +151,9 @@ def chain_links(commitment: str, salt: str, moves: Iterable[Mapping[str, Any]]) 
     >>> chain_links("c0ffee", "ab", [move]) == chain_links("c0ffee", "cd", [move])
     False
     """
-    links, link = [], chain_start(commitment)
+    links, link, key = [], chain_start(commitment), ChainKey(salt)
     for move in moves:
-        link = next_link(link, move, salt)
+        link = key.link(link, move)
         links.append(link)
     return links
 

@@ -26,7 +26,7 @@ from cardtable.learn import guide
 from cardtable.server.coaching import Coach, Listener
 from cardtable.server.eager import start_eagerly
 from cardtable.server.errors import TableError
-from cardtable.server.fairness import Commitment, Signer, chain_start, next_link, seal
+from cardtable.server.fairness import ChainKey, Commitment, Signer, chain_start, seal
 from cardtable.server.fanout import Fanout
 from cardtable.server.protocol import Encoded, Text, encode, encoded, joined
 from cardtable.server.record_proofs import proof_of, record_entry
@@ -76,6 +76,7 @@ class Frames:
         self.listeners: set[Listener] = set()
         self.fanout = Fanout()  # the spectators' frames, sent after the players'
         self._links: list[str] = []  # each move's link of the hash chain (fairness.py)
+        self._chain_key: ChainKey | None = None
         self._fixed: JSON | None = None  # the meta that never changes (see fixed_meta)
         self._fixed_encoded: Encoded | None = None
         self._round: tuple[object, Encoded] | None = None  # (State.round_key, round_view)
@@ -221,8 +222,10 @@ class Frames:
         """The hash chain's head over every move so far (extended as moves come)."""
         row, log_ = self.table.row, self.table.state.log
         previous = self._links[-1] if self._links else chain_start(row.commitment)
+        if self._chain_key is None:
+            self._chain_key = ChainKey(row.salt)
         for move in log_[len(self._links) :]:
-            previous = next_link(previous, move.to_json(), row.salt)
+            previous = self._chain_key.link(previous, move.to_json())
             self._links.append(previous)
         return previous
 
