@@ -62,11 +62,12 @@ class ScoreLine(Frozen):
         return self.text("en")
 
     def to_json(self) -> dict[str, Any]:
+        labels = {lang: self.text(lang) for lang in LANGUAGES}
         return {
             "seat": self.seat,
             "rule": self.rule,
-            "label": self.label,
-            "labels": {lang: self.text(lang) for lang in LANGUAGES},
+            "label": labels["en"],  # said once: saying a line is most of what a result costs
+            "labels": labels,
             # the message and its values, for a front end that names the players itself
             "message": self.message,
             "values": {name: value_json(value) for name, value in self.values},

@@ -55,8 +55,8 @@ class FramedTable(TableFacts, Protocol):
     def clock(self) -> JSON | None: ...
 
 
-@dataclass(frozen=True)
-class Moment:
+@dataclass(slots=True)  # not frozen: made for every move, and a frozen one's __init__ costs
+class Moment:  # about four times as much
     """What every seat's frame says alike at one moment, worked out once."""
 
     table: Encoded  # the meta

@@ -166,11 +166,15 @@ class Roster:
 
     def meta(self) -> list[JSON]:
         """The seats as every client reads them (no keys)."""
-        return [
-            {**s.to_json(), "connected": s.connected > 0, "claimed": s.claimed, "coach": s.coach}
-            | ({} if s.is_bot or s.connected else {"empty_for": round(self.empty_for(n), 1)})
-            for n, s in enumerate(self.seats)
-        ]
+        seats = []
+        for number, info in enumerate(self.seats):  # every frame of every seat says these
+            seat = info.to_json()
+            seat["connected"], seat["claimed"] = info.connected > 0, info.claimed
+            seat["coach"] = info.coach
+            if not (info.connected or info.is_bot):
+                seat["empty_for"] = round(self.empty_for(number), 1)
+            seats.append(seat)
+        return seats
 
     def free_seat(self, seat: int | None) -> int:
         """``seat`` if it is free, else the first free seat (None: any): a person takes it."""

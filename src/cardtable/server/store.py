@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -236,7 +237,10 @@ class MoveWriter:
         self.sql = str(compiled)
         #: qmark drivers (sqlite3) take each row as a tuple in the statement's order,
         #: named-parameter ones (psycopg) as the dict itself
-        self.order = tuple(compiled.positiontup or ()) if engine.dialect.positional else None
+        order = tuple(compiled.positiontup or ()) if engine.dialect.positional else None
+        self.pick: Callable[[dict[str, Any]], tuple[Any, ...]] | None = (
+            None if order is None else itemgetter(*order)
+        )
         self.driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
         self.taken_row: type[Exception] = engine.dialect.loaded_dbapi.IntegrityError
         #: the connection the moves are written on, kept between turns (the pool's checkout
@@ -246,10 +250,10 @@ class MoveWriter:
 
     def insert(self, rows: list[dict[str, Any]]) -> None:
         params: list[Any] = []
+        pick = self.pick
         for row in rows:
             encoded = {**row, "action": orjson.dumps(row["action"]).decode()}
-            order = self.order
-            params.append(encoded if order is None else tuple(encoded[c] for c in order))
+            params.append(encoded if pick is None else pick(encoded))
         kept = self.connection is not None
         try:
             self._write(params)
