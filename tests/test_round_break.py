@@ -191,3 +191,37 @@ def test_the_break_leaves_the_board_before_the_move_as_it_was() -> None:
     assert pause.round == 1
     assert before.view(seat) == kept.view(seat) and before.to_move == kept.to_move
     assert action in before.legal_actions(seat)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [
+        ("koi-koi", {"rounds": 3}),
+        ("hana-awase", {"players": 3, "rounds": 3}),
+        ("hana-awase-88", {}),
+        ("bakappana", {}),
+        ("ohanami", {"players": 3}),
+    ],
+)
+def test_each_seat_is_sent_the_break_view_of_its_own_seat(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    """A break's frames share what every seat sees alike (worked out once): what each seat
+    and a spectator are sent is their own view of the final board, the game not over."""
+    import json
+
+    game = cardtable.load(game_id, **options)
+    state, rng = game.new_state(seed=3), random.Random(3)
+    while True:
+        seat = min(state.to_move)
+        action = rng.choice(state.legal_actions(seat))
+        before, rounds = state.clone(), state.rounds_finished
+        state.apply(seat, action)
+        if state.rounds_finished > rounds:
+            break
+    humans = range(state.num_players)
+    pause = RoundBreak.after(before, state, seat, action, humans, now=0.0, countdown=9)
+    for viewer in [None, *humans]:
+        sent = json.loads(pause.encoded_view(viewer).text)
+        assert sent == pause.view(viewer) == {**pause.final.view(viewer), "over": False}
+        assert sent == json.loads(pause.encoded_view(viewer).text)  # the same when sent again

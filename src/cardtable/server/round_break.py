@@ -15,7 +15,7 @@ from typing import Any
 
 from cardtable.core.actions import Action
 from cardtable.core.state import State
-from cardtable.server.protocol import Encoded
+from cardtable.server.protocol import Encoded, joined
 
 JSON = dict[str, Any]
 
@@ -31,6 +31,8 @@ class RoundBreak:
     also: list[JSON] = field(default_factory=list)
     #: each seat's view of the final board, encoded (see encoded_view)
     views: dict[int | None, Encoded] = field(default_factory=dict, repr=False, compare=False)
+    #: the part of those views every seat sees alike, encoded, and whether it says "over"
+    shared: tuple[Encoded, bool] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def after(
@@ -78,10 +80,18 @@ class RoundBreak:
 
     def encoded_view(self, seat: int | None) -> Encoded:
         """:meth:`view`, encoded once a seat (the final board never changes, and every
-        press of Next round sends the frames again)."""
+        press of Next round sends the frames again); what every seat sees alike is worked
+        out once (``State.shared_view``), as a move's frames do."""
         text = self.views.get(seat)
         if text is None:
-            text = self.views[seat] = Encoded.of(self.view(seat))
+            if self.shared is None:
+                shared = self.final.shared_view()
+                self.shared = (Encoded.of({**shared, "over": False}), "over" in shared)
+            encoded_shared, says_over = self.shared
+            own = self.final.own_view(seat)
+            if not says_over:
+                own = {**own, "over": False}
+            text = self.views[seat] = joined(encoded_shared, Encoded.of(own))
         return text
 
     def to_json(self) -> JSON:
