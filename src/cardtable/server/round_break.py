@@ -86,7 +86,10 @@ class RoundBreak:
         if text is None:
             if self.shared is None:
                 shared = self.final.shared_view()
-                self.shared = (Encoded.of({**shared, "over": False}), "over" in shared)
+                says_over = "over" in shared  # else a seat's own part says it
+                if says_over:
+                    shared = {**shared, "over": False}
+                self.shared = (Encoded.of(shared), says_over)
             encoded_shared, says_over = self.shared
             own = self.final.own_view(seat)
             if not says_over:
