@@ -291,3 +291,28 @@ def test_a_frame_reaches_the_wire_as_the_bytes_it_was_encoded_to() -> None:
     on_picows, on_starlette = asyncio.run(scenario())
     assert on_picows == ['{"name":"Żaneta · 花"}'.encode()]
     assert on_starlette == ['{"name":"Żaneta · 花"}']
+
+
+@pytest.mark.parametrize("goes", ["with a close frame", "without one", "mid-frame"])
+def test_a_seat_whose_connection_ends_is_told_to_the_other_seat(
+    served: tuple[str, Any], goes: str
+) -> None:
+    """However a person's connection ends (a tab closed, a phone gone off the network),
+    the server sees it at once and the other seat hears that the seat is empty."""
+    url, app = served
+    table_id, keys = new_table(url)
+    stays = RawSocket(port_of(url), f"/ws/tables/{table_id}?seat=0&key={keys[0]}")
+    leaves = RawSocket(port_of(url), f"/ws/tables/{table_id}?seat=1&key={keys[1]}")
+    while (frame := stays.receive_json()).get("type") != "state" or frame["table"]["waiting"]:
+        pass  # until both have sat down
+    if goes == "with a close frame":
+        leaves.send_frame(struct.pack("!H", 1001), opcode=CLOSE)
+    elif goes == "mid-frame":
+        leaves.sock.sendall(b"\x81\xfe\x01\x00" + b"\x00" * 4 + b"{")  # a text frame begun
+    leaves.sock.close()
+    while (frame := stays.receive_json()).get("type") != "presence":
+        pass
+    assert frame["seats"][1]["connected"] is False and frame["seats"][0]["connected"] is True
+    table = app.state.hub.tables[table_id]
+    assert [seat.connected for seat in table.seats] == [1, 0]
+    stays.close()
