@@ -31,8 +31,8 @@ class RoundBreak:
     also: list[JSON] = field(default_factory=list)
     #: each seat's view of the final board, encoded (see encoded_view)
     views: dict[int | None, Encoded] = field(default_factory=dict, repr=False, compare=False)
-    #: the part of those views every seat sees alike, encoded, and whether it says "over"
-    shared: tuple[Encoded, bool] | None = field(default=None, repr=False, compare=False)
+    #: the part of those views every seat sees alike, and its encoding (see _shared)
+    shared: tuple[JSON, Encoded] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def after(
@@ -74,28 +74,31 @@ class RoundBreak:
 
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` sees of the final board: the round is over, the game is not."""
-        view = self.final.view(seat)
-        view["over"] = False
-        return view
+        return {**self._shared()[0], **self._own(seat)}
 
     def encoded_view(self, seat: int | None) -> Encoded:
         """:meth:`view`, encoded once a seat (the final board never changes, and every
-        press of Next round sends the frames again); what every seat sees alike is worked
-        out once (``State.shared_view``), as a move's frames do."""
+        press of Next round sends the frames again)."""
         text = self.views.get(seat)
         if text is None:
-            if self.shared is None:
-                shared = self.final.shared_view()
-                says_over = "over" in shared  # else a seat's own part says it
-                if says_over:
-                    shared = {**shared, "over": False}
-                self.shared = (Encoded.of(shared), says_over)
-            encoded_shared, says_over = self.shared
-            own = self.final.own_view(seat)
-            if not says_over:
-                own = {**own, "over": False}
-            text = self.views[seat] = joined(encoded_shared, Encoded.of(own))
+            text = self.views[seat] = joined(self._shared()[1], Encoded.of(self._own(seat)))
         return text
+
+    def _shared(self) -> tuple[JSON, Encoded]:
+        """The part of the view every seat sees alike (``State.shared_view``), and its
+        encoding: worked out once, as a move's frames do."""
+        if self.shared is None:
+            shared = self.final.shared_view()
+            if "over" in shared:
+                shared = {**shared, "over": False}
+            self.shared = (shared, Encoded.of(shared))
+        return self.shared
+
+    def _own(self, seat: int | None) -> JSON:
+        """``seat``'s own part of the view; it says the game is not over where the shared
+        part does not (a game that shares nothing)."""
+        own = self.final.own_view(seat)
+        return own if "over" in self._shared()[0] else {**own, "over": False}
 
     def to_json(self) -> JSON:
         return {

@@ -360,10 +360,7 @@ class YakuTable:
         >>> [p.key for p in koikoi_table({}).progress(cards("01-1 08-1"), gone)]
         ['tsukimi']
         """
-        return [
-            YakuProgress(row.key, row.message_key, have, row.need, missing)
-            for row, have, missing in self._near(captured, elsewhere)
-        ]
+        return [YakuProgress(*near) for near in self._near(captured, elsewhere)]
 
     def progress_json(self, captured: int, elsewhere: int) -> list[dict[str, Any]]:
         """:meth:`progress` as JSON, the same dicts every call (a view reads them only).
@@ -376,20 +373,14 @@ class YakuTable:
             if len(self._progress) >= 1 << 14:
                 self._progress.clear()
             cached = self._progress[key] = tuple(
-                {
-                    "key": row.key,
-                    "name": row.message_key,
-                    "have": have,
-                    "need": row.need,
-                    "missing": missing,
-                }
-                for row, have, missing in self._near(captured, elsewhere)
+                dict(zip(YakuProgress._fields, near, strict=True))
+                for near in self._near(captured, elsewhere)
             )
         return list(cached)
 
-    def _near(self, captured: int, elsewhere: int) -> list[tuple[YakuDef, int, int]]:
-        """Each row :meth:`progress` lists, with the cards it has and misses."""
-        found: dict[str, tuple[YakuDef, int, int]] = {}  # of a group (the lights) the nearest
+    def _near(self, captured: int, elsewhere: int) -> list[tuple[str, str, int, int, int]]:
+        """:meth:`progress`'s entries, as the fields of a :class:`YakuProgress`."""
+        found: dict[str, tuple[str, str, int, int, int]] = {}  # of a group the nearest
         for row in self.rows:
             have, missing = row.count(captured), row.missing(captured)
             if not missing or missing > 2 or 2 * have < row.need:
@@ -398,8 +389,8 @@ class YakuTable:
                 continue
             slot = row.group or row.key
             best = found.get(slot)
-            if best is None or (missing, row.need) < (best[2], best[0].need):
-                found[slot] = (row, have, missing)
+            if best is None or (missing, row.need) < (best[4], best[3]):
+                found[slot] = (row.key, row.message_key, have, row.need, missing)
         return list(found.values())
 
     def total(self, captured: int, table: int = 0, koikoi_calls: int = 0) -> int:
