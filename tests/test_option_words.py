@@ -135,8 +135,9 @@ def test_the_default_rule_set_is_not_called_default() -> None:
 
 def test_levels_are_plain_and_the_rest_advanced() -> None:
     for game_id in GAMES:
-        # every level; 7 słów has no expert (its hard bot already writes the best word)
-        top = [] if game_id == "siedem-slow" else ["expert"]
+        # every level; 7 słów has no expert (its hard bot already writes the best word),
+        # koi-koi a master above it
+        top = {"siedem-slow": [], "koi-koi": ["expert", "master"]}.get(game_id, ["expert"])
         assert bot_levels(game_id) == ["easy", "medium", "hard", *top]
         advanced = advanced_agents(game_id)
         assert set(advanced) == set(agent_names(game_id)) - set(LEVELS)
@@ -157,8 +158,9 @@ def test_the_lobby_gets_groups_levels_and_advanced_bots(tmp_path: Path) -> None:
     koikoi = games["koi-koi"]
     assert koikoi["schema"]["properties"]["koikoi_multiplier"]["x-group"] == "scoring"
     assert koikoi["schema"]["x-groups"][:3] == ["match", "scoring", "yaku"]
-    assert koikoi["bot_levels"] == ["easy", "medium", "hard", "expert"]
+    assert koikoi["bot_levels"] == ["easy", "medium", "hard", "expert", "master"]
     assert koikoi["bot_help"]["expert"] == "bot.koi-koi.expert.help"
+    assert koikoi["bot_help"]["master"] == "bot.koi-koi.master.help"
     assert games["ohanami"]["bot_help"]["strategist"] == "bot.ohanami.strategist.help"
     assert koikoi["bots_advanced"] == ["greedy", "ismcts", "random", "strategist"]
     assert koikoi["bot_help"]["medium"] == "bot.koi-koi.medium.help"

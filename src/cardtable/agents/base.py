@@ -132,10 +132,11 @@ def bots_of(game_id: str) -> dict[str, BotSpec]:
 
 #: the bot levels a player picks from, weakest first; every other bot is "advanced" (a
 #: technical bot for comparisons and testing: random, greedy, ismcts, strategist...)
-LEVELS = ("easy", "medium", "hard", "expert")
-#: the ``expert`` level's time limit a move at a live table (its budget in iterations is
-#: the game's; the limit holds where its playouts or its dealing make that slow: Ohanami,
-#: Hana-awase 88). Nowhere else: a clock makes the moves depend on the machine's load
+LEVELS = ("easy", "medium", "hard", "expert", "master")
+#: the ``expert`` and ``master`` levels' time limit a move at a live table (their budget
+#: in iterations is the game's; the limit holds where their playouts or their dealing make
+#: that slow: Ohanami, Hana-awase 88). Nowhere else: a clock makes the moves depend on the
+#: machine's load
 EXPERT_SECONDS = 0.95
 
 

@@ -84,7 +84,7 @@ class Node:
     A plain class, not a dataclass: compiled, a dataclass's ``__init__`` is still the
     Python function the dataclass module writes, and a search makes a node an iteration."""
 
-    __slots__ = ("action", "available", "children", "reward", "seat", "visits")
+    __slots__ = ("action", "after", "available", "children", "reward", "seat", "visits")
 
     def __init__(self, action: Action | None = None, seat: int = -1, available: int = 0) -> None:
         self.action = action
@@ -93,6 +93,19 @@ class Node:
         self.available = available
         self.reward = 0.0
         self.children: dict[Action, Node] = {}
+        #: what follows this action, by what everybody saw happen with it (a card turned
+        #: from the stock), when the search tells outcomes apart
+        self.after: dict[int, Node] | None = None
+
+    def outcome(self, seen: int) -> Node:
+        """The node of the moves that follow this action when ``seen`` happened with it."""
+        after = self.after
+        if after is None:
+            after = self.after = {}
+        node = after.get(seen)
+        if node is None:
+            node = after[seen] = Node()
+        return node
 
     def ucb(self, exploration: float = EXPLORATION) -> float:
         mean = self.reward / self.visits
@@ -168,8 +181,16 @@ class ISMCTSAgent:
         live_seconds: float | None = None,
         horizon: int = 0,
         exploration: float = EXPLORATION,
+        max_turns: int = 0,
+        observe: Callable[[State], int] | None = None,
     ) -> None:
         self.iterations = iterations
+        #: the tree holds the moves of this many turns at most (a turn: one seat's moves
+        #: in a row), playouts the rest (0: no limit)
+        self.max_turns = max_turns
+        #: what everybody sees happen after a move (a number): the tree tells the moves
+        #: that follow apart by it, so a later choice is not averaged over different draws
+        self.observe = observe
         self.exploration = exploration  # UCB's weight on trying the less tried
         #: judge a playout as if at least this many rounds were left after it: its
         #: margin in points, not who won (0: the game's last round, or a playout to the
@@ -243,12 +264,18 @@ class ISMCTSAgent:
         root_actions: list[Action],
     ) -> None:
         node, path = root, []
+        turns, last_mover = 0, -1
+        max_turns, observe = self.max_turns, self.observe
         while _going(state, until):
             if node is root:  # the seat's own moves are the same in every determinization
                 mover, legal = seat, root_actions
             else:
                 mover = min(state.to_move)
+                if mover != last_mover and max_turns and turns >= max_turns:
+                    break
                 legal = state.legal_actions(mover)
+            if mover != last_mover:
+                turns, last_mover = turns + 1, mover
             # One look-up per legal action: hashing actions is a large part of a walk.
             children = node.children
             untried: list[Action] = []
@@ -270,7 +297,7 @@ class ISMCTSAgent:
             assert child.action is not None
             state.advance(mover, child.action)
             path.append(child)
-            node = child
+            node = child if observe is None else child.outcome(observe(state))
         learned: list[float] | None = None
         if self.leaf is not None and _going(state, until):
             scale = math.sqrt(self.margin_square) or self.leaf.typical_margin
@@ -367,6 +394,8 @@ def search_level(
     iterations: int | None = None,
     horizon: int = 0,
     exploration: float = EXPLORATION,
+    max_turns: int = 0,
+    observe: Callable[[State], int] | None = None,
 ) -> ISMCTSAgent:
     """A level's search: the game's budget in iterations (``iterations`` when given; at a
     live table at most ``live_seconds`` a move), playouts by its ``rollout`` bot, hidden
@@ -384,6 +413,8 @@ def search_level(
         leaf_share=leaf_share,
         horizon=horizon,
         exploration=exploration,
+        max_turns=max_turns,
+        observe=observe,
     )
 
 

@@ -407,7 +407,11 @@ SPEC = register(
         ),
         presets=PRESETS,
         family="hanafuda",
-        capabilities={**CAPABILITIES, Capability.LESSON: "cardtable.games.hanafuda.lessons:KOIKOI"},
+        capabilities={
+            **CAPABILITIES,
+            Capability.BOTS: "cardtable.games.hanafuda.bots:KOIKOI_BOTS",  # the master level
+            Capability.LESSON: "cardtable.games.hanafuda.lessons:KOIKOI",
+        },
         rule_sections={
             "yaku": "Yaku",
             "opponent_yaku": "Yaku",

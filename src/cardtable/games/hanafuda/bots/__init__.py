@@ -37,6 +37,29 @@ def expert(game_id: str, seed: int | None) -> Agent:
     return search_level(game_id, seed, belief=read_hands, live_seconds=EXPERT_SECONDS)
 
 
+def turned_card(state: State) -> int:
+    """What everybody saw a move bring in a fishing game: how many cards were turned from
+    the stock and the last of them (the search's ``observe``, tried and not kept: see
+    docs/bots.md, "Above expert")."""
+    assert isinstance(state, FishingState)
+    drawn = state.stock_pos
+    return drawn * 64 + state.stock[drawn - 1] if drawn else 0
+
+
+#: the ``master`` level's tree holds the seat's own turn and the reply to it: below that a
+#: tree's moves are averaged over every deal and stock card it imagined, and its untried
+#: moves are tried at random, while the greedy playout plays each deal's cards as they lie
+MASTER_TURNS = 2
+
+
+def master(game_id: str, seed: int | None) -> Agent:
+    """``expert`` with its tree cut after the other seat's reply (docs/bots.md, "Above
+    expert": koi-koi rounds against ``expert``)."""
+    return search_level(
+        game_id, seed, belief=read_hands, live_seconds=EXPERT_SECONDS, max_turns=MASTER_TURNS
+    )
+
+
 BOTS = {
     "greedy": BotSpec(
         "takes the most valuable capture now (card values and yaku); careful discards",
@@ -53,5 +76,15 @@ BOTS = {
         expert,
     ),
 }
+#: koi-koi's bots: the ``master`` level is measured there (the other games' rounds swing
+#: too much with the cards to show it above ``expert`` in the rounds one machine plays)
+KOIKOI_BOTS = {
+    **BOTS,
+    "master": BotSpec(
+        "expert's search, its tree cut after the other seat's reply: greedy playouts "
+        "judge what follows, to the end of the round",
+        master,
+    ),
+}
 
-__all__ = ["BOTS", "GreedyAgent", "StrategistAgent"]
+__all__ = ["BOTS", "KOIKOI_BOTS", "GreedyAgent", "StrategistAgent"]
