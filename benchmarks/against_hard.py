@@ -1,6 +1,8 @@
 """What the top level could gain in koi-koi: variants of the search against ``hard`` (or
 the level ``--against`` names: ``expert`` for a level above it) on mirrored single-round
-deals (the arena's schedule and process pool; each game journalled as it ends).
+deals (the arena's schedule and process pool; each game journalled as it ends). ``--game``
+names another hanafuda game (its journals go to a folder of its name), ``--rounds`` a
+match's length (a folder ``N-rounds``).
 
 Variants (each ISMCTS at the hard level's budget, greedy playouts unless said):
 
@@ -21,6 +23,11 @@ Variants (each ISMCTS at the hard level's budget, greedy playouts unless said):
   candidates instead of 8 (a sharper posterior, at more time a move);
 - ``reader-t32``: ``expert`` whose reader's softmax runs at temperature 32 instead of 8
   (a softer reading: its model, the strategist, is not how ``expert`` plays);
+- ``turns-1``, ``turns-2``, ``turns-3``: ``expert`` whose tree holds only the first one,
+  two or three turns (a turn: one seat's moves in a row), greedy playouts the rest;
+  ``turns-2`` is the ``master`` level;
+- ``observed``: ``expert`` whose tree keeps the moves after each action apart by the card
+  turned from the stock with it, instead of averaging them over every card turned;
 - ``sees-hands``: an oracle told the other hand (only the stock order is dealt afresh):
   how much perfect hand reading could gain at most;
 - ``sees-all``: an oracle told the stock order too.
@@ -29,7 +36,12 @@ The oracles read hidden cards on purpose: they bound what any honest bot can gai
 
     .venv/bin/python benchmarks/against_hard.py --variants sees-hands,learned --deals 200 --jobs 2
     .venv/bin/python benchmarks/against_hard.py --variants strategist-playouts --against expert
+    .venv/bin/python benchmarks/against_hard.py --variants turns-2 --against expert --rounds 12
+    .venv/bin/python benchmarks/against_hard.py --variants turns-2 --deals 800 --resume ...
     .venv/bin/python benchmarks/against_hard.py --tally benchmarks/results/device/x-expert.jsonl
+
+``--resume`` keeps the games a journal holds and plays the rest: a run stopped part way,
+or grown to more deals (the first deals of a seed are the same at any ``--deals``).
 """
 
 from __future__ import annotations
@@ -48,12 +60,10 @@ from cardtable.arena.tournament import GameOutcome, head_to_head, read_outcomes,
 from cardtable.core.actions import Action
 from cardtable.core.rng import Rng
 from cardtable.core.state import State
-from cardtable.games.hanafuda.bots import expert, read_hands, trained_network
+from cardtable.games.hanafuda.bots import expert, read_hands, trained_network, turned_card
 from cardtable.games.hanafuda.bots.inference import CANDIDATES, TEMPERATURE
 from cardtable.games.hanafuda.encoding import HanafudaEncoder
 from common import revealed_copy, save_figures
-
-GAME = "koi-koi"
 
 
 class TrueHands:
@@ -88,12 +98,16 @@ def learned(share: float) -> Any:
 
 
 def playouts(
-    rollout: str, iterations: int | None = None, horizon: int = 0, exploration: float = EXPLORATION
+    rollout: str,
+    iterations: int | None = None,
+    horizon: int = 0,
+    exploration: float = EXPLORATION,
+    **search: Any,
 ) -> Any:
     def make(game_id: str, seed: int | None) -> Agent:
         return search_level(
             game_id, seed, rollout=rollout, belief=read_hands, iterations=iterations,
-            live_seconds=EXPERT_SECONDS, horizon=horizon, exploration=exploration,
+            live_seconds=EXPERT_SECONDS, horizon=horizon, exploration=exploration, **search,
         )  # fmt: skip
 
     return make
@@ -171,6 +185,10 @@ VARIANTS = {
     "learned": learned(1.0),
     "learned-mix": learned(0.5),
     "exact-endgame": ExactEndgame,
+    "turns-1": playouts("greedy", max_turns=1),
+    "turns-2": playouts("greedy", max_turns=2),
+    "turns-3": playouts("greedy", max_turns=3),
+    "observed": playouts("greedy", observe=turned_card),
     "reader-24": other_reader(candidates=24),
     "reader-t32": other_reader(temperature=32.0),
     "sees-hands": oracle(False),
@@ -189,7 +207,8 @@ def tally(journal: Path) -> str:
         return f"{variant} – {opponent}: no deal played from both seats yet"
     (pairing,) = head_to_head(mirrored, [variant, opponent])
     share, interval, margin = pairing.figures()
-    return f"{variant} – {opponent}: {pairing.games} rounds, {share} ({interval}), margin {margin}"
+    games = "matches" if journal.parent.name.endswith("-rounds") else "rounds"
+    return f"{variant} – {opponent}: {pairing.games} {games}, {share} ({interval}), margin {margin}"
 
 
 def main() -> None:
@@ -200,6 +219,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--against", default="hard", help="the level each variant meets")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/against_hard"))
+    parser.add_argument("--game", default="koi-koi", help="a hanafuda game (koi-koi unless told)")
+    parser.add_argument("--players", type=int, help="players, where the game lets you choose")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds a game (12: a match)")
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="keep the games a journal already holds and play the rest (more --deals: more)",
+    )  # fmt: skip
     parser.add_argument("--tally", type=Path, help="only print this journal's figures")
     args = parser.parse_args()
     if args.tally is not None:
@@ -207,26 +233,42 @@ def main() -> None:
         return
     for name, make in VARIANTS.items():
         register_agent(name, f"benchmark variant {name}", make)  # the pool's forks see them
-    args.out.mkdir(parents=True, exist_ok=True)
-    figures: dict[str, Any] = {"game": GAME, "deals": args.deals}
+    out = args.out if args.rounds == 1 else args.out / f"{args.rounds}-rounds"
+    if args.game != "koi-koi":
+        out /= args.game
+    out.mkdir(parents=True, exist_ok=True)
+    figures: dict[str, Any] = {"game": args.game, "deals": args.deals, "rounds": args.rounds}
+    options = {"rounds": args.rounds}
+    if args.players is not None:
+        options["players"] = args.players
     opponent = args.against
     for variant in args.variants.split(","):
-        jobs = schedule(GAME, [variant, opponent], games=args.deals, seed=args.seed,
-                        options={"rounds": 1})  # fmt: skip
+        jobs = schedule(args.game, [variant, opponent], games=args.deals, seed=args.seed,
+                        options=options)  # fmt: skip
+        path = out / f"{variant}-{opponent}.jsonl"
+        done = read_outcomes(path) if args.resume and path.exists() else []
+        played = {outcome.index for outcome in done}
+        for outcome in done:  # a journal of other deals would mix two runs' figures
+            job = jobs[outcome.index] if outcome.index < len(jobs) else None
+            if job is None or (job.deal_seed, job.bots) != (outcome.deal_seed, outcome.bots):
+                raise SystemExit(f"{path} holds games of another run: --out elsewhere")
         started = time.perf_counter()
-        with (args.out / f"{variant}-{opponent}.jsonl").open("w") as journal:
+        with path.open("a" if done else "w") as journal:
 
             def kept(outcome: GameOutcome, journal: IO[str] = journal) -> None:
                 journal.write(json.dumps(outcome.to_json()) + "\n")
                 journal.flush()  # a long run can be read while it plays
 
-            outcomes = run(jobs, workers=args.jobs, on_done=kept)
+            left = [job for job in jobs if job.index not in played]
+            outcomes = done + run(left, workers=args.jobs, on_done=kept)
         (pairing,) = head_to_head(outcomes, [variant, opponent])
         share, interval, margin = pairing.figures()
         seconds = time.perf_counter() - started
         print(f"{variant:>12} – {opponent}: {share} ({interval}), margin {margin}, {seconds:.0f} s")
         figures[variant] = {"share": share, "interval": interval, "margin": margin}
-    save_figures(f"against_{opponent}", figures)
+    save_figures(
+        f"against_{opponent}" + ("" if args.game == "koi-koi" else f"_{args.game}"), figures
+    )
 
 
 if __name__ == "__main__":

@@ -8,11 +8,15 @@
 # (`make device-kit` first: it carries Python 3.12 wheels and the compiled engine).
 #
 # VARIANTS (comma-separated, against_hard.py's), AGAINST, DEALS (each from both seats),
-# JOBS and RUN_SECONDS (the wall time the games may take in all) change what is played.
+# JOBS and RUN_SECONDS (the wall time the games may take in all) change what is played;
+# GAME and PLAYERS another hanafuda game (GAME=hana-awase PLAYERS=2), ROUNDS a match.
 set -euo pipefail
 OUT=${OUT:-benchmarks/results/device}
 PYTHON=${PYTHON:-python3}
-VARIANTS=${VARIANTS:-exact-endgame}
+VARIANTS=${VARIANTS:-turns-2}
+GAME=${GAME:-koi-koi}
+PLAYERS=${PLAYERS:-2}
+ROUNDS=${ROUNDS:-1}
 AGAINST=${AGAINST:-expert}
 DEALS=${DEALS:-800}
 JOBS=${JOBS:-$(nproc)}
@@ -24,9 +28,10 @@ echo "engine: $ENGINE; $(nproc) cores; $VARIANTS against $AGAINST, $DEALS deals,
 # INT, as Ctrl-C: the pool stops its games and the journals keep every game that ended
 timeout --signal=INT --kill-after=30 "$RUN_SECONDS" \
     "$PYTHON" benchmarks/against_hard.py --variants "$VARIANTS" --against "$AGAINST" \
+    --game "$GAME" --players "$PLAYERS" --rounds "$ROUNDS" \
     --deals "$DEALS" --jobs "$JOBS" --out "$OUT" \
     || echo "stopped after $RUN_SECONDS s: the journals hold the games played" \
     | tee -a "$OUT/summary.txt"
-for journal in "$OUT"/*.jsonl; do
+for journal in $(find "$OUT" -name "*.jsonl"); do
     "$PYTHON" benchmarks/against_hard.py --tally "$journal" | tee -a "$OUT/summary.txt"
 done

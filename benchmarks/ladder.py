@@ -2,10 +2,12 @@
 
 The browser's "Your record" places a player on this ladder (POST /api/rating rates the
 player's games against the bots with the bots' ratings held fixed). Each game plays its
-levels in neighbouring pairs (expert-hard, hard-medium, medium-easy), DEALS mirrored
-deals a pairing (every deal from every seat), one round a game; Hana-awase 88 plays its
-levels three at a table (expert-hard-medium, hard-medium-easy). The ratings are written,
-with how they were made, to src/cardtable/arena/ladder.json (shipped in the package).
+levels in neighbouring pairs (koi-koi's master-expert, expert-hard, hard-medium,
+medium-easy), DEALS mirrored deals a pairing (every deal from every seat; a pairing
+without a searching level, whose games cost next to nothing, 8 times as many), one round
+a game; Hana-awase 88 plays its levels three at a table (expert-hard-medium,
+hard-medium-easy). The ratings are written, with how they were made, to
+src/cardtable/arena/ladder.json (shipped in the package).
 
     make ladder                                # DEALS=8 JOBS=2, about ten minutes on 2 cores
     .venv/bin/python benchmarks/ladder.py --deals 8 --jobs 2 [GAME ...]
@@ -25,7 +27,11 @@ from cardtable.arena.ladder import LADDER_PATH
 #: game -> (arena options, the groups of levels that meet, deals for each group as a share
 #: of --deals: Ohanami's hard bot thinks about 17 s a game, so it plays fewer)
 PLAN: dict[str, tuple[dict[str, Any], list[tuple[str, ...]], float]] = {
-    "koi-koi": ({"rounds": 1}, [("expert", "hard"), ("hard", "medium"), ("medium", "easy")], 1.0),
+    "koi-koi": (
+        {"rounds": 1},
+        [("master", "expert"), ("expert", "hard"), ("hard", "medium"), ("medium", "easy")],
+        1.0,
+    ),
     "bakappana": (
         {"rounds": 1, "players": 2},
         [("expert", "hard"), ("hard", "medium"), ("medium", "easy")],
@@ -54,12 +60,19 @@ PLAN: dict[str, tuple[dict[str, Any], list[tuple[str, ...]], float]] = {
 }
 
 
+#: the levels that search (seconds a game); a group without one plays CHEAP_TIMES the deals:
+#: its games cost next to nothing, and levels as close as medium and easy need them
+SEARCHING = frozenset({"hard", "expert", "master"})
+CHEAP_TIMES = 8
+
+
 def calibrate(game: str, deals: int, jobs: int, seed: int) -> dict[str, Any]:
     options, groups, share = PLAN[game]
     n = max(2, round(deals * share))
     scheduled = []
     for group in groups:
-        scheduled += schedule(game, list(group), games=n, seed=seed, options=options)
+        games = n if SEARCHING & set(group) or game == "siedem-slow" else n * CHEAP_TIMES
+        scheduled += schedule(game, list(group), games=games, seed=seed, options=options)
     started = time.time()
     outcomes = run(scheduled, workers=jobs)
     rated = ratings(outcomes)
@@ -67,6 +80,7 @@ def calibrate(game: str, deals: int, jobs: int, seed: int) -> dict[str, Any]:
         "options": options,
         "groups": [list(g) for g in groups],
         "deals_per_group": n,
+        "deals_per_group_without_search": n if game == "siedem-slow" else n * CHEAP_TIMES,
         "games": len(outcomes),
         "seconds": round(time.time() - started, 1),
         "levels": {
