@@ -120,8 +120,8 @@ def bot_record(wins: int) -> str:
 
 def test_your_level_says_how_sure_it_is(server: tuple[str, Any], browser: Browser) -> None:
     """Two wins over the easy bot say "not clear yet"; thirty in a row place the player,
-    95 % sure, above expert (the ladder's rung below 41.4 - 2 × 5.5 = 30.4: expert's 29.2,
-    hard's 30.6 is not yet cleared)."""
+    95 % sure, above expert (the ladder's highest rung below 40.1 - 2 × 5.0 = 30.2:
+    expert's 26.7, above master's 24.3 in the shipped ladder)."""
     url, _app = server
     page = new_page(browser, locale="en-GB", width=390, height=844)
     page.goto(url)
