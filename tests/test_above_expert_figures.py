@@ -44,3 +44,23 @@ def test_each_cited_row_is_what_its_journal_gives(journal: Path) -> None:
 def test_every_row_has_its_journal() -> None:
     for variant in cited_rows():
         assert (JOURNALS / f"{variant}-expert.jsonl").exists(), variant
+
+
+MASTER_ROWS = {  # the master table's rows: its journal and the level met
+    "against `expert`, single rounds": ("turns-2-expert.jsonl", "expert"),
+    "against `expert`, 12-round matches": ("12-rounds/turns-2-expert.jsonl", "expert"),
+    "against `hard`, single rounds": ("turns-2-hard.jsonl", "hard"),
+}
+
+
+def test_the_master_table_is_what_its_journals_give() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("#### `master` in matches and against `hard`", 1)[1].split("\n\n")[1]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+    assert [row[0] for row in rows] == list(MASTER_ROWS)
+    for pairing_said, games, share_said, margin_said in rows:
+        journal, level = MASTER_ROWS[pairing_said]
+        (pairing,) = head_to_head(read_outcomes(JOURNALS / journal), ["turns-2", level])
+        share, interval, margin = pairing.figures()
+        assert (games, share_said) == (str(pairing.games), f"{share} ({interval})")
+        assert margin_said == margin.replace("-", "−")
