@@ -8,8 +8,8 @@ openskill starts everyone and moves game by game; the result sits between two ru
 >>> from cardtable.arena.ladder import RecordedGame, rate_player
 >>> beaten = [RecordedGame("koi-koi", ("you", "hard"), (1, 0)) for _ in range(30)]
 >>> placed = rate_player(beaten)["koi-koi"]
->>> placed.above, placed.below
-('hard', None)
+>>> placed.above, placed.below  # above every rung: the highest is koi-koi's expert's
+('expert', None)
 """
 
 from __future__ import annotations
