@@ -50,6 +50,10 @@ MASTER_ROWS = {  # the master table's rows: its journal and the level met
     "against `expert`, single rounds": ("turns-2-expert.jsonl", "expert"),
     "against `expert`, 12-round matches": ("12-rounds/turns-2-expert.jsonl", "expert"),
     "against `hard`, single rounds": ("turns-2-hard.jsonl", "hard"),
+    "Hana-awase (2 players), the same cut against `expert`, single rounds": (
+        "hana-awase/turns-2-expert.jsonl",
+        "expert",
+    ),
 }
 
 
